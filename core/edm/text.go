@@ -1,0 +1,168 @@
+package edm
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+)
+
+// ParseString reads a value of type t from its string form: the form an
+// annotated JSON string carries ("123" for Edm.Int64, base64 for Edm.Binary,
+// "NaN" for Edm.Double, …) and the form the playground's editor sends.
+func ParseString(t Type, s string) (Value, error) {
+	switch t {
+	case String:
+		return StringValue(s), nil
+	case Binary:
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return Value{}, malformed(Binary, s, "not valid base64")
+		}
+		return Value{t: Binary, s: string(b)}, nil
+	case Boolean:
+		switch s {
+		case "true":
+			return BoolValue(true), nil
+		case "false":
+			return BoolValue(false), nil
+		}
+		return Value{}, malformed(Boolean, s, "not true or false")
+	case DateTime:
+		ticks, err := ParseDateTime(s)
+		if err != nil {
+			return Value{}, err
+		}
+		return DateTimeValue(ticks), nil
+	case Double:
+		f, err := parseDoubleText(s)
+		if err != nil {
+			return Value{}, err
+		}
+		return DoubleValue(f), nil
+	case Guid:
+		g, ok := parseGuid(s)
+		if !ok {
+			return Value{}, malformed(Guid, s, "not a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)")
+		}
+		return GuidValue(g), nil
+	case Int32:
+		if !isInteger(s) {
+			return Value{}, malformed(Int32, s, "not an integer")
+		}
+		i, err := strconv.ParseInt(s, 10, 32)
+		if err != nil {
+			return Value{}, malformed(Int32, s, "outside the range of a 32-bit integer")
+		}
+		return Int32Value(int32(i)), nil
+	case Int64:
+		if !isInteger(s) {
+			return Value{}, malformed(Int64, s, "not an integer")
+		}
+		i, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return Value{}, &ParseError{Type: Int64, Text: s, Problem: Overflow, Reason: "outside the range of a 64-bit integer"}
+		}
+		return Int64Value(i), nil
+	}
+	return Value{}, &ParseError{Type: t, Text: s, Problem: UnknownType, Reason: "not an Edm type"}
+}
+
+// isInteger reports whether s is an optionally signed run of decimal digits.
+func isInteger(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Text returns the value's string form, the inverse of ParseString: what the
+// editor shows and what an annotated JSON string carries.
+func (v Value) Text() string {
+	switch v.t {
+	case String:
+		return v.s
+	case Binary:
+		return base64.StdEncoding.EncodeToString([]byte(v.s))
+	case Boolean:
+		return strconv.FormatBool(v.Bool())
+	case DateTime:
+		return v.Ticks().String()
+	case Double:
+		return FormatDouble(v.Float())
+	case Guid:
+		return formatGuid(v.s)
+	case Int32, Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	}
+	return ""
+}
+
+// String describes the value for debugging and test failures, e.g.
+// Edm.Int64("5").
+func (v Value) String() string {
+	if v.t == Invalid {
+		return "<invalid>"
+	}
+	return v.t.String() + "(" + strconv.Quote(v.Text()) + ")"
+}
+
+// parseGuid accepts the .NET forms: 32 hex digits, optionally with dashes
+// (8-4-4-4-12) and optionally wrapped in {} or ().
+func parseGuid(s string) (g [16]byte, ok bool) {
+	if len(s) == 38 && (s[0] == '{' && s[37] == '}' || s[0] == '(' && s[37] == ')') {
+		s = s[1:37]
+	}
+	switch len(s) {
+	case 36:
+		if s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+			return g, false
+		}
+		s = s[0:8] + s[9:13] + s[14:18] + s[19:23] + s[24:]
+	case 32:
+	default:
+		return g, false
+	}
+	for i := 0; i < 16; i++ {
+		hi, ok1 := hexVal(s[2*i])
+		lo, ok2 := hexVal(s[2*i+1])
+		if !ok1 || !ok2 {
+			return g, false
+		}
+		g[i] = hi<<4 | lo
+	}
+	return g, true
+}
+
+func formatGuid(raw string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.Grow(36)
+	for i := 0; i < len(raw); i++ {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b.WriteByte('-')
+		}
+		b.WriteByte(hex[raw[i]>>4])
+		b.WriteByte(hex[raw[i]&15])
+	}
+	return b.String()
+}
+
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}

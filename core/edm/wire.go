@@ -1,0 +1,109 @@
+package edm
+
+import (
+	"encoding/base64"
+	"strconv"
+	"unicode/utf8"
+)
+
+// NeedsAnnotation reports whether the value's type cannot be inferred from its
+// JSON form and so carries an @odata.type annotation at minimal and full
+// metadata: Int64, DateTime, Guid, Binary, and the Double specials (written
+// as strings). No value is annotated at nometadata.
+func (v Value) NeedsAnnotation() bool {
+	switch v.t {
+	case Int64, DateTime, Guid, Binary:
+		return true
+	case Double:
+		_, special := DoubleSpecial(v.Float())
+		return special
+	}
+	return false
+}
+
+// AppendJSON appends the value as the service writes it in a JSON body:
+// Int64 as a string, Double per D23 (specials as strings), DateTime with up to
+// 7 fractional digits, Guid lowercase, Binary as base64.
+func (v Value) AppendJSON(b []byte) []byte {
+	switch v.t {
+	case String:
+		return AppendJSONString(b, v.s)
+	case Boolean:
+		return strconv.AppendBool(b, v.Bool())
+	case Int32:
+		return strconv.AppendInt(b, v.Int(), 10)
+	case Int64:
+		b = append(b, '"')
+		b = strconv.AppendInt(b, v.Int(), 10)
+		return append(b, '"')
+	case Double:
+		if s, ok := DoubleSpecial(v.Float()); ok {
+			return AppendJSONString(b, s)
+		}
+		return AppendDouble(b, v.Float())
+	case DateTime:
+		b = append(b, '"')
+		b = v.Ticks().AppendText(b)
+		return append(b, '"')
+	case Guid:
+		return AppendJSONString(b, formatGuid(v.s))
+	case Binary:
+		b = append(b, '"')
+		b = base64.StdEncoding.AppendEncode(b, []byte(v.s))
+		return append(b, '"')
+	}
+	return append(b, "null"...)
+}
+
+// AppendJSONString appends s as a JSON string the way the service's JSON
+// writer escapes it: quote, backslash and control characters escaped (the
+// usual short forms where JSON has them, \u00xx otherwise); everything else,
+// non-ASCII included, written as is. Invalid UTF-8 becomes U+FFFD so the
+// output is always valid JSON.
+func AppendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, "\uFFFD"...)
+				i++
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,284 @@
+package entity
+
+import (
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// Field is one name/value pair as a client wrote it: from a JSON body (odata)
+// or from the playground's editor. Exactly one of Value, Null and Err holds.
+type Field struct {
+	Name  string
+	Value edm.Value
+	Null  bool  // the client sent null: never stored
+	Err   error // the value did not parse (usually *edm.ParseError)
+}
+
+// Draft is an entity as a client wrote it, fields in their order.
+type Draft struct {
+	Fields []Field
+}
+
+// Report is the outcome of checking a draft: the entity it describes (as far
+// as it could be built), every violation in the order the service would
+// report them, and the entity's size and property count.
+type Report struct {
+	Entity     *Entity
+	Violations []*tableerr.Error
+	Size       int
+	Count      int
+}
+
+// The stages, in the order the service reports violations.
+const (
+	stageJSON = iota
+	stageKeys
+	stageNames
+	stageTypes
+	stageSizes
+	stageCount
+	stageEntitySize
+)
+
+type violation struct {
+	stage int
+	err   *tableerr.Error
+}
+
+// Build turns a draft into an entity, or returns the first violation in the
+// service's order: JSON (duplicates) → keys → names → types → sizes → count →
+// entity size.
+func Build(d Draft) (*Entity, *tableerr.Error) {
+	r := Check(d)
+	if len(r.Violations) > 0 {
+		return nil, r.Violations[0]
+	}
+	return r.Entity, nil
+}
+
+// Check returns every violation of the draft, for the editor.
+func Check(d Draft) Report {
+	var vs []violation
+	add := func(stage int, e *tableerr.Error) { vs = append(vs, violation{stage, e}) }
+	e := &Entity{}
+	var pk, rk *Field
+	seen := make(map[string]bool, len(d.Fields))
+	for i := range d.Fields {
+		f := &d.Fields[i]
+		if seen[f.Name] {
+			add(stageJSON, tableerr.Broke(tableerr.DuplicatePropertiesSpecified, tableerr.Rule{
+				ID: "property-duplicate", Property: f.Name,
+				Statement: "Each property appears once in an entity.",
+				Section:   secProperties, DocURL: dataModelURL + "#properties",
+			}))
+			continue
+		}
+		seen[f.Name] = true
+		switch {
+		case f.Name == PartitionKey:
+			pk = f
+			continue
+		case f.Name == RowKey:
+			rk = f
+			continue
+		case f.Name == Timestamp || strings.HasPrefix(f.Name, "odata."):
+			continue // set by the server / metadata, never stored from the client
+		}
+		if v := nameViolation(f.Name); v != nil {
+			add(stageNames, v)
+			continue
+		}
+		if f.Null {
+			continue
+		}
+		if f.Err != nil {
+			add(stageTypes, valueError(f.Name, f.Err))
+			continue
+		}
+		if v := sizeViolation(f.Name, f.Value); v != nil {
+			add(stageSizes, v)
+		}
+		e.Properties = append(e.Properties, Property{Name: f.Name, Value: f.Value})
+	}
+	var ok bool
+	if e.PartitionKey, ok = checkKey(PartitionKey, pk, add); !ok {
+		e = nil
+	} else if e.RowKey, ok = checkKey(RowKey, rk, add); !ok {
+		e = nil
+	}
+	var size, count int
+	if e != nil {
+		size, count = e.Size(), e.PropertyCount()
+		for _, v := range limitViolations(e) {
+			add(v.stage, v.err)
+		}
+	}
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i].stage < vs[j].stage })
+	out := make([]*tableerr.Error, len(vs))
+	for i, v := range vs {
+		out[i] = v.err
+	}
+	return Report{Entity: e, Violations: out, Size: size, Count: count}
+}
+
+// CheckLimits returns the first of the whole-entity rules (property count,
+// entity size) that e breaks, or nil; the store applies it to merge results.
+func CheckLimits(e *Entity) *tableerr.Error {
+	if vs := limitViolations(e); len(vs) > 0 {
+		return vs[0].err
+	}
+	return nil
+}
+
+func limitViolations(e *Entity) []violation {
+	var out []violation
+	if n := e.PropertyCount(); n > MaxProperties {
+		out = append(out, violation{stageCount, tableerr.Broke(tableerr.TooManyProperties, tableerr.Rule{
+			ID:        "too-many-properties",
+			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxProperties, Unit: "properties"},
+			Statement: "An entity has at most 255 properties, counting PartitionKey, RowKey and Timestamp: 252 of your own.",
+			Section:   secProperties, DocURL: dataModelURL + "#properties",
+		})})
+	}
+	if n := e.Size(); n > MaxEntitySize {
+		out = append(out, violation{stageEntitySize, tableerr.Broke(tableerr.EntityTooLarge, tableerr.Rule{
+			ID:        "entity-too-large",
+			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxEntitySize, Unit: "bytes"},
+			Statement: "An entity is at most 1 MiB by the published size formula: 4 + 2×(key lengths) + Σ(8 + 2×name length + value size).",
+			Section:   secEntitySize, DocURL: sizeBlogURL,
+			Disputed:  true, Dispute: "The docs give 1 MiB without a formula; Azurite measures the UTF-8 request body instead, and only on update and merge. tableplay uses Microsoft's published formula on every write (D8).",
+		})})
+	}
+	return out
+}
+
+// checkKey applies the key rules (SPEC §6.3, D6, D28) to PartitionKey or
+// RowKey and returns its text.
+func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bool) {
+	section, url := secKeys, dataModelURL+"#partitionkey-property"
+	if name == RowKey {
+		url = dataModelURL + "#rowkey-property"
+	}
+	if f == nil || f.Null {
+		add(stageKeys, tableerr.Broke(tableerr.PropertiesNeedValue, tableerr.Rule{
+			ID: "key-missing", Property: name,
+			Statement: "Every entity has a PartitionKey and a RowKey, both strings (empty is allowed).",
+			Section:   section, DocURL: url,
+		}))
+		return "", false
+	}
+	if f.Err != nil || f.Value.Type() != edm.String {
+		add(stageKeys, tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
+			ID: "key-not-string", Property: name, Detail: describeBadKey(f),
+			Statement: "PartitionKey and RowKey are strings.",
+			Section:   section, DocURL: url,
+		}))
+		return "", false
+	}
+	key := f.Value.Str()
+	ok := true
+	if i, r, bad := forbiddenKeyChar(key); bad {
+		e := tableerr.Broke(tableerr.OutOfRangeInput, tableerr.Rule{
+			ID: "key-characters", Property: name, Detail: quoteRune(r) + " at position " + itoa(i),
+			Statement: "A key may not contain / \\ # ? or control characters (U+0000–U+001F, U+007F–U+009F).",
+			Section:   secKeyChars, DocURL: dataModelURL + "#characters-disallowed-in-key-fields",
+			Disputed:  true, Dispute: "The service answers OutOfRangeInput on writes; Azurite answers InvalidInput. tableplay follows the service (D28).",
+		})
+		e.Message = "The '" + name + "' parameter of value '" + key + "' is out of range."
+		add(stageKeys, e)
+		ok = false
+	}
+	if n := edm.UTF16Len(key); n > MaxKeyLength {
+		add(stageKeys, tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
+			ID: "key-too-long", Property: name,
+			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxKeyLength, Unit: "UTF-16 code units"},
+			Statement: "A key is at most 1 KiB: 512 UTF-16 code units.",
+			Section:   secKeys, DocURL: url,
+			Disputed:  true, Dispute: "The docs say 1 KiB, an old page 64 KB and the service's own message 2 KB; the live service rejected a long key with PropertyValueTooLarge. tableplay uses 512 units and that code (D6).",
+		}))
+		ok = false
+	}
+	return key, ok
+}
+
+func describeBadKey(f *Field) string {
+	if f.Err != nil {
+		return f.Err.Error()
+	}
+	return "a value of type " + f.Value.Type().String()
+}
+
+// forbiddenKeyChar finds the first character a key may not hold and its
+// position in characters.
+func forbiddenKeyChar(key string) (int, rune, bool) {
+	pos := 0
+	for _, r := range key {
+		if r == '/' || r == '\\' || r == '#' || r == '?' || r <= 0x1F || r >= 0x7F && r <= 0x9F {
+			return pos, r, true
+		}
+		pos++
+	}
+	return 0, 0, false
+}
+
+// valueError maps a value that did not parse to the service's error (D11).
+func valueError(name string, err error) *tableerr.Error {
+	rule := tableerr.Rule{
+		ID: "value-invalid", Property: name, Detail: err.Error(),
+		Statement: "A value must parse as its declared Edm type; Int64, DateTime, Guid and Binary travel as annotated strings.",
+		Section:   secPayload, DocURL: payloadURL + "#property-types-in-a-json-feed",
+	}
+	var pe *edm.ParseError
+	if errors.As(err, &pe) {
+		switch pe.Problem {
+		case edm.OutOfRange:
+			rule.ID = "datetime-out-of-range"
+			rule.Statement = "A DateTime is between 1601-01-01T00:00:00Z and 9999-12-31T23:59:59.9999999Z (UTC)."
+			rule.Section, rule.DocURL = secPropTypes, dataModelURL+"#property-types"
+			return tableerr.Broke(tableerr.OutOfRangeInput, rule)
+		case edm.Overflow:
+			e := tableerr.Broke(tableerr.InvalidInput, rule)
+			e.Message = "An error occurred while processing this request." // the live text for an Int64 overflow
+			return e
+		case edm.UnknownType:
+			rule.ID = "type-unknown"
+			rule.Statement = "@odata.type names one of the eight Edm types: Binary, Boolean, DateTime, Double, Guid, Int32, Int64, String."
+		}
+	}
+	return tableerr.Broke(tableerr.InvalidInput, rule)
+}
+
+// sizeViolation applies the per-value size rules (D7).
+func sizeViolation(name string, v edm.Value) *tableerr.Error {
+	switch v.Type() {
+	case edm.String:
+		if n := edm.UTF16Len(v.Str()); n > MaxStringLength {
+			return tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
+				ID: "string-too-long", Property: name,
+				Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxStringLength, Unit: "UTF-16 code units"},
+				Statement: "A string value is under 64 KiB as UTF-16: at most 32,767 code units.",
+				Section:   secPropTypes, DocURL: dataModelURL + "#property-types",
+				Disputed:  true, Dispute: "The docs and the service's message say 64 KiB (32K characters), but the live service rejects exactly 32,768 units; Azurite accepts them. tableplay follows the service (D7).",
+			})
+		}
+	case edm.Binary:
+		if n := len(v.Str()); n > MaxBinaryLength {
+			return tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
+				ID: "binary-too-large", Property: name,
+				Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxBinaryLength, Unit: "bytes"},
+				Statement: "A binary value is at most 64 KiB (65,536 bytes).",
+				Section:   secPropTypes, DocURL: dataModelURL + "#property-types",
+			})
+		}
+	}
+	return nil
+}
+
+func quoteRune(r rune) string { return strconv.QuoteRune(r) }
+
+func itoa(i int) string { return strconv.Itoa(i) }

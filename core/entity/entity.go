@@ -1,0 +1,89 @@
+package entity
+
+import "github.com/tableplay/tableplay/core/edm"
+
+// Property is one custom property of an entity.
+type Property struct {
+	Name  string
+	Value edm.Value
+}
+
+// Entity is a stored entity: its keys, the server-set Timestamp and its custom
+// properties in the order the client first wrote them.
+type Entity struct {
+	PartitionKey string
+	RowKey       string
+	Timestamp    edm.Ticks
+	Properties   []Property
+}
+
+// Names of the system properties.
+const (
+	PartitionKey = "PartitionKey"
+	RowKey       = "RowKey"
+	Timestamp    = "Timestamp"
+)
+
+// Get returns the named property's value, system properties included, and
+// whether the entity has it.
+func (e *Entity) Get(name string) (edm.Value, bool) {
+	switch name {
+	case PartitionKey:
+		return edm.StringValue(e.PartitionKey), true
+	case RowKey:
+		return edm.StringValue(e.RowKey), true
+	case Timestamp:
+		return edm.DateTimeValue(e.Timestamp), true
+	}
+	for _, p := range e.Properties {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return edm.Value{}, false
+}
+
+// Clone returns a copy whose property slice can be changed independently
+// (values are immutable and shared).
+func (e *Entity) Clone() *Entity {
+	c := *e
+	c.Properties = append([]Property(nil), e.Properties...)
+	return &c
+}
+
+// Merge returns a new entity: e's properties with patch's laid over them —
+// new names appended, existing names replaced in place (their type may
+// change). Keys and Timestamp come from e.
+func (e *Entity) Merge(patch *Entity) *Entity {
+	out := e.Clone()
+	for _, p := range patch.Properties {
+		replaced := false
+		for i := range out.Properties {
+			if out.Properties[i].Name == p.Name {
+				out.Properties[i].Value = p.Value
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			out.Properties = append(out.Properties, p)
+		}
+	}
+	return out
+}
+
+// PropertyCount is the number of properties the service counts against its
+// limit of 255: the custom ones plus PartitionKey, RowKey and Timestamp.
+func (e *Entity) PropertyCount() int { return len(e.Properties) + 3 }
+
+// Size is the entity's size by the published formula (SPEC §6.4):
+// 4 + 2×(len(PartitionKey)+len(RowKey)) + Σ (8 + 2×len(name) + size(value))
+// over the custom properties, lengths in UTF-16 code units. The server-kept
+// Timestamp is not counted.
+func (e *Entity) Size() int {
+	n := 4 + 2*(edm.UTF16Len(e.PartitionKey)+edm.UTF16Len(e.RowKey))
+	for _, p := range e.Properties {
+		n += 8 + 2*edm.UTF16Len(p.Name) + p.Value.Size()
+	}
+	return n
+}

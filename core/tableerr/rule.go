@@ -1,0 +1,32 @@
+package tableerr
+
+// Rule is the data behind one rule card in the playground: which rule a value
+// broke, where, by how much, and where the rule is written down. It is data,
+// not prose: the page renders it.
+type Rule struct {
+	// ID is a stable identifier such as "string-too-long".
+	ID string `json:"id"`
+	// Property names the property (or "TableName", "PartitionKey", …).
+	Property string `json:"property,omitempty"`
+	// Measured and Limit are set for size and count rules, in Unit.
+	Measure *Measure `json:"measure,omitempty"`
+	// Detail names what was found where no number fits, e.g. the offending
+	// character ("'/' at position 3").
+	Detail string `json:"detail,omitempty"`
+	// Statement is the rule in one sentence.
+	Statement string `json:"statement"`
+	// Section names the document section the rule comes from and DocURL links it.
+	Section string `json:"section"`
+	DocURL  string `json:"docUrl"`
+	// Disputed is set where the docs, the service and emulators disagree on
+	// the rule; Dispute says how (and what tableplay does).
+	Disputed bool   `json:"disputed"`
+	Dispute  string `json:"dispute,omitempty"`
+}
+
+// Measure is a measured quantity against its limit.
+type Measure struct {
+	Value int64  `json:"value"`
+	Limit int64  `json:"limit"`
+	Unit  string `json:"unit"` // e.g. "UTF-16 code units", "bytes", "properties"
+}
