@@ -56,7 +56,7 @@ func ParseLiteral(s string) (Value, error) {
 	return v, nil
 }
 
-// scanQuoted reads '…' with '' as an escaped quote.
+// scanQuoted reads '…' with ” as an escaped quote.
 func scanQuoted(s string) (text string, n int, ok bool) {
 	var b []byte
 	seg := 1
@@ -159,7 +159,7 @@ func scanNumber(s string) (Value, int, error) {
 }
 
 // Literal returns the value's canonical $filter literal, which ScanLiteral
-// reads back to an equal value: 'it''s', 5, 5L, 2.0, true,
+// reads back to an equal value: 'it”s', 5, 5L, 2.0, true,
 // datetime'2008-07-10T00:00:00Z', guid'…', X'ABCD'.
 func (v Value) Literal() string {
 	switch v.t {

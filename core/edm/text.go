@@ -3,7 +3,6 @@ package edm
 import (
 	"encoding/base64"
 	"strconv"
-	"strings"
 )
 
 // ParseString reads a value of type t from its string form: the form an
@@ -141,18 +140,18 @@ func parseGuid(s string) (g [16]byte, ok bool) {
 	return g, true
 }
 
-func formatGuid(raw string) string {
+func formatGuid(raw string) string { return string(appendGuid(make([]byte, 0, 36), raw)) }
+
+// appendGuid writes a Guid's 16 bytes as lowercase 8-4-4-4-12 hex.
+func appendGuid(b []byte, raw string) []byte {
 	const hex = "0123456789abcdef"
-	var b strings.Builder
-	b.Grow(36)
 	for i := 0; i < len(raw); i++ {
 		if i == 4 || i == 6 || i == 8 || i == 10 {
-			b.WriteByte('-')
+			b = append(b, '-')
 		}
-		b.WriteByte(hex[raw[i]>>4])
-		b.WriteByte(hex[raw[i]&15])
+		b = append(b, hex[raw[i]>>4], hex[raw[i]&15])
 	}
-	return b.String()
+	return b
 }
 
 func hexVal(c byte) (byte, bool) {

@@ -46,7 +46,9 @@ func (v Value) AppendJSON(b []byte) []byte {
 		b = v.Ticks().AppendText(b)
 		return append(b, '"')
 	case Guid:
-		return AppendJSONString(b, formatGuid(v.s))
+		b = append(b, '"')
+		b = appendGuid(b, v.s)
+		return append(b, '"')
 	case Binary:
 		b = append(b, '"')
 		b = base64.StdEncoding.AppendEncode(b, []byte(v.s))
@@ -61,8 +63,15 @@ func (v Value) AppendJSON(b []byte) []byte {
 // non-ASCII included, written as is. Invalid UTF-8 becomes U+FFFD so the
 // output is always valid JSON.
 func AppendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	b = AppendJSONStringContent(b, s)
+	return append(b, '"')
+}
+
+// AppendJSONStringContent appends s escaped as AppendJSONString does, without
+// the surrounding quotes, so a caller can build one JSON string from pieces.
+func AppendJSONStringContent(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -104,6 +113,5 @@ func AppendJSONString(b []byte, s string) []byte {
 		i++
 		start = i
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }

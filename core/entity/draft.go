@@ -65,12 +65,13 @@ func Build(d Draft) (*Entity, *tableerr.Error) {
 func Check(d Draft) Report {
 	var vs []violation
 	add := func(stage int, e *tableerr.Error) { vs = append(vs, violation{stage, e}) }
-	e := &Entity{}
+	e := &Entity{Properties: make([]Property, 0, len(d.Fields))}
+	size := 4 // the formula's constant; keys and properties are added below
 	var pk, rk *Field
-	seen := make(map[string]bool, len(d.Fields))
+	seen := newNameSet(len(d.Fields))
 	for i := range d.Fields {
 		f := &d.Fields[i]
-		if seen[f.Name] {
+		if !seen.add(f.Name) {
 			add(stageJSON, tableerr.Broke(tableerr.DuplicatePropertiesSpecified, tableerr.Rule{
 				ID: "property-duplicate", Property: f.Name,
 				Statement: "Each property appears once in an entity.",
@@ -78,7 +79,6 @@ func Check(d Draft) Report {
 			}))
 			continue
 		}
-		seen[f.Name] = true
 		switch {
 		case f.Name == PartitionKey:
 			pk = f
@@ -89,7 +89,8 @@ func Check(d Draft) Report {
 		case f.Name == Timestamp || strings.HasPrefix(f.Name, "odata."):
 			continue // set by the server / metadata, never stored from the client
 		}
-		if v := nameViolation(f.Name); v != nil {
+		nameLen := edm.UTF16Len(f.Name)
+		if v := nameViolation(f.Name, nameLen); v != nil {
 			add(stageNames, v)
 			continue
 		}
@@ -100,9 +101,11 @@ func Check(d Draft) Report {
 			add(stageTypes, valueError(f.Name, f.Err))
 			continue
 		}
-		if v := sizeViolation(f.Name, f.Value); v != nil {
+		valueSize, v := sizeViolation(f.Name, f.Value)
+		if v != nil {
 			add(stageSizes, v)
 		}
+		size += 8 + 2*nameLen + valueSize
 		e.Properties = append(e.Properties, Property{Name: f.Name, Value: f.Value})
 	}
 	var ok bool
@@ -111,12 +114,18 @@ func Check(d Draft) Report {
 	} else if e.RowKey, ok = checkKey(RowKey, rk, add); !ok {
 		e = nil
 	}
-	var size, count int
+	count := 0
 	if e != nil {
-		size, count = e.Size(), e.PropertyCount()
-		for _, v := range limitViolations(e) {
+		size += 2 * (edm.UTF16Len(e.PartitionKey) + edm.UTF16Len(e.RowKey))
+		count = e.PropertyCount()
+		for _, v := range limitViolations(count, size) {
 			add(v.stage, v.err)
 		}
+	} else {
+		size = 0
+	}
+	if len(vs) == 0 {
+		return Report{Entity: e, Size: size, Count: count}
 	}
 	sort.SliceStable(vs, func(i, j int) bool { return vs[i].stage < vs[j].stage })
 	out := make([]*tableerr.Error, len(vs))
@@ -129,15 +138,15 @@ func Check(d Draft) Report {
 // CheckLimits returns the first of the whole-entity rules (property count,
 // entity size) that e breaks, or nil; the store applies it to merge results.
 func CheckLimits(e *Entity) *tableerr.Error {
-	if vs := limitViolations(e); len(vs) > 0 {
+	if vs := limitViolations(e.PropertyCount(), e.Size()); len(vs) > 0 {
 		return vs[0].err
 	}
 	return nil
 }
 
-func limitViolations(e *Entity) []violation {
+func limitViolations(count, size int) []violation {
 	var out []violation
-	if n := e.PropertyCount(); n > MaxProperties {
+	if n := count; n > MaxProperties {
 		out = append(out, violation{stageCount, tableerr.Broke(tableerr.TooManyProperties, tableerr.Rule{
 			ID:        "too-many-properties",
 			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxProperties, Unit: "properties"},
@@ -145,13 +154,13 @@ func limitViolations(e *Entity) []violation {
 			Section:   secProperties, DocURL: dataModelURL + "#properties",
 		})})
 	}
-	if n := e.Size(); n > MaxEntitySize {
+	if n := size; n > MaxEntitySize {
 		out = append(out, violation{stageEntitySize, tableerr.Broke(tableerr.EntityTooLarge, tableerr.Rule{
 			ID:        "entity-too-large",
 			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxEntitySize, Unit: "bytes"},
 			Statement: "An entity is at most 1 MiB by the published size formula: 4 + 2×(key lengths) + Σ(8 + 2×name length + value size).",
 			Section:   secEntitySize, DocURL: sizeBlogURL,
-			Disputed:  true, Dispute: "The docs give 1 MiB without a formula; Azurite measures the UTF-8 request body instead, and only on update and merge. tableplay uses Microsoft's published formula on every write (D8).",
+			Disputed: true, Dispute: "The docs give 1 MiB without a formula; Azurite measures the UTF-8 request body instead, and only on update and merge. tableplay uses Microsoft's published formula on every write (D8).",
 		})})
 	}
 	return out
@@ -187,7 +196,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 			ID: "key-characters", Property: name, Detail: quoteRune(r) + " at position " + itoa(i),
 			Statement: "A key may not contain / \\ # ? or control characters (U+0000–U+001F, U+007F–U+009F).",
 			Section:   secKeyChars, DocURL: dataModelURL + "#characters-disallowed-in-key-fields",
-			Disputed:  true, Dispute: "The service answers OutOfRangeInput on writes; Azurite answers InvalidInput. tableplay follows the service (D28).",
+			Disputed: true, Dispute: "The service answers OutOfRangeInput on writes; Azurite answers InvalidInput. tableplay follows the service (D28).",
 		})
 		e.Message = "The '" + name + "' parameter of value '" + key + "' is out of range."
 		add(stageKeys, e)
@@ -199,7 +208,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxKeyLength, Unit: "UTF-16 code units"},
 			Statement: "A key is at most 1 KiB: 512 UTF-16 code units.",
 			Section:   secKeys, DocURL: url,
-			Disputed:  true, Dispute: "The docs say 1 KiB, an old page 64 KB and the service's own message 2 KB; the live service rejected a long key with PropertyValueTooLarge. tableplay uses 512 units and that code (D6).",
+			Disputed: true, Dispute: "The docs say 1 KiB, an old page 64 KB and the service's own message 2 KB; the live service rejected a long key with PropertyValueTooLarge. tableplay uses 512 units and that code (D6).",
 		}))
 		ok = false
 	}
@@ -253,22 +262,25 @@ func valueError(name string, err error) *tableerr.Error {
 	return tableerr.Broke(tableerr.InvalidInput, rule)
 }
 
-// sizeViolation applies the per-value size rules (D7).
-func sizeViolation(name string, v edm.Value) *tableerr.Error {
+// sizeViolation applies the per-value size rules (D7) and returns the
+// value's size by the formula (edm.Value.Size, without measuring twice).
+func sizeViolation(name string, v edm.Value) (int, *tableerr.Error) {
 	switch v.Type() {
 	case edm.String:
-		if n := edm.UTF16Len(v.Str()); n > MaxStringLength {
-			return tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
+		n := edm.UTF16Len(v.Str())
+		if n > MaxStringLength {
+			return 2*n + 4, tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
 				ID: "string-too-long", Property: name,
 				Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxStringLength, Unit: "UTF-16 code units"},
 				Statement: "A string value is under 64 KiB as UTF-16: at most 32,767 code units.",
 				Section:   secPropTypes, DocURL: dataModelURL + "#property-types",
-				Disputed:  true, Dispute: "The docs and the service's message say 64 KiB (32K characters), but the live service rejects exactly 32,768 units; Azurite accepts them. tableplay follows the service (D7).",
+				Disputed: true, Dispute: "The docs and the service's message say 64 KiB (32K characters), but the live service rejects exactly 32,768 units; Azurite accepts them. tableplay follows the service (D7).",
 			})
 		}
+		return 2*n + 4, nil
 	case edm.Binary:
 		if n := len(v.Str()); n > MaxBinaryLength {
-			return tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
+			return v.Size(), tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
 				ID: "binary-too-large", Property: name,
 				Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxBinaryLength, Unit: "bytes"},
 				Statement: "A binary value is at most 64 KiB (65,536 bytes).",
@@ -276,9 +288,41 @@ func sizeViolation(name string, v edm.Value) *tableerr.Error {
 			})
 		}
 	}
-	return nil
+	return v.Size(), nil
 }
 
 func quoteRune(r rune) string { return strconv.QuoteRune(r) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// nameSet finds repeated names: a linear scan for the usual handful of
+// properties, a map beyond that.
+type nameSet struct {
+	names []string
+	m     map[string]struct{}
+}
+
+func newNameSet(n int) nameSet {
+	if n > 24 {
+		return nameSet{m: make(map[string]struct{}, n)}
+	}
+	return nameSet{names: make([]string, 0, n)}
+}
+
+// add records name and reports whether it was new.
+func (s *nameSet) add(name string) bool {
+	if s.m != nil {
+		if _, dup := s.m[name]; dup {
+			return false
+		}
+		s.m[name] = struct{}{}
+		return true
+	}
+	for _, n := range s.names {
+		if n == name {
+			return false
+		}
+	}
+	s.names = append(s.names, name)
+	return true
+}

@@ -72,14 +72,14 @@ func TestPropertyNames(t *testing.T) {
 		}
 	}
 	invalid := map[string]tableerr.Code{
-		"123":                   tableerr.PropertyNameInvalid, // live recording
-		"1a":                    tableerr.PropertyNameInvalid,
-		"a-b":                   tableerr.PropertyNameInvalid,
-		"a b":                   tableerr.PropertyNameInvalid,
-		"a.b":                   tableerr.PropertyNameInvalid,
-		"":                      tableerr.PropertyNameInvalid,
-		"a@b":                   tableerr.PropertyNameInvalid,
-		"😀":                     tableerr.PropertyNameInvalid,
+		"123":                    tableerr.PropertyNameInvalid, // live recording
+		"1a":                     tableerr.PropertyNameInvalid,
+		"a-b":                    tableerr.PropertyNameInvalid,
+		"a b":                    tableerr.PropertyNameInvalid,
+		"a.b":                    tableerr.PropertyNameInvalid,
+		"":                       tableerr.PropertyNameInvalid,
+		"a@b":                    tableerr.PropertyNameInvalid,
+		"😀":                      tableerr.PropertyNameInvalid,
 		strings.Repeat("n", 256): tableerr.PropertyNameTooLong,
 	}
 	for n, want := range invalid {

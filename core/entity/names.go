@@ -4,7 +4,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -39,8 +38,9 @@ func isLetter(r rune) bool {
 
 // nameViolation checks a custom property's name: length first, then the
 // identifier rule.
-func nameViolation(name string) *tableerr.Error {
-	if n := edm.UTF16Len(name); n > MaxPropertyName {
+// n is the name's length in UTF-16 code units.
+func nameViolation(name string, n int) *tableerr.Error {
+	if n > MaxPropertyName {
 		return tableerr.Broke(tableerr.PropertyNameTooLong, tableerr.Rule{
 			ID: "property-name-too-long", Property: name,
 			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxPropertyName, Unit: "characters"},

@@ -1,0 +1,39 @@
+# tableplay — see README.md. `make test` is what CI runs.
+GO ?= go
+export PATH := $(PATH):/usr/local/go/bin
+
+.PHONY: test unit wasm-core bench fmt fmt-check vet check-deps fuzz
+
+## test: everything a fresh machine needs to pass before a change lands
+test: fmt-check vet check-deps unit wasm-core
+
+unit:
+	$(GO) test -count=1 ./...
+
+## wasm-core: core must compile for the browser too
+wasm-core:
+	GOOS=js GOARCH=wasm $(GO) build ./core/...
+
+## bench: performance figures (never part of `make test`)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./core/...
+
+## check-deps: the import direction of DESIGN.md
+check-deps:
+	./scripts/check-deps
+
+## fuzz: run each fuzz target for FUZZTIME (seeds alone run in `make test`)
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseLiteral$$' -fuzztime $(FUZZTIME) ./core/edm
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEntity$$' -fuzztime $(FUZZTIME) ./core/odata

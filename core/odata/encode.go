@@ -1,0 +1,187 @@
+package odata
+
+import (
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+)
+
+// Context says where a response body is written for: the account's base URL
+// (no trailing slash, e.g. http://127.0.0.1:10002/devstoreaccount1), the
+// account name (full metadata's odata.type), the table and the metadata level.
+type Context struct {
+	Base    string
+	Account string
+	Table   string
+	Level   Level
+}
+
+// Projection is a $select: the property names asked for and the text as the
+// client wrote it (echoed into odata.metadata). A nil *Projection, or one with
+// no names, selects everything.
+type Projection struct {
+	Names []string
+	Text  string
+}
+
+func (p *Projection) all() bool { return p == nil || len(p.Names) == 0 }
+
+func (p *Projection) has(name string) bool {
+	if p.all() {
+		return true
+	}
+	for _, n := range p.Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendEntity appends a single-entity body (get entity, insert with
+// return-content): odata.metadata ends in "/@Element".
+func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byte {
+	b = append(b, '{')
+	first := true
+	if c.Level != NoMetadata {
+		b = appendMetadataURL(b, c, "/@Element", sel)
+		first = false
+	}
+	b = appendEntityMembers(b, c, e, sel, first)
+	return append(b, '}')
+}
+
+// AppendEntities appends a query-entities body: {"odata.metadata":…,"value":[…]}.
+func AppendEntities(b []byte, c *Context, es []*entity.Entity, sel *Projection) []byte {
+	b = append(b, '{')
+	if c.Level != NoMetadata {
+		b = appendMetadataURL(b, c, "", sel)
+		b = append(b, ',')
+	}
+	b = append(b, `"value":[`...)
+	for i, e := range es {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = appendEntityMembers(b, c, e, sel, true)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
+func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []byte {
+	b = append(b, `"odata.metadata":"`...)
+	b = edm.AppendJSONStringContent(b, c.Base)
+	b = append(b, "/$metadata#"...)
+	b = edm.AppendJSONStringContent(b, c.Table)
+	b = append(b, suffix...)
+	if sel != nil {
+		b = append(b, "&$select="...)
+		b = edm.AppendJSONStringContent(b, sel.Text)
+	}
+	return append(b, '"')
+}
+
+// appendEntityMembers writes an entity's members in the live order:
+// odata.type, odata.id, odata.etag, odata.editLink (as the level asks), then
+// PartitionKey, RowKey, Timestamp and the custom properties, each annotation
+// just before its value.
+func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection, first bool) []byte {
+	comma := func() {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+	}
+	if c.Level == FullMetadata {
+		comma()
+		b = append(b, `"odata.type":`...)
+		b = edm.AppendJSONString(b, c.Account+"."+c.Table)
+		// Entity paths are percent-encoded, so they need no JSON escaping.
+		b = append(b, `,"odata.id":"`...)
+		b = edm.AppendJSONStringContent(b, c.Base)
+		b = append(b, '/')
+		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
+		b = append(b, `","odata.etag":`...)
+		b = appendETagJSON(b, e.Timestamp)
+		b = append(b, `,"odata.editLink":"`...)
+		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
+		b = append(b, '"')
+	} else if c.Level == MinimalMetadata {
+		comma()
+		b = append(b, `"odata.etag":`...)
+		b = appendETagJSON(b, e.Timestamp)
+	}
+	if sel.has(entity.PartitionKey) {
+		comma()
+		b = append(b, `"PartitionKey":`...)
+		b = edm.AppendJSONString(b, e.PartitionKey)
+	}
+	if sel.has(entity.RowKey) {
+		comma()
+		b = append(b, `"RowKey":`...)
+		b = edm.AppendJSONString(b, e.RowKey)
+	}
+	if sel.has(entity.Timestamp) {
+		comma()
+		if c.Level == FullMetadata {
+			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
+		}
+		b = append(b, `"Timestamp":"`...)
+		b = e.Timestamp.AppendText(b)
+		b = append(b, '"')
+	}
+	for _, p := range e.Properties {
+		if !sel.has(p.Name) {
+			continue
+		}
+		comma()
+		b = appendProperty(b, c.Level, p.Name, p.Value)
+	}
+	if !sel.all() {
+		for i, n := range sel.Names {
+			if isSystem(n) || seenBefore(sel.Names[:i], n) {
+				continue
+			}
+			if _, ok := e.Get(n); !ok {
+				comma()
+				b = edm.AppendJSONString(b, n)
+				b = append(b, ":null"...) // D17: a selected property the entity lacks
+			}
+		}
+	}
+	return b
+}
+
+// appendETagJSON writes ETag(t) as a JSON string (its two double quotes
+// escaped) without building the ETag first.
+func appendETagJSON(b []byte, t edm.Ticks) []byte {
+	b = append(b, `"W/\"datetime'`...)
+	b = appendETagTime(b, t)
+	return append(b, `'\""`...)
+}
+
+func appendProperty(b []byte, l Level, name string, v edm.Value) []byte {
+	if l != NoMetadata && v.NeedsAnnotation() {
+		b = edm.AppendJSONString(b, name+annotationSuffix)
+		b = append(b, ':')
+		b = edm.AppendJSONString(b, v.Type().String())
+		b = append(b, ',')
+	}
+	b = edm.AppendJSONString(b, name)
+	b = append(b, ':')
+	return v.AppendJSON(b)
+}
+
+func isSystem(n string) bool {
+	return n == entity.PartitionKey || n == entity.RowKey || n == entity.Timestamp
+}
+
+func seenBefore(names []string, n string) bool {
+	for _, m := range names {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,48 @@
+package odata
+
+import (
+	"strings"
+
+	"github.com/tableplay/tableplay/core/edm"
+)
+
+// ETag returns an entity's ETag for its Timestamp (D5):
+// W/"datetime'2021-06-09T01%3A17%3A13.2924321Z'".
+func ETag(t edm.Ticks) string { return string(AppendETag(nil, t)) }
+
+// AppendETag appends ETag(t) to b.
+func AppendETag(b []byte, t edm.Ticks) []byte {
+	b = append(b, `W/"datetime'`...)
+	b = appendETagTime(b, t)
+	return append(b, `'"`...)
+}
+
+// appendETagTime writes the Timestamp URL-encoded as in an ETag: the only
+// character of a timestamp that needs it is ':'.
+func appendETagTime(b []byte, t edm.Ticks) []byte {
+	var ts [40]byte
+	for _, c := range t.AppendText(ts[:0]) {
+		if c == ':' {
+			b = append(b, "%3A"...)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// ParseETag reads an ETag of the form ETag writes and returns its Timestamp.
+// It reports false for anything else (the caller answers InvalidInput).
+func ParseETag(s string) (edm.Ticks, bool) {
+	const prefix, suffix = `W/"datetime'`, `'"`
+	if !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) || len(s) < len(prefix)+len(suffix) {
+		return 0, false
+	}
+	inner := strings.ReplaceAll(s[len(prefix):len(s)-len(suffix)], "%3A", ":")
+	inner = strings.ReplaceAll(inner, "%3a", ":")
+	t, err := edm.ParseDateTime(inner)
+	if err != nil || !strings.HasSuffix(inner, "Z") {
+		return 0, false
+	}
+	return t, true
+}

@@ -1,0 +1,50 @@
+package odata
+
+import "github.com/tableplay/tableplay/core/edm"
+
+// AppendTable appends a single-table body (create table with return-content,
+// get table): {"odata.metadata":"…#Tables/@Element","TableName":"name"}.
+func AppendTable(b []byte, c *Context, name string) []byte {
+	b = append(b, '{')
+	if c.Level != NoMetadata {
+		b = append(b, `"odata.metadata":`...)
+		b = edm.AppendJSONString(b, c.Base+"/$metadata#Tables/@Element")
+		b = append(b, ',')
+	}
+	b = appendTableMembers(b, c, name)
+	return append(b, '}')
+}
+
+// AppendTables appends a query-tables body: {"odata.metadata":"…#Tables","value":[…]}.
+func AppendTables(b []byte, c *Context, names []string) []byte {
+	b = append(b, '{')
+	if c.Level != NoMetadata {
+		b = append(b, `"odata.metadata":`...)
+		b = edm.AppendJSONString(b, c.Base+"/$metadata#Tables")
+		b = append(b, ',')
+	}
+	b = append(b, `"value":[`...)
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = appendTableMembers(b, c, n)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
+func appendTableMembers(b []byte, c *Context, name string) []byte {
+	if c.Level == FullMetadata {
+		b = append(b, `"odata.type":`...)
+		b = edm.AppendJSONString(b, c.Account+".Tables")
+		b = append(b, `,"odata.id":`...)
+		b = edm.AppendJSONString(b, c.Base+"/"+TablePath(name))
+		b = append(b, `,"odata.editLink":`...)
+		b = edm.AppendJSONString(b, TablePath(name))
+		b = append(b, ',')
+	}
+	b = append(b, `"TableName":`...)
+	return edm.AppendJSONString(b, name)
+}
