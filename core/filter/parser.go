@@ -1,0 +1,179 @@
+package filter
+
+import (
+	"runtime"
+	"strconv"
+	"unicode/utf16"
+
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// Limits of a filter.
+const (
+	MaxComparisons = 15 // discrete comparisons per filter (SPEC §7.1)
+	MaxDepth       = 32 // nesting of parentheses and "not"
+)
+
+// syntaxError is raised inside the parser and turned into the service's
+// message at the top; at is a byte offset just after the offending token.
+type syntaxError struct{ at int }
+
+func syntaxAt(at int) syntaxError { return syntaxError{at} }
+
+// semanticError carries a non-syntax rejection (D15) out of the parser.
+type semanticError struct{ err *tableerr.Error }
+
+// parser holds one token of lookahead.
+type parser struct {
+	lex         lexer
+	tok         token
+	depth       int
+	comparisons int
+}
+
+// Parse reads a $filter expression. Errors are the service's:
+//   - a syntax error: 400 InvalidInput "Syntax error at position N in '<filter>'."
+//     where N is the character offset just after the offending token;
+//   - a comparison of two constants or two properties: 501 NotImplemented;
+//   - a comparison with null, more than 15 comparisons, or nesting deeper
+//     than MaxDepth: 400 InvalidInput.
+func Parse(text string) (n Node, err *tableerr.Error) {
+	defer func() {
+		r := recover()
+		switch e := r.(type) {
+		case nil:
+		case syntaxError:
+			n, err = nil, tableerr.WithMessage(tableerr.InvalidInput,
+				"Syntax error at position "+strconv.Itoa(charOffset(text, e.at))+" in '"+text+"'.")
+		case semanticError:
+			n, err = nil, e.err
+		case runtime.Error:
+			panic(e)
+		default:
+			panic(r)
+		}
+	}()
+	p := &parser{lex: lexer{src: text}}
+	p.advance()
+	n = p.expr()
+	if p.tok.kind != tEOF {
+		panic(syntaxAt(p.tok.end))
+	}
+	return n, nil
+}
+
+// charOffset converts a byte offset into UTF-16 code units, the unit of the
+// service's positions.
+func charOffset(s string, at int) int {
+	if at > len(s) {
+		at = len(s)
+	}
+	n := 0
+	for _, r := range s[:at] {
+		n += len(utf16.Encode([]rune{r}))
+	}
+	return n
+}
+
+func (p *parser) advance() { p.tok = p.lex.next() }
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > MaxDepth {
+		panic(semanticError{tableerr.New(tableerr.InvalidInput)})
+	}
+}
+
+// expr := or
+func (p *parser) expr() Node { return p.or() }
+
+// or := and ( "or" and )*
+func (p *parser) or() Node {
+	n := p.and()
+	for p.tok.kind == tOr {
+		p.advance()
+		n = &Or{L: n, R: p.and()}
+	}
+	return n
+}
+
+// and := unary ( "and" unary )*
+func (p *parser) and() Node {
+	n := p.unary()
+	for p.tok.kind == tAnd {
+		p.advance()
+		n = &And{L: n, R: p.unary()}
+	}
+	return n
+}
+
+// unary := "not" unary | primary
+func (p *parser) unary() Node {
+	if p.tok.kind == tNot {
+		p.enter()
+		p.advance()
+		n := &Not{X: p.unary()}
+		p.depth--
+		return n
+	}
+	return p.primary()
+}
+
+// primary := "(" expr ")" | operand op operand | property
+// operand := property | literal
+func (p *parser) primary() Node {
+	switch p.tok.kind {
+	case tLParen:
+		p.enter()
+		p.advance()
+		n := p.expr()
+		if p.tok.kind != tRParen {
+			panic(syntaxAt(p.tok.end))
+		}
+		p.advance()
+		p.depth--
+		return n
+	case tIdent, tLiteral, tNull:
+	default:
+		panic(syntaxAt(p.tok.end))
+	}
+	left := p.tok
+	p.advance()
+	if p.tok.kind != tOp {
+		if left.kind != tIdent {
+			// A lone constant is a constant expression.
+			if left.kind == tNull {
+				panic(semanticError{tableerr.New(tableerr.InvalidInput)})
+			}
+			panic(semanticError{tableerr.New(tableerr.NotImplemented)})
+		}
+		p.count()
+		return &BoolProperty{Name: left.text}
+	}
+	op := p.tok.op
+	p.advance()
+	right := p.tok
+	switch right.kind {
+	case tIdent, tLiteral, tNull:
+	default:
+		panic(syntaxAt(right.end))
+	}
+	p.advance()
+	p.count()
+	switch {
+	case left.kind == tNull || right.kind == tNull:
+		panic(semanticError{tableerr.New(tableerr.InvalidInput)}) // D15: no null comparisons
+	case left.kind == tIdent && right.kind == tLiteral:
+		return &Compare{Property: left.text, Op: op, Value: right.value}
+	case left.kind == tLiteral && right.kind == tIdent:
+		return &Compare{Property: right.text, Op: op.flip(), Value: left.value}
+	}
+	panic(semanticError{tableerr.New(tableerr.NotImplemented)}) // constant vs constant, property vs property
+}
+
+func (p *parser) count() {
+	p.comparisons++
+	if p.comparisons > MaxComparisons {
+		panic(semanticError{tableerr.New(tableerr.InvalidInput)})
+	}
+}
