@@ -44,7 +44,7 @@ func TestEveryOperatorOnEveryType(t *testing.T) {
 		{"Binary", "X'00'", "X'0001'", "X'01'", "X'0001'"},
 	}
 	ops := []struct {
-		op                   string
+		op                  string
 		below, equal, above bool
 	}{
 		{"eq", false, true, false},

@@ -1,0 +1,175 @@
+package store
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// Store is one storage account's table service.
+type Store struct {
+	clock Clock
+
+	mu     sync.RWMutex
+	tables map[string]*table // by lower-cased name
+	floor  edm.Ticks         // guarded by mu: Timestamps stay above restored ones
+	onChange func()
+}
+
+// Options configure a Store.
+type Options struct {
+	// Clock is required: the store never reads the system clock.
+	Clock Clock
+	// OnChange, if set, is called after every change to the account (for
+	// persistence); it must not call back into the store synchronously.
+	OnChange func()
+}
+
+// New returns an empty account.
+func New(o Options) *Store {
+	return &Store{clock: o.Clock, tables: map[string]*table{}, onChange: o.OnChange}
+}
+
+func (s *Store) changed() {
+	if s.onChange != nil {
+		s.onChange()
+	}
+}
+
+// CreateTable creates a table after checking its name; a name that exists in
+// any case is 409 TableAlreadyExists. It returns the name as stored.
+func (s *Store) CreateTable(name string) (string, *tableerr.Error) {
+	if err := entity.CheckTableName(name); err != nil {
+		return "", err
+	}
+	key := strings.ToLower(name)
+	s.mu.Lock()
+	if _, ok := s.tables[key]; ok {
+		s.mu.Unlock()
+		return "", tableerr.New(tableerr.TableAlreadyExists)
+	}
+	s.tables[key] = newTable(name, stamp(s.clock, 0, s.floor))
+	s.mu.Unlock()
+	s.changed()
+	return name, nil
+}
+
+// GetTable returns a table's stored name, or 404 ResourceNotFound (D3).
+func (s *Store) GetTable(name string) (string, *tableerr.Error) {
+	t := s.lookup(name)
+	if t == nil {
+		return "", tableerr.New(tableerr.ResourceNotFound)
+	}
+	return t.name, nil
+}
+
+// DeleteTable deletes a table and its entities, or answers 404
+// ResourceNotFound (D3).
+func (s *Store) DeleteTable(name string) *tableerr.Error {
+	key := strings.ToLower(name)
+	s.mu.Lock()
+	if _, ok := s.tables[key]; !ok {
+		s.mu.Unlock()
+		return tableerr.New(tableerr.ResourceNotFound)
+	}
+	delete(s.tables, key)
+	s.mu.Unlock()
+	s.changed()
+	return nil
+}
+
+func (s *Store) lookup(name string) *table {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.tables[strings.ToLower(name)]
+}
+
+// tableFor returns the table an entity operation or query addresses, or 404
+// TableNotFound (D3).
+func (s *Store) tableFor(name string) (*table, *tableerr.Error) {
+	if t := s.lookup(name); t != nil {
+		return t, nil
+	}
+	return nil, tableerr.New(tableerr.TableNotFound)
+}
+
+// floorTicks returns the Timestamp floor set by a restore.
+func (s *Store) floorTicks() edm.Ticks {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.floor
+}
+
+// TableQuery is a Query Tables request.
+type TableQuery struct {
+	Filter        filter.Node // on TableName only; nil for all tables
+	Top           int         // 1–1000; 0 means 1000
+	NextTableName string      // a continuation token from a previous page
+}
+
+// TablePage is one page of table names, in the order of their lower-cased
+// names, and the token for the next page when more tables match (D25, D26).
+type TablePage struct {
+	Names         []string
+	NextTableName string
+}
+
+// tableRecord lets a filter see a table as {TableName: name}.
+type tableRecord string
+
+func (r tableRecord) Get(name string) (edm.Value, bool) {
+	if name == "TableName" {
+		return edm.StringValue(string(r)), true
+	}
+	return edm.Value{}, false
+}
+
+// ListTables answers Query Tables. A filter on any property other than
+// TableName is the 500 InternalError the service answers.
+func (s *Store) ListTables(q TableQuery) (TablePage, *tableerr.Error) {
+	if q.Filter != nil {
+		for _, p := range filter.Properties(q.Filter) {
+			if p != "TableName" {
+				return TablePage{}, tableerr.New(tableerr.InternalError)
+			}
+		}
+	}
+	from := ""
+	if q.NextTableName != "" {
+		name, ok := decodeTableToken(q.NextTableName)
+		if !ok {
+			return TablePage{}, tableerr.New(tableerr.InvalidInput)
+		}
+		from = name
+	}
+	top := q.Top
+	if top <= 0 || top > filter.MaxTop {
+		top = filter.MaxTop
+	}
+	s.mu.RLock()
+	all := make([]*table, 0, len(s.tables))
+	for key, t := range s.tables {
+		if key >= from {
+			all = append(all, t)
+		}
+	}
+	s.mu.RUnlock()
+	sort.Slice(all, func(i, j int) bool { return strings.ToLower(all[i].name) < strings.ToLower(all[j].name) })
+	var page TablePage
+	for _, t := range all {
+		if q.Filter != nil && !q.Filter.Eval(tableRecord(t.name)) {
+			continue
+		}
+		if len(page.Names) == top {
+			page.NextTableName = encodeTableToken(strings.ToLower(t.name), t.created)
+			break
+		}
+		page.Names = append(page.Names, t.name)
+	}
+	return page, nil
+}

@@ -1,0 +1,140 @@
+package store
+
+import (
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// Kind is a write operation.
+type Kind uint8
+
+// The six write operations.
+const (
+	Insert Kind = iota
+	Replace
+	Merge
+	Delete
+	InsertOrReplace
+	InsertOrMerge
+)
+
+// String names the operation as the docs do.
+func (k Kind) String() string {
+	switch k {
+	case Insert:
+		return "Insert"
+	case Replace:
+		return "Replace"
+	case Merge:
+		return "Merge"
+	case Delete:
+		return "Delete"
+	case InsertOrReplace:
+		return "InsertOrReplace"
+	case InsertOrMerge:
+		return "InsertOrMerge"
+	}
+	return "?"
+}
+
+// Match is an If-Match condition.
+type Match struct {
+	Kind MatchKind
+	ETag edm.Ticks // the Timestamp the ETag names, for MatchETag
+}
+
+// MatchKind says what If-Match carried.
+type MatchKind uint8
+
+// If-Match absent, "*", or an ETag.
+const (
+	MatchNone MatchKind = iota
+	MatchAny
+	MatchETag
+)
+
+// Op is one write: the entity (for Delete only its keys count) and, for
+// Replace, Merge and Delete, the If-Match condition.
+type Op struct {
+	Kind    Kind
+	Entity  *entity.Entity
+	IfMatch Match
+}
+
+// Apply performs one write on a table and returns the stored entity (nil for
+// Delete), whose Timestamp gives the new ETag. The rules are SPEC §4.2's:
+// Insert of an existing entity is 409 EntityAlreadyExists; Replace, Merge and
+// Delete need the entity (404 ResourceNotFound) and a matching ETag (412
+// UpdateConditionNotSatisfied); Delete without If-Match is 400
+// MissingRequiredHeader (D12); a merge result must still satisfy the property
+// count and entity size rules.
+func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error) {
+	t, err := s.tableFor(tableName)
+	if err != nil {
+		return nil, err
+	}
+	floor := s.floorTicks()
+	t.mu.Lock()
+	ts := stamp(s.clock, t.last, floor)
+	out, err := apply(t.work, op, ts)
+	if err == nil {
+		t.last = ts
+		t.published()
+	}
+	t.mu.Unlock()
+	if err == nil {
+		s.changed()
+	}
+	return out, err
+}
+
+// apply performs op on tr with Timestamp ts.
+func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
+	e := op.Entity
+	cur, exists := tr.Get(probe(e.PartitionKey, e.RowKey))
+	if op.Kind == Delete && op.IfMatch.Kind == MatchNone {
+		return nil, tableerr.New(tableerr.MissingRequiredHeader)
+	}
+	switch op.Kind {
+	case Insert:
+		if exists {
+			return nil, tableerr.New(tableerr.EntityAlreadyExists)
+		}
+	case Replace, Merge, Delete:
+		if !exists {
+			return nil, tableerr.New(tableerr.ResourceNotFound)
+		}
+		if op.IfMatch.Kind == MatchETag && op.IfMatch.ETag != cur.Timestamp {
+			return nil, tableerr.New(tableerr.UpdateConditionNotSatisfied)
+		}
+	}
+	if op.Kind == Delete {
+		tr.Delete(cur)
+		return nil, nil
+	}
+	next := &entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: e.Properties}
+	if exists && (op.Kind == Merge || op.Kind == InsertOrMerge) {
+		next = cur.Merge(e)
+		if err := entity.CheckLimits(next); err != nil {
+			return nil, err
+		}
+	}
+	next.Timestamp = ts
+	tr.Set(next)
+	return next, nil
+}
+
+// Get reads one entity: 404 TableNotFound for a missing table, 404
+// ResourceNotFound for a missing entity.
+func (s *Store) Get(tableName, pk, rk string) (*entity.Entity, *tableerr.Error) {
+	t, err := s.tableFor(tableName)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := t.view().Get(probe(pk, rk))
+	if !ok {
+		return nil, tableerr.New(tableerr.ResourceNotFound)
+	}
+	return e, nil
+}

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// Query is a Query Entities request.
+type Query struct {
+	// Filter is the parsed $filter, nil for every entity. The store narrows
+	// the scan to filter.KeyRange(Filter) and evaluates Filter on the rest.
+	Filter filter.Node
+	// Top is $top (1–1000); 0 means a full page of 1000.
+	Top int
+	// NextPartitionKey and NextRowKey are continuation tokens from the
+	// previous page, or empty.
+	NextPartitionKey, NextRowKey string
+}
+
+// Page is one page of results. When another matching entity exists after it
+// (D26), NextPartitionKey and NextRowKey are the tokens naming that entity;
+// the next page resumes there inclusively (D19).
+type Page struct {
+	Entities                     []*entity.Entity
+	NextPartitionKey, NextRowKey string
+	Scanned                      int // entities examined, matching or not
+}
+
+// More reports whether a continuation was returned.
+func (p *Page) More() bool { return p.NextPartitionKey != "" }
+
+// Query answers one page of a query. Entities are in (PartitionKey, RowKey)
+// order; a page holds at most Top (or 1000) of them.
+func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
+	t, err := s.tableFor(tableName)
+	if err != nil {
+		return Page{}, err
+	}
+	top := q.Top
+	if top <= 0 || top > filter.MaxTop {
+		top = filter.MaxTop
+	}
+	r := filter.KeyRange(q.Filter)
+	var page Page
+	if r.Empty {
+		return page, nil
+	}
+	start := probe("", "")
+	if r.PKLow.Set {
+		start.PartitionKey = r.PKLow.Key
+		if r.PartitionFixed() && r.RKLow.Set {
+			start.RowKey = r.RKLow.Key
+		}
+	}
+	if q.NextPartitionKey != "" || q.NextRowKey != "" {
+		pk, ok1 := DecodeToken(q.NextPartitionKey)
+		rk, ok2 := DecodeToken(q.NextRowKey)
+		if !ok1 || !ok2 {
+			return Page{}, tableerr.New(tableerr.InvalidInput)
+		}
+		if cont := probe(pk, rk); keyLess(start, cont) {
+			start = cont
+		}
+	}
+	fixed := r.PartitionFixed()
+	page.Entities = make([]*entity.Entity, 0, min(top, 64))
+	t.view().Ascend(start, func(e *entity.Entity) bool {
+		if !r.PKHigh.BelowHigh(e.PartitionKey) {
+			return false
+		}
+		if fixed && !r.RKHigh.BelowHigh(e.RowKey) {
+			return false
+		}
+		page.Scanned++
+		if !r.PKLow.AboveLow(e.PartitionKey) || fixed && !r.RKLow.AboveLow(e.RowKey) {
+			return true
+		}
+		if q.Filter != nil && !q.Filter.Eval(e) {
+			return true
+		}
+		if len(page.Entities) == top {
+			page.Scanned-- // the look-ahead entity belongs to the next page
+			page.NextPartitionKey = EncodeToken(e.PartitionKey)
+			page.NextRowKey = EncodeToken(e.RowKey)
+			return false
+		}
+		page.Entities = append(page.Entities, e)
+		return true
+	})
+	return page, nil
+}
+
+// Count returns the number of entities in a table, for tests and the
+// playground's summaries.
+func (s *Store) Count(tableName string) (int, *tableerr.Error) {
+	t, err := s.tableFor(tableName)
+	if err != nil {
+		return 0, err
+	}
+	return t.view().Len(), nil
+}

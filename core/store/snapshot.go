@@ -1,0 +1,198 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+)
+
+// The snapshot document: one versioned JSON object describing a whole account
+// with exact types (every value as its edm text form, so Int64, 100 ns
+// DateTimes, Binary and Double specials survive):
+//
+//	{"format":"tableplay-account","version":1,"tables":[
+//	  {"name":"Customers","created":"2026-01-02T03:04:05.1234567Z","entities":[
+//	    {"PartitionKey":"p","RowKey":"r","Timestamp":"…Z",
+//	     "properties":[["Name","Edm.String","Ada"],["Visits","Edm.Int64","12"]]}]}]}
+const (
+	SnapshotFormat  = "tableplay-account"
+	SnapshotVersion = 1
+)
+
+type snapshotDoc struct {
+	Format  string          `json:"format"`
+	Version int             `json:"version"`
+	Tables  []snapshotTable `json:"tables"`
+}
+
+type snapshotTable struct {
+	Name     string           `json:"name"`
+	Created  string           `json:"created"`
+	Entities []snapshotEntity `json:"entities"`
+}
+
+type snapshotEntity struct {
+	PartitionKey string     `json:"PartitionKey"`
+	RowKey       string     `json:"RowKey"`
+	Timestamp    string     `json:"Timestamp"`
+	Properties   [][]string `json:"properties"`
+}
+
+// Snapshot returns the account as a snapshot document: tables in the order of
+// their lower-cased names, entities in key order. Each table is read from one
+// consistent view.
+func (s *Store) Snapshot() []byte {
+	s.mu.RLock()
+	tables := make([]*table, 0, len(s.tables))
+	for _, t := range s.tables {
+		tables = append(tables, t)
+	}
+	s.mu.RUnlock()
+	sort.Slice(tables, func(i, j int) bool { return strings.ToLower(tables[i].name) < strings.ToLower(tables[j].name) })
+	doc := snapshotDoc{Format: SnapshotFormat, Version: SnapshotVersion, Tables: make([]snapshotTable, 0, len(tables))}
+	for _, t := range tables {
+		v := t.view()
+		st := snapshotTable{Name: t.name, Created: t.created.String(), Entities: make([]snapshotEntity, 0, v.Len())}
+		v.Scan(func(e *entity.Entity) bool {
+			se := snapshotEntity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp.String(),
+				Properties: make([][]string, len(e.Properties))}
+			for i, p := range e.Properties {
+				se.Properties[i] = []string{p.Name, p.Value.Type().String(), p.Value.Text()}
+			}
+			st.Entities = append(st.Entities, se)
+			return true
+		})
+		doc.Tables = append(doc.Tables, st)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		// Only strings go in; encoding cannot fail.
+		panic("store: snapshot encoding: " + err.Error())
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// Restore replaces the whole account with a snapshot document. Everything is
+// checked first — the format and version, every table name, every key,
+// property name, type and value against the entity rules, duplicate tables
+// and entities — and on any error the account is left untouched. Afterwards
+// new Timestamps are above the largest restored one.
+func (s *Store) Restore(doc []byte) error {
+	tables, max, err := parseSnapshot(doc)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.tables = tables
+	if max > s.floor {
+		s.floor = max
+	}
+	s.mu.Unlock()
+	s.changed()
+	return nil
+}
+
+// parseSnapshot validates a document completely and builds the tables.
+func parseSnapshot(doc []byte) (map[string]*table, edm.Ticks, error) {
+	var d snapshotDoc
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, 0, fmt.Errorf("not a tableplay account document: %v", err)
+	}
+	if dec.More() {
+		return nil, 0, fmt.Errorf("not a tableplay account document: text after the document")
+	}
+	if d.Format != SnapshotFormat {
+		return nil, 0, fmt.Errorf("not a tableplay account document: format is %q, want %q", d.Format, SnapshotFormat)
+	}
+	if d.Version != SnapshotVersion {
+		return nil, 0, fmt.Errorf("unsupported document version %d (this build reads version %d)", d.Version, SnapshotVersion)
+	}
+	tables := make(map[string]*table, len(d.Tables))
+	var max edm.Ticks
+	for ti, st := range d.Tables {
+		where := fmt.Sprintf("table %d (%q)", ti+1, st.Name)
+		if err := entity.CheckTableName(st.Name); err != nil {
+			return nil, 0, fmt.Errorf("%s: %s", where, err.Message)
+		}
+		key := strings.ToLower(st.Name)
+		if _, dup := tables[key]; dup {
+			return nil, 0, fmt.Errorf("%s: the account already has a table of that name", where)
+		}
+		created, err := edm.ParseDateTime(st.Created)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: created: %v", where, err)
+		}
+		t := newTable(st.Name, created)
+		for ei, se := range st.Entities {
+			e, err := restoreEntity(se)
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s, entity %d: %v", where, ei+1, err)
+			}
+			if _, replaced := t.work.Set(e); replaced {
+				return nil, 0, fmt.Errorf("%s, entity %d: PartitionKey %q and RowKey %q appear twice", where, ei+1, e.PartitionKey, e.RowKey)
+			}
+			if e.Timestamp > t.last {
+				t.last = e.Timestamp
+			}
+		}
+		if t.last > max {
+			max = t.last
+		}
+		tables[key] = t
+	}
+	return tables, max, nil
+}
+
+func restoreEntity(se snapshotEntity) (*entity.Entity, error) {
+	ts, err := edm.ParseDateTime(se.Timestamp)
+	if err != nil {
+		return nil, fmt.Errorf("Timestamp: %v", err)
+	}
+	d := entity.Draft{Fields: make([]entity.Field, 0, len(se.Properties)+2)}
+	d.Fields = append(d.Fields,
+		entity.Field{Name: entity.PartitionKey, Value: edm.StringValue(se.PartitionKey)},
+		entity.Field{Name: entity.RowKey, Value: edm.StringValue(se.RowKey)})
+	for i, p := range se.Properties {
+		if len(p) != 3 {
+			return nil, fmt.Errorf("property %d: want [name, type, value], got %d items", i+1, len(p))
+		}
+		if isReserved(p[0]) {
+			return nil, fmt.Errorf("property %d: %q is not a custom property", i+1, p[0])
+		}
+		t, ok := edm.ParseType(p[1])
+		if !ok {
+			return nil, fmt.Errorf("property %q: unknown type %q", p[0], p[1])
+		}
+		v, err := edm.ParseString(t, p[2])
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %v", p[0], err)
+		}
+		d.Fields = append(d.Fields, entity.Field{Name: p[0], Value: v})
+	}
+	e, terr := entity.Build(d)
+	if terr != nil {
+		msg := string(terr.Code) + ": " + terr.Message
+		if terr.Rule != nil && terr.Rule.Property != "" {
+			msg = "property " + fmt.Sprintf("%q", terr.Rule.Property) + ": " + msg
+		}
+		return nil, fmt.Errorf("%s", msg)
+	}
+	e.Timestamp = ts
+	return e, nil
+}
+
+// isReserved reports names a snapshot's property list must not hold: the
+// system properties (stored in their own fields) and metadata names, which
+// entity.Build would drop silently.
+func isReserved(name string) bool {
+	return name == entity.PartitionKey || name == entity.RowKey || name == entity.Timestamp || strings.HasPrefix(name, "odata.")
+}

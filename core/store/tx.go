@@ -1,0 +1,77 @@
+package store
+
+import (
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// MaxBatch is the most operations one transaction may hold.
+const MaxBatch = 100
+
+// TxError is a failed transaction: the 0-based index of the operation that
+// failed and its own error. (The REST layer adds the "<index>:" prefix.)
+type TxError struct {
+	Index int
+	Err   *tableerr.Error
+}
+
+// Transact applies the operations to one table as one atomic transaction
+// (an entity group transaction): at most 100 operations, all on the same
+// PartitionKey, each entity at most once (D13). The operations run in order on
+// a copy-on-write copy of the table, which replaces the table only if all of
+// them succeed; otherwise the table is exactly as before. All entities written
+// share one Timestamp. It returns, per operation, the stored entity (nil for
+// a delete).
+func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError) {
+	if i, err := checkBatch(ops); err != nil {
+		return nil, &TxError{Index: i, Err: err}
+	}
+	t, err := s.tableFor(tableName)
+	if err != nil {
+		return nil, &TxError{Index: 0, Err: err}
+	}
+	if len(ops) == 0 {
+		return nil, nil
+	}
+	floor := s.floorTicks()
+	t.mu.Lock()
+	tx := t.work.Copy()
+	ts := stamp(s.clock, t.last, floor)
+	out := make([]*entity.Entity, len(ops))
+	for i, op := range ops {
+		e, err := apply(tx, op, ts)
+		if err != nil {
+			t.mu.Unlock()
+			return nil, &TxError{Index: i, Err: err}
+		}
+		out[i] = e
+	}
+	t.work = tx
+	t.last = ts
+	t.published()
+	t.mu.Unlock()
+	s.changed()
+	return out, nil
+}
+
+// checkBatch applies the batch-level rules in operation order and names the
+// first offending operation.
+func checkBatch(ops []Op) (int, *tableerr.Error) {
+	type key struct{ pk, rk string }
+	seen := make(map[key]bool, len(ops))
+	for i, op := range ops {
+		if i >= MaxBatch {
+			return i, tableerr.WithMessage(tableerr.InvalidInput, "The batch request operation exceeds the maximum 100 changes per change set.")
+		}
+		e := op.Entity
+		if e.PartitionKey != ops[0].Entity.PartitionKey {
+			return i, tableerr.New(tableerr.CommandsInBatchActOnDifferentPartitions)
+		}
+		k := key{e.PartitionKey, e.RowKey}
+		if seen[k] {
+			return i, tableerr.New(tableerr.InvalidDuplicateRow)
+		}
+		seen[k] = true
+	}
+	return 0, nil
+}

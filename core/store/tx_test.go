@@ -1,0 +1,83 @@
+package store
+
+import (
+	"testing"
+
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+func TestTransactionRules(t *testing.T) {
+	many := func(n int) []Op {
+		ops := make([]Op, n)
+		for i := range ops {
+			ops[i] = Op{Kind: Insert, Entity: ent("p", rk(i))}
+		}
+		return ops
+	}
+	tests := []struct {
+		name  string
+		ops   []Op
+		index int
+		code  tableerr.Code
+	}{
+		{"101 operations", many(101), 100, tableerr.InvalidInput},
+		{"two partitions", append(many(3), Op{Kind: Insert, Entity: ent("q", "x")}), 3, tableerr.CommandsInBatchActOnDifferentPartitions},
+		{"same entity twice", append(many(3), Op{Kind: Merge, Entity: ent("p", rk(1))}), 3, tableerr.InvalidDuplicateRow},
+	}
+	for _, tt := range tests {
+		s := newStore(t, "tbl")
+		_, err := s.Transact("tbl", tt.ops)
+		if err == nil || err.Index != tt.index || err.Err.Code != tt.code {
+			t.Errorf("%s: %+v", tt.name, err)
+		}
+		if n, _ := s.Count("tbl"); n != 0 {
+			t.Errorf("%s: %d entities written", tt.name, n)
+		}
+	}
+	s := newStore(t, "tbl")
+	if out, err := s.Transact("tbl", many(100)); err != nil || len(out) != 100 {
+		t.Fatalf("100 operations: %v", err)
+	}
+	_, err := s.Transact("tbl", many(101))
+	if err.Err.Message != "The batch request operation exceeds the maximum 100 changes per change set." {
+		t.Errorf("message %q", err.Err.Message)
+	}
+	if _, err := s.Transact("nope", many(1)); err == nil || err.Err.Code != tableerr.TableNotFound || err.Index != 0 {
+		t.Errorf("missing table: %+v", err)
+	}
+	if out, err := s.Transact("tbl", nil); err != nil || out != nil {
+		t.Errorf("empty changeset: %v %v", out, err)
+	}
+}
+
+func TestTransactionRollback(t *testing.T) {
+	for _, at := range []int{0, 5, 9} {
+		s := newStore(t, "tbl")
+		fill(t, s, "tbl", "p", 3)
+		before := s.Snapshot()
+		var ops []Op
+		for i := 0; i < 10; i++ {
+			ops = append(ops, Op{Kind: InsertOrMerge, Entity: ent("p", rk(100+i), i32("x", i))})
+		}
+		// Make operation `at` fail: insert an entity that exists.
+		ops[at] = Op{Kind: Insert, Entity: ent("p", rk(1))}
+		_, err := s.Transact("tbl", ops)
+		if err == nil || err.Index != at || err.Err.Code != tableerr.EntityAlreadyExists {
+			t.Fatalf("fail at %d: %+v", at, err)
+		}
+		if string(s.Snapshot()) != string(before) {
+			t.Errorf("fail at %d: store changed", at)
+		}
+	}
+	// Success: every entity shares one new Timestamp.
+	s := newStore(t, "tbl")
+	out, err := s.Transact("tbl", []Op{{Kind: Insert, Entity: ent("p", "a")}, {Kind: InsertOrReplace, Entity: ent("p", "b")}})
+	if err != nil || out[0].Timestamp != out[1].Timestamp {
+		t.Errorf("success: %v", err)
+	}
+	// Operations see the effects of earlier ones in the same changeset.
+	out, err = s.Transact("tbl", []Op{{Kind: Delete, Entity: ent("p", "a"), IfMatch: Match{Kind: MatchETag, ETag: out[0].Timestamp}}, {Kind: Merge, Entity: ent("p", "b", str("m", "1")), IfMatch: Match{Kind: MatchAny}}})
+	if err != nil || out[0] != nil || len(out[1].Properties) != 1 {
+		t.Errorf("delete+merge: %+v %v", out, err)
+	}
+}
