@@ -15,9 +15,9 @@ import (
 type Store struct {
 	clock Clock
 
-	mu     sync.RWMutex
-	tables map[string]*table // by lower-cased name
-	floor  edm.Ticks         // guarded by mu: Timestamps stay above restored ones
+	mu       sync.RWMutex
+	tables   map[string]*table // by lower-cased name
+	floor    edm.Ticks         // guarded by mu: Timestamps stay above restored ones
 	onChange func()
 }
 

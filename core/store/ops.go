@@ -92,7 +92,8 @@ func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error)
 // apply performs op on tr with Timestamp ts.
 func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 	e := op.Entity
-	cur, exists := tr.Get(probe(e.PartitionKey, e.RowKey))
+	found, exists := tr.Get(itemOf(e))
+	cur := found.e
 	if op.Kind == Delete && op.IfMatch.Kind == MatchNone {
 		return nil, tableerr.New(tableerr.MissingRequiredHeader)
 	}
@@ -110,7 +111,7 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 		}
 	}
 	if op.Kind == Delete {
-		tr.Delete(cur)
+		tr.Delete(found)
 		return nil, nil
 	}
 	next := &entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: e.Properties}
@@ -121,7 +122,7 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 		}
 	}
 	next.Timestamp = ts
-	tr.Set(next)
+	tr.Set(itemOf(next))
 	return next, nil
 }
 
@@ -132,9 +133,9 @@ func (s *Store) Get(tableName, pk, rk string) (*entity.Entity, *tableerr.Error) 
 	if err != nil {
 		return nil, err
 	}
-	e, ok := t.view().Get(probe(pk, rk))
+	it, ok := t.view().Get(probe(pk, rk))
 	if !ok {
 		return nil, tableerr.New(tableerr.ResourceNotFound)
 	}
-	return e, nil
+	return it.e, nil
 }

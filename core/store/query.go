@@ -46,26 +46,28 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 	if r.Empty {
 		return page, nil
 	}
-	start := probe("", "")
+	startPK, startRK := "", ""
 	if r.PKLow.Set {
-		start.PartitionKey = r.PKLow.Key
+		startPK = r.PKLow.Key
 		if r.PartitionFixed() && r.RKLow.Set {
-			start.RowKey = r.RKLow.Key
+			startRK = r.RKLow.Key
 		}
 	}
+	start := probe(startPK, startRK)
 	if q.NextPartitionKey != "" || q.NextRowKey != "" {
 		pk, ok1 := DecodeToken(q.NextPartitionKey)
 		rk, ok2 := DecodeToken(q.NextRowKey)
 		if !ok1 || !ok2 {
 			return Page{}, tableerr.New(tableerr.InvalidInput)
 		}
-		if cont := probe(pk, rk); keyLess(start, cont) {
+		if cont := probe(pk, rk); itemLess(start, cont) {
 			start = cont
 		}
 	}
 	fixed := r.PartitionFixed()
 	page.Entities = make([]*entity.Entity, 0, min(top, 64))
-	t.view().Ascend(start, func(e *entity.Entity) bool {
+	t.view().Ascend(start, func(it item) bool {
+		e := it.e
 		if !r.PKHigh.BelowHigh(e.PartitionKey) {
 			return false
 		}

@@ -58,7 +58,8 @@ func (s *Store) Snapshot() []byte {
 	for _, t := range tables {
 		v := t.view()
 		st := snapshotTable{Name: t.name, Created: t.created.String(), Entities: make([]snapshotEntity, 0, v.Len())}
-		v.Scan(func(e *entity.Entity) bool {
+		v.Scan(func(it item) bool {
+			e := it.e
 			se := snapshotEntity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp.String(),
 				Properties: make([][]string, len(e.Properties))}
 			for i, p := range e.Properties {
@@ -137,7 +138,7 @@ func parseSnapshot(doc []byte) (map[string]*table, edm.Ticks, error) {
 			if err != nil {
 				return nil, 0, fmt.Errorf("%s, entity %d: %v", where, ei+1, err)
 			}
-			if _, replaced := t.work.Set(e); replaced {
+			if _, replaced := t.work.Set(itemOf(e)); replaced {
 				return nil, 0, fmt.Errorf("%s, entity %d: PartitionKey %q and RowKey %q appear twice", where, ei+1, e.PartitionKey, e.RowKey)
 			}
 			if e.Timestamp > t.last {
