@@ -73,7 +73,9 @@ func itemLess(a, b item) bool {
 // keyLess orders two entities as the tree does.
 func keyLess(a, b *entity.Entity) bool { return itemLess(itemOf(a), itemOf(b)) }
 
-func newTree() *tree { return btree.NewBTreeGOptions(itemLess, btree.Options{NoLocks: true, Degree: 64}) }
+func newTree() *tree {
+	return btree.NewBTreeGOptions(itemLess, btree.Options{NoLocks: true, Degree: 64})
+}
 
 // table is one table. The writer's tree is private to the writer lock;
 // readers get an immutable copy, made lazily after a write (a B-tree Copy is
