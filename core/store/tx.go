@@ -23,7 +23,7 @@ type TxError struct {
 // share one Timestamp. It returns, per operation, the stored entity (nil for
 // a delete).
 func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError) {
-	if i, err := checkBatch(ops); err != nil {
+	if i, err := CheckBatch(ops); err != nil {
 		return nil, &TxError{Index: i, Err: err}
 	}
 	t, err := s.tableFor(tableName)
@@ -54,9 +54,9 @@ func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError
 	return out, nil
 }
 
-// checkBatch applies the batch-level rules in operation order and names the
+// CheckBatch applies the batch-level rules (D13) in operation order and names the
 // first offending operation.
-func checkBatch(ops []Op) (int, *tableerr.Error) {
+func CheckBatch(ops []Op) (int, *tableerr.Error) {
 	type key struct{ pk, rk string }
 	seen := make(map[key]bool, len(ops))
 	for i, op := range ops {

@@ -1,0 +1,71 @@
+// Command tableplay runs the Azure Table service engine natively.
+//
+//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--allow-anonymous] [--quiet]
+//
+// serves the Table API under /devstoreaccount1/ (the emulator's path-style
+// account, signed with the well-known key) and the playground page at /.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "tableplay:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "serve" {
+		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--allow-anonymous] [--quiet]")
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:10002", "address to listen on")
+	web := fs.String("web", ".", "directory holding index.html and web/ (the playground)")
+	anon := fs.Bool("allow-anonymous", false, "accept unsigned requests (signed ones are still verified)")
+	quiet := fs.Bool("quiet", false, "no log line per request")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	logger := log.New(stderr, "", log.LstdFlags)
+	if *quiet {
+		logger = nil
+	}
+	srv := &http.Server{
+		Handler:           newServer(serverConfig{web: *web, allowAnonymous: *anon, clock: time.Now, log: logger}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Fprintf(stdout, "tableplay serving on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "playground:        http://%s/\n", ln.Addr())
+	fmt.Fprintf(stdout, "connection string: %s\n", connectionString(ln.Addr().String()))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}

@@ -1,0 +1,245 @@
+package rest
+
+import (
+	"crypto/rand"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// MaxBody is the largest request body the service accepts (4 MiB).
+const MaxBody = 4 << 20
+
+// Options configure a Handler.
+type Options struct {
+	Store       *store.Store
+	Credentials Credentials
+	// Clock gives the Date header, error times and the signature window.
+	Clock func() time.Time
+	// RequestID makes x-ms-request-id values (and batch boundaries); nil
+	// uses random GUID-shaped ids.
+	RequestID func() string
+}
+
+// Handler serves the Table REST API of one account under /{account}/.
+type Handler struct {
+	store *store.Store
+	creds Credentials
+	clock func() time.Time
+	newID func() string
+}
+
+// New returns the handler for an account.
+func New(o Options) *Handler {
+	id := o.RequestID
+	if id == nil {
+		id = randomID
+	}
+	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id}
+}
+
+// randomID returns a GUID-shaped id from crypto/rand.
+func randomID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "00000000-0000-0000-0000-000000000000"
+	}
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// exchange is one request being answered.
+type exchange struct {
+	h       *Handler
+	w       http.ResponseWriter
+	r       *http.Request
+	id      string
+	now     time.Time
+	version string
+	format  format
+	query   url.Values
+	base    string // the account URL, no trailing slash
+	applied string // Preference-Applied to echo, if any
+}
+
+// ServeHTTP answers one request. A panic anywhere below becomes a 500
+// InternalError response, never a dead server.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{h: h, w: w, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			x.fail(tableerr.New(tableerr.InternalError))
+		}
+	}()
+	x.serve()
+}
+
+func (x *exchange) serve() {
+	r := x.r
+	path := strings.TrimPrefix(r.URL.EscapedPath(), "/")
+	account, rest, _ := strings.Cut(path, "/")
+	if account != x.h.creds.Account {
+		x.fail(tableerr.New(tableerr.ResourceNotFound))
+		return
+	}
+	x.base = baseURL(r, account)
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		x.fail(tableerr.New(tableerr.InvalidInput))
+		return
+	}
+	x.query = q
+	x.format = negotiate(r, q)
+	if _, ok := r.Header["Prefer"]; ok {
+		_, x.applied = preference(r.Header)
+	}
+	if v, verr := version(r.Header); verr != nil {
+		x.fail(verr)
+		return
+	} else {
+		x.version = v
+	}
+	if aerr := x.h.creds.authenticate(r, x.now); aerr != nil {
+		x.failAuth(aerr)
+		return
+	}
+	res, rerr := parseResource(rest)
+	if rerr != nil {
+		x.fail(rerr)
+		return
+	}
+	method, merr := effectiveMethod(r)
+	if merr != nil {
+		x.fail(merr)
+		return
+	}
+	x.dispatch(res, method)
+}
+
+func (x *exchange) dispatch(res resource, method string) {
+	switch {
+	case res.kind == resTables && method == http.MethodGet:
+		x.queryTables()
+	case res.kind == resTables && method == http.MethodPost:
+		x.createTable()
+	case res.kind == resTable && method == http.MethodGet:
+		x.getTable(res.table)
+	case res.kind == resTable && method == http.MethodDelete:
+		x.deleteTable(res.table)
+	case res.kind == resBatch && method == http.MethodPost:
+		x.batch()
+	case res.kind == resEntities && method == http.MethodGet:
+		x.queryEntities(res.table)
+	case res.kind == resEntities && method == http.MethodPost:
+		x.insertEntity(res.table)
+	case res.kind == resEntity && method == http.MethodGet:
+		x.getEntity(res)
+	case res.kind == resEntity && (method == http.MethodPut || method == "MERGE"):
+		x.writeEntity(res, method)
+	case res.kind == resEntity && method == http.MethodDelete:
+		x.deleteEntity(res)
+	default:
+		x.fail(tableerr.New(tableerr.MethodNotAllowed))
+	}
+}
+
+// baseURL is the account URL the client used, for odata.metadata, odata.id,
+// Location and DataServiceId.
+func baseURL(r *http.Request, account string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + "/" + account
+}
+
+// readBody reads the request body, refusing more than 4 MiB with 413
+// RequestBodyTooLarge before reading further.
+func (x *exchange) readBody() ([]byte, *tableerr.Error) {
+	if x.r.ContentLength > MaxBody {
+		return nil, tableerr.New(tableerr.RequestBodyTooLarge)
+	}
+	if x.r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(x.r.Body, MaxBody+1))
+	if err != nil {
+		return nil, tableerr.New(tableerr.InvalidInput)
+	}
+	if len(b) > MaxBody {
+		return nil, tableerr.New(tableerr.RequestBodyTooLarge)
+	}
+	return b, nil
+}
+
+// headers sets the headers of every response (D20).
+func (x *exchange) headers() http.Header {
+	h := x.w.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Server", "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+	h.Set("x-ms-request-id", x.id)
+	h.Set("x-ms-version", x.version)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Date", x.now.UTC().Format(http.TimeFormat))
+	if id := x.r.Header.Get("x-ms-client-request-id"); id != "" {
+		h.Set("x-ms-client-request-id", id)
+	}
+	if x.applied != "" {
+		h.Set("Preference-Applied", x.applied)
+	}
+	return h
+}
+
+// json writes a JSON body at the negotiated level.
+func (x *exchange) json(status int, body []byte) {
+	h := x.headers()
+	h.Set("Content-Type", x.format.level.ContentType())
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	x.w.WriteHeader(status)
+	x.w.Write(body)
+}
+
+// noContent writes a 204.
+func (x *exchange) noContent() {
+	x.headers()
+	x.w.WriteHeader(http.StatusNoContent)
+}
+
+// fail writes an error: its status and the odata.error body at the request's
+// metadata level (the service puts the code in the body only, D20).
+func (x *exchange) fail(e *tableerr.Error) {
+	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
+	h := x.headers()
+	h.Set("Content-Type", x.format.level.ContentType())
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	x.w.WriteHeader(e.Status)
+	x.w.Write(body)
+}
+
+// failAuth writes an authentication failure as the live service does: 403,
+// x-ms-error-code, and a JSON error body typed plain application/json.
+func (x *exchange) failAuth(e *tableerr.Error) {
+	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
+	h := x.headers()
+	h.Del("Preference-Applied")
+	h.Set("Content-Type", "application/json")
+	h.Set("x-ms-error-code", string(e.Code))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	x.w.WriteHeader(e.Status)
+	x.w.Write(body)
+}
+
+func (x *exchange) ctx(table string) *odata.Context {
+	return &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level}
+}

@@ -1,0 +1,168 @@
+package rest
+
+import (
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// DefaultVersion is the x-ms-version assumed when a request sends none (the
+// version current SDKs send).
+const DefaultVersion = "2019-02-02"
+
+// oldestVersion is the oldest x-ms-version accepted.
+const oldestVersion = "2013-08-15"
+
+// version returns the request's x-ms-version, or InvalidHeaderValue for a
+// value that is not a service version date from 2013-08-15 on.
+func version(h http.Header) (string, *tableerr.Error) {
+	v := h.Get("x-ms-version")
+	if v == "" {
+		return DefaultVersion, nil
+	}
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' || v < oldestVersion || v > "2099-12-31" {
+		return DefaultVersion, tableerr.New(tableerr.InvalidHeaderValue)
+	}
+	for i, c := range []byte(v) {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return DefaultVersion, tableerr.New(tableerr.InvalidHeaderValue)
+		}
+	}
+	return v, nil
+}
+
+// format is the outcome of payload negotiation: the metadata level, and
+// whether the client asked for JSON at all.
+type format struct {
+	level odata.Level
+	json  bool
+	err   *tableerr.Error // a JSON format the service refuses (verbose, old MaxDataServiceVersion)
+}
+
+// negotiate reads $format (which wins) or Accept (D21): the JSON media types
+// at the three levels, plain application/json as minimal metadata;
+// odata=verbose is refused; anything else (Atom, XML, */*, nothing) is not
+// JSON. JSON also needs MaxDataServiceVersion ≥ 3.0 when it is sent.
+func negotiate(r *http.Request, q map[string][]string) format {
+	f := format{level: odata.MinimalMetadata}
+	accept := r.Header.Values("Accept")
+	if v, ok := q["$format"]; ok && len(v) > 0 {
+		accept = []string{v[0]}
+	}
+	for _, a := range accept {
+		for _, part := range strings.Split(a, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil || mt != "application/json" {
+				if strings.TrimSpace(part) == "json" { // $format=json
+					f.json = true
+					return checkMaxVersion(r, f)
+				}
+				continue
+			}
+			switch l := params["odata"]; l {
+			case "":
+				f.level = odata.MinimalMetadata
+			case "verbose":
+				f.json = true
+				f.err = tableerr.New(tableerr.JSONVerboseFormatNotSupported)
+				return f
+			default:
+				lv, ok := odata.ParseLevel(l)
+				if !ok {
+					continue
+				}
+				f.level = lv
+			}
+			f.json = true
+			return checkMaxVersion(r, f)
+		}
+	}
+	return f
+}
+
+func checkMaxVersion(r *http.Request, f format) format {
+	if v := r.Header.Get("MaxDataServiceVersion"); v != "" {
+		num := strings.TrimSpace(strings.SplitN(v, ";", 2)[0])
+		if n, err := strconv.ParseFloat(num, 64); err == nil && n < 3.0 {
+			f.err = tableerr.New(tableerr.JSONFormatNotSupported)
+		}
+	}
+	return f
+}
+
+// requireJSON returns the error for a body-returning operation whose client
+// did not ask for JSON (D21).
+func (f format) requireJSON() *tableerr.Error {
+	if f.err != nil {
+		return f.err
+	}
+	if !f.json {
+		return tableerr.New(tableerr.AtomFormatNotSupported)
+	}
+	return nil
+}
+
+// preference reads Prefer for create table and insert (D24): whether content
+// is returned and the Preference-Applied value to echo ("" when no Prefer was
+// sent).
+func preference(h http.Header) (returnContent bool, applied string) {
+	p := strings.ToLower(strings.TrimSpace(h.Get("Prefer")))
+	switch p {
+	case "":
+		return true, ""
+	case "return-no-content":
+		return false, "return-no-content"
+	}
+	return true, "return-content"
+}
+
+// ifMatch reads If-Match: absent, "*", or an ETag (SPEC §4.2). A value that
+// is not an ETag is 400 InvalidInput with the service's message; a weak ETag
+// not of tableplay's form can never match.
+func ifMatch(h http.Header) (store.Match, *tableerr.Error) {
+	vals := h.Values("If-Match")
+	if len(vals) == 0 {
+		return store.Match{}, nil
+	}
+	v := strings.TrimSpace(strings.Join(vals, ","))
+	if v == "*" {
+		return store.Match{Kind: store.MatchAny}, nil
+	}
+	if t, ok := odata.ParseETag(v); ok {
+		return store.Match{Kind: store.MatchETag, ETag: t}, nil
+	}
+	if strings.HasPrefix(v, `W/"`) && strings.HasSuffix(v, `"`) && len(v) > 4 && !strings.Contains(v[3:len(v)-1], `"`) {
+		return store.Match{Kind: store.MatchETag, ETag: -1}, nil
+	}
+	return store.Match{}, tableerr.WithMessage(tableerr.InvalidInput,
+		"The etag value '"+v+"' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.")
+}
+
+// effectiveMethod applies X-HTTP-Method (D22) and PATCH-as-MERGE.
+func effectiveMethod(r *http.Request) (string, *tableerr.Error) {
+	xs := r.Header.Values("X-HTTP-Method")
+	m := r.Method
+	if len(xs) > 0 {
+		if len(xs) > 1 {
+			return "", tableerr.New(tableerr.XMethodIncorrectCount)
+		}
+		if r.Method != http.MethodPost {
+			return "", tableerr.New(tableerr.XMethodNotUsingPost)
+		}
+		switch x := strings.ToUpper(strings.TrimSpace(xs[0])); x {
+		case "MERGE", "PUT", "DELETE":
+			m = x
+		default:
+			return "", tableerr.New(tableerr.XMethodIncorrectValue)
+		}
+	}
+	if m == http.MethodPatch {
+		m = "MERGE"
+	}
+	return m, nil
+}
