@@ -95,6 +95,10 @@ func readHTTPPart(p *multipart.Part) (batchPart, error) {
 	if err != nil || len(raw) > MaxBody {
 		return batchPart{}, errEnvelope
 	}
+	// A body-less part may end right after its last header: the blank line
+	// before the boundary belongs to the delimiter. Supply one; trailing
+	// whitespace is trimmed from bodies anyway.
+	raw = append(raw, "\r\n\r\n"...)
 	br := bufio.NewReader(bytes.NewReader(raw))
 	req, err := http.ReadRequest(br)
 	if err != nil {

@@ -94,8 +94,8 @@ func (x *exchange) serve() {
 		return
 	}
 	x.base = baseURL(r, account)
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
+	q, ok := parseQuery(r.URL.RawQuery)
+	if !ok {
 		x.fail(tableerr.New(tableerr.InvalidInput))
 		return
 	}
@@ -152,6 +152,26 @@ func (x *exchange) dispatch(res resource, method string) {
 	default:
 		x.fail(tableerr.New(tableerr.MethodNotAllowed))
 	}
+}
+
+// parseQuery splits a query string on '&' only: a literal ';' belongs to the
+// value ($format=application/json;odata=nometadata), unlike in
+// url.ParseQuery.
+func parseQuery(raw string) (url.Values, bool) {
+	q := url.Values{}
+	for _, pair := range strings.Split(raw, "&") {
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		q[key] = append(q[key], val)
+	}
+	return q, true
 }
 
 // baseURL is the account URL the client used, for odata.metadata, odata.id,

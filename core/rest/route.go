@@ -88,7 +88,7 @@ func isTableSegment(s string) bool {
 }
 
 // ParseKeyPredicate reads the inside of an entity's key predicate, already
-// percent-decoded: PartitionKey='a',RowKey='b' (either order), with '' for a
+// percent-decoded: PartitionKey='a',RowKey='b' (either order), with ” for a
 // quote inside a key (SPEC §1.3).
 func ParseKeyPredicate(s string) (pk, rk string, ok bool) {
 	var havePK, haveRK bool
@@ -128,7 +128,7 @@ func parseQuoted(s string) (string, bool) {
 	return v, ok && n == len(s)
 }
 
-// scanQuotedPrefix reads a '…' literal ('' for a quote) at the start of s and
+// scanQuotedPrefix reads a '…' literal (” for a quote) at the start of s and
 // returns its text and length.
 func scanQuotedPrefix(s string) (string, int, bool) {
 	if !strings.HasPrefix(s, "'") {

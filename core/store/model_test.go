@@ -185,6 +185,10 @@ func (m *model) apply(op Op, etag edm.Ticks) {
 		return
 	}
 	m.put(k, op.Entity.Properties, op.Kind == Merge || op.Kind == InsertOrMerge, etag)
+	if op.Kind != Insert { // PUT and MERGE leave properties in ordinal name order
+		e := m.rows[k]
+		sort.Slice(e.order, func(i, j int) bool { return utf16Less(e.order[i], e.order[j]) })
+	}
 }
 
 func (m *model) clone() *model {

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"sort"
+
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/tableerr"
@@ -121,9 +123,27 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 			return nil, err
 		}
 	}
+	if op.Kind != Insert {
+		// The live service returns an entity written through PUT or MERGE
+		// with its properties in ordinal name order; an insert keeps the
+		// order the client sent.
+		next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
+	}
 	next.Timestamp = ts
 	tr.Set(itemOf(next))
 	return next, nil
+}
+
+// sortedProperties returns e with its properties in ordinal (UTF-16) name
+// order; owned says whether e's property slice is already private to it.
+func sortedProperties(e *entity.Entity, owned bool) *entity.Entity {
+	if !owned {
+		e = e.Clone()
+	}
+	sort.SliceStable(e.Properties, func(i, j int) bool {
+		return edm.CompareStrings(e.Properties[i].Name, e.Properties[j].Name) < 0
+	})
+	return e
 }
 
 // Get reads one entity: 404 TableNotFound for a missing table, 404

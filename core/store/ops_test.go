@@ -134,8 +134,18 @@ func TestMerge(t *testing.T) {
 	for _, p := range out.Properties {
 		names = append(names, p.Name+":"+p.Value.Type().String())
 	}
-	if strings.Join(names, ",") != "keep:Edm.String,change:Edm.Int32,add:Edm.String" {
+	// As on the live service: an insert keeps the client's order, a write
+	// through PUT or MERGE leaves the properties in ordinal name order.
+	if strings.Join(names, ",") != "add:Edm.String,change:Edm.Int32,keep:Edm.String" {
 		t.Errorf("merged %v", names)
+	}
+	ins, _ := s.Apply("tbl", Op{Kind: Insert, Entity: ent("p", "order", str("z", "1"), str("B", "2"), str("a", "3"))})
+	if ins.Properties[0].Name != "z" || ins.Properties[2].Name != "a" {
+		t.Errorf("insert reordered: %+v", ins.Properties)
+	}
+	up, _ := s.Apply("tbl", Op{Kind: InsertOrReplace, Entity: ent("p", "order2", str("z", "1"), str("B", "2"), str("a", "3"))})
+	if up.Properties[0].Name != "B" || up.Properties[1].Name != "a" || up.Properties[2].Name != "z" {
+		t.Errorf("upsert not in ordinal order: %+v", up.Properties)
 	}
 	// Two halves within the limits alone, over them merged: refused, unchanged.
 	big := func(prefix string, n int) *entity.Entity {
