@@ -2,7 +2,14 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: test unit race wasm-core bench fmt fmt-check vet check-deps fuzz
+.PHONY: run test unit race wasm-core bench fmt fmt-check vet check-deps fuzz
+
+ADDR ?= 127.0.0.1:10002
+
+## run: build the native server and serve the API and the page on ADDR
+run:
+	$(GO) build -o bin/tableplay ./cmd/tableplay
+	./bin/tableplay serve --addr $(ADDR) --web .
 
 ## test: everything a fresh machine needs to pass before a change lands
 test: fmt-check vet check-deps unit race wasm-core
@@ -44,3 +51,6 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEntity$$' -fuzztime $(FUZZTIME) ./core/odata
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/filter
 	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZTIME) ./core/store
+	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzParseAuthorization$$' -fuzztime $(FUZZTIME) ./core/rest

@@ -53,11 +53,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Handler:           newServer(serverConfig{web: *web, allowAnonymous: *anon, clock: time.Now, log: logger}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
+	// Catch signals before announcing the address: whoever reads it may stop us.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	fmt.Fprintf(stdout, "tableplay serving on http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "playground:        http://%s/\n", ln.Addr())
 	fmt.Fprintf(stdout, "connection string: %s\n", connectionString(ln.Addr().String()))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

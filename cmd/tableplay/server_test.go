@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestServerRoutesAPIAndFiles(t *testing.T) {
+	web := t.TempDir()
+	os.WriteFile(filepath.Join(web, "index.html"), []byte("<!doctype html><title>tableplay</title>"), 0o644)
+	os.MkdirAll(filepath.Join(web, "web", "build"), 0o755)
+	os.WriteFile(filepath.Join(web, "web", "build", "app.wasm"), []byte("\x00asm"), 0o644)
+	os.WriteFile(filepath.Join(web, "web", "app.js"), []byte("export {}"), 0o644)
+	var logs bytes.Buffer
+	srv := httptest.NewServer(newServer(serverConfig{web: web, allowAnonymous: true, clock: time.Now, log: log.New(&logs, "", 0)}))
+	defer srv.Close()
+
+	get := func(path string, hdr ...string) *http.Response {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	for path, want := range map[string]string{"/": "text/html", "/web/build/app.wasm": "application/wasm", "/web/app.js": "javascript"} {
+		resp := get(path)
+		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), want) {
+			t.Errorf("%s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	}
+	resp := get("/devstoreaccount1/Tables", "Accept", "application/json;odata=nometadata")
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || string(body) != `{"value":[]}` {
+		t.Errorf("API: %d %s", resp.StatusCode, body)
+	}
+	if !strings.Contains(logs.String(), "GET /devstoreaccount1/Tables 200") || strings.Count(logs.String(), "\n") != 4 {
+		t.Errorf("request log:\n%s", logs.String())
+	}
+}
+
+func TestServerRequiresSignatureByDefault(t *testing.T) {
+	srv := httptest.NewServer(newServer(serverConfig{web: t.TempDir(), clock: time.Now}))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/devstoreaccount1/Tables", nil)
+	req.Header.Set("Accept", "application/json")
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 403 || resp.Header.Get("x-ms-error-code") != "AuthenticationFailed" {
+		t.Errorf("unsigned request: %d", resp.StatusCode)
+	}
+}
+
+func TestRunPrintsConnectionStringAndStops(t *testing.T) {
+	if err := run([]string{"nope"}, io.Discard, io.Discard); err == nil {
+		t.Error("unknown command accepted")
+	}
+	if err := run([]string{"serve", "--addr", "256.0.0.1:1"}, io.Discard, io.Discard); err == nil {
+		t.Error("bad address accepted")
+	}
+	cs := connectionString("127.0.0.1:10002")
+	if cs != "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;" {
+		t.Errorf("connection string %s", cs)
+	}
+}
+
+// lineWriter hands each write to a channel, so a test can wait for output.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	select {
+	case w <- string(p):
+	default:
+	}
+	return len(p), nil
+}
+
+func TestRunShutsDownOnSIGINT(t *testing.T) {
+	out := make(lineWriter, 16)
+	done := make(chan error, 1)
+	go func() {
+		done <- run([]string{"serve", "--addr", "127.0.0.1:0", "--quiet", "--web", t.TempDir()}, out, io.Discard)
+	}()
+	select {
+	case line := <-out:
+		if !strings.HasPrefix(line, "tableplay serving on http://127.0.0.1:") {
+			t.Fatalf("first line %q", line)
+		}
+	case err := <-done:
+		t.Fatalf("run ended: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not start")
+	}
+	// run installs its signal handler before it prints the address.
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no shutdown after SIGINT")
+	}
+}
