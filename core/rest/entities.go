@@ -11,6 +11,25 @@ import (
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
+// filterAndTop reads $filter and $top.
+func (x *exchange) filterAndTop() (filter.Node, int, *tableerr.Error) {
+	var n filter.Node
+	top := 0
+	if f, ok := x.query["$filter"]; ok {
+		var err *tableerr.Error
+		if n, err = filter.Parse(f[0]); err != nil {
+			return nil, 0, err
+		}
+	}
+	if t, ok := x.query["$top"]; ok {
+		var err *tableerr.Error
+		if top, err = filter.ParseTop(t[0]); err != nil {
+			return nil, 0, err
+		}
+	}
+	return n, top, nil
+}
+
 // projection reads $select: nil when absent; present but empty selects all
 // and still shows in odata.metadata, as on the service.
 func (x *exchange) projection() (*odata.Projection, *tableerr.Error) {
@@ -32,28 +51,17 @@ func (x *exchange) queryEntities(table string) {
 		x.fail(err)
 		return
 	}
-	q := store.Query{NextPartitionKey: x.query.Get("NextPartitionKey"), NextRowKey: x.query.Get("NextRowKey")}
-	if f, ok := x.query["$filter"]; ok {
-		n, err := filter.Parse(f[0])
-		if err != nil {
-			x.fail(err)
-			return
-		}
-		q.Filter = n
-	}
-	if t, ok := x.query["$top"]; ok {
-		n, err := filter.ParseTop(t[0])
-		if err != nil {
-			x.fail(err)
-			return
-		}
-		q.Top = n
+	f, top, err := x.filterAndTop()
+	if err != nil {
+		x.fail(err)
+		return
 	}
 	sel, err := x.projection()
 	if err != nil {
 		x.fail(err)
 		return
 	}
+	q := store.Query{Filter: f, Top: top, NextPartitionKey: x.query.Get("NextPartitionKey"), NextRowKey: x.query.Get("NextRowKey")}
 	page, err := x.h.store.Query(table, q)
 	if err != nil {
 		x.fail(err)

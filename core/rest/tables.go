@@ -3,7 +3,6 @@ package rest
 import (
 	"net/http"
 
-	"github.com/tableplay/tableplay/core/filter"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/store"
 )
@@ -14,24 +13,12 @@ func (x *exchange) queryTables() {
 		x.fail(err)
 		return
 	}
-	q := store.TableQuery{NextTableName: x.query.Get("NextTableName")}
-	if f, ok := x.query["$filter"]; ok {
-		n, err := filter.Parse(f[0])
-		if err != nil {
-			x.fail(err)
-			return
-		}
-		q.Filter = n
+	f, top, err := x.filterAndTop()
+	if err != nil {
+		x.fail(err)
+		return
 	}
-	if t, ok := x.query["$top"]; ok {
-		n, err := filter.ParseTop(t[0])
-		if err != nil {
-			x.fail(err)
-			return
-		}
-		q.Top = n
-	}
-	page, err := x.h.store.ListTables(q)
+	page, err := x.h.store.ListTables(store.TableQuery{Filter: f, Top: top, NextTableName: x.query.Get("NextTableName")})
 	if err != nil {
 		x.fail(err)
 		return
