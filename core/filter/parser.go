@@ -37,14 +37,24 @@ type parser struct {
 //   - a comparison of two constants or two properties: 501 NotImplemented;
 //   - a comparison with null, more than 15 comparisons, or nesting deeper
 //     than MaxDepth: 400 InvalidInput.
-func Parse(text string) (n Node, err *tableerr.Error) {
+func Parse(text string) (Node, *tableerr.Error) {
+	n, err, _ := ParsePosition(text)
+	return n, err
+}
+
+// ParsePosition is Parse that also returns, for a syntax error, the
+// position the message names (UTF-16 units just after the offending token;
+// -1 for other errors), so an editor can mark it.
+func ParsePosition(text string) (n Node, err *tableerr.Error, pos int) {
+	pos = -1
 	defer func() {
 		r := recover()
 		switch e := r.(type) {
 		case nil:
 		case syntaxError:
+			pos = charOffset(text, e.at)
 			n, err = nil, tableerr.WithMessage(tableerr.InvalidInput,
-				"Syntax error at position "+strconv.Itoa(charOffset(text, e.at))+" in '"+text+"'.")
+				"Syntax error at position "+strconv.Itoa(pos)+" in '"+text+"'.")
 		case semanticError:
 			n, err = nil, e.err
 		case runtime.Error:
@@ -59,7 +69,7 @@ func Parse(text string) (n Node, err *tableerr.Error) {
 	if p.tok.kind != tEOF {
 		panic(syntaxAt(p.tok.end))
 	}
-	return n, nil
+	return n, nil, -1
 }
 
 // charOffset converts a byte offset into UTF-16 code units, the unit of the

@@ -1,0 +1,166 @@
+package play
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/rest"
+)
+
+// API answers the playground's calls. Base is the account URL requests and
+// bodies use (e.g. http://127.0.0.1:10002/devstoreaccount1); Clock stamps
+// previews and request dates.
+type API struct {
+	Base  string
+	Clock func() time.Time
+	Creds rest.Credentials
+}
+
+// errorJSON is the answer to input the API cannot read at all.
+func errorJSON(msg string) []byte {
+	b, _ := json.Marshal(map[string]string{"error": msg})
+	return b
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errorJSON(err.Error())
+	}
+	return b
+}
+
+// TableNameReport is ValidateTableName's answer.
+type TableNameReport struct {
+	Valid      bool   `json:"valid"`
+	Violations []Card `json:"violations"`
+}
+
+// ValidateTableName reports every rule a table name breaks.
+func (a *API) ValidateTableName(name string) []byte {
+	v := cards(entity.TableNameViolations(name))
+	return mustJSON(TableNameReport{Valid: len(v) == 0, Violations: v})
+}
+
+// EntityReport is ValidateEntity's answer: every violation in the order the
+// service reports them (the first is what the service would answer), the
+// size by the published formula and the property count, with their limits.
+type EntityReport struct {
+	Valid      bool   `json:"valid"`
+	Violations []Card `json:"violations"`
+	Size       int    `json:"size"`
+	SizeLimit  int    `json:"sizeLimit"`
+	Count      int    `json:"count"`
+	CountLimit int    `json:"countLimit"`
+}
+
+// ValidateEntity checks an editor draft (JSON of Draft).
+func (a *API) ValidateEntity(draftJSON []byte) []byte {
+	var d Draft
+	if err := json.Unmarshal(draftJSON, &d); err != nil {
+		return errorJSON("not a draft: " + err.Error())
+	}
+	r := entity.Check(d.fields())
+	v := cards(r.Violations)
+	return mustJSON(EntityReport{Valid: len(v) == 0, Violations: v, Size: r.Size, SizeLimit: entity.MaxEntitySize, Count: r.Count, CountLimit: entity.MaxProperties})
+}
+
+// Preview is PreviewEntity's answer: the body an SDK sends to insert the
+// entity, and the bodies the engine returns for it at each metadata level
+// (or the violations that stop it).
+type Preview struct {
+	Valid      bool              `json:"valid"`
+	Violations []Card            `json:"violations,omitempty"`
+	Request    string            `json:"request,omitempty"`
+	Responses  map[string]string `json:"responses,omitempty"`
+}
+
+// PreviewEntity renders a draft on the wire for table. level is one of
+// "nometadata", "minimalmetadata", "fullmetadata", or "" for all three.
+func (a *API) PreviewEntity(draftJSON []byte, table, level string) []byte {
+	var d Draft
+	if err := json.Unmarshal(draftJSON, &d); err != nil {
+		return errorJSON("not a draft: " + err.Error())
+	}
+	r := entity.Check(d.fields())
+	if len(r.Violations) > 0 {
+		return mustJSON(Preview{Violations: cards(r.Violations)})
+	}
+	e := r.Entity
+	e.Timestamp = edm.TicksFromTime(a.Clock())
+	levels := []odata.Level{odata.NoMetadata, odata.MinimalMetadata, odata.FullMetadata}
+	if level != "" {
+		l, ok := odata.ParseLevel(level)
+		if !ok {
+			return errorJSON("unknown metadata level " + level)
+		}
+		levels = []odata.Level{l}
+	}
+	p := Preview{Valid: true, Request: string(sdkBody(e)), Responses: map[string]string{}}
+	for _, l := range levels {
+		c := &odata.Context{Base: a.Base, Account: a.Creds.Account, Table: table, Level: l}
+		p.Responses[l.String()] = string(odata.AppendEntity(nil, c, e, nil))
+	}
+	return mustJSON(p)
+}
+
+// Explanation is ExplainFilter's answer.
+type Explanation struct {
+	Valid      bool      `json:"valid"`
+	Canonical  string    `json:"canonical,omitempty"`
+	Properties []string  `json:"properties,omitempty"`
+	KeyRange   *KeyRange `json:"keyRange,omitempty"`
+	Error      *Card     `json:"error,omitempty"`
+	Position   int       `json:"position"` // of a syntax error, in UTF-16 units; -1 otherwise
+}
+
+// KeyRange says which part of a table a filter confines a query to.
+type KeyRange struct {
+	PartitionKey *Bounds `json:"PartitionKey,omitempty"`
+	RowKey       *Bounds `json:"RowKey,omitempty"`
+	Empty        bool    `json:"empty"`
+}
+
+// Bounds are the two ends of a key range; nil means unbounded.
+type Bounds struct {
+	From          *string `json:"from,omitempty"`
+	FromInclusive bool    `json:"fromInclusive"`
+	To            *string `json:"to,omitempty"`
+	ToInclusive   bool    `json:"toInclusive"`
+}
+
+func boundsOf(lo, hi filter.Bound) *Bounds {
+	if !lo.Set && !hi.Set {
+		return nil
+	}
+	b := &Bounds{}
+	if lo.Set {
+		k := lo.Key
+		b.From, b.FromInclusive = &k, lo.Inclusive
+	}
+	if hi.Set {
+		k := hi.Key
+		b.To, b.ToInclusive = &k, hi.Inclusive
+	}
+	return b
+}
+
+// ExplainFilter parses a $filter: its canonical form, the properties it reads
+// and the key range a query scans, or the error with its position.
+func (a *API) ExplainFilter(text string) []byte {
+	n, err, pos := filter.ParsePosition(text)
+	if err != nil {
+		c := cardOf(err)
+		return mustJSON(Explanation{Error: &c, Position: pos})
+	}
+	r := filter.KeyRange(n)
+	kr := &KeyRange{PartitionKey: boundsOf(r.PKLow, r.PKHigh), Empty: r.Empty}
+	if r.PartitionFixed() {
+		kr.RowKey = boundsOf(r.RKLow, r.RKHigh)
+	}
+	return mustJSON(Explanation{Valid: true, Canonical: filter.String(n), Properties: filter.Properties(n), KeyRange: kr, Position: -1})
+}

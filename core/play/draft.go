@@ -1,0 +1,82 @@
+package play
+
+import (
+	"strings"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// Draft is an entity as the editor holds it: the two keys (absent keys are
+// null) and rows of name, Edm type and text.
+type Draft struct {
+	PartitionKey *string `json:"PartitionKey"`
+	RowKey       *string `json:"RowKey"`
+	Properties   []Row   `json:"properties"`
+}
+
+// Row is one property row of the editor. Type is an Edm type name such as
+// "Edm.Int64" (or "Int64"); empty means Edm.String.
+type Row struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// edmType reads a type name with or without the "Edm." prefix.
+func edmType(name string) (edm.Type, bool) {
+	if name == "" {
+		return edm.String, true
+	}
+	if !strings.HasPrefix(name, "Edm.") {
+		name = "Edm." + name
+	}
+	return edm.ParseType(name)
+}
+
+// fields turns the draft into entity fields, each value parsed from its text
+// by its type.
+func (d Draft) fields() entity.Draft {
+	var out entity.Draft
+	if d.PartitionKey != nil {
+		out.Fields = append(out.Fields, entity.Field{Name: entity.PartitionKey, Value: edm.StringValue(*d.PartitionKey)})
+	}
+	if d.RowKey != nil {
+		out.Fields = append(out.Fields, entity.Field{Name: entity.RowKey, Value: edm.StringValue(*d.RowKey)})
+	}
+	for _, r := range d.Properties {
+		f := entity.Field{Name: r.Name}
+		t, ok := edmType(r.Type)
+		if !ok {
+			f.Err = &edm.ParseError{Text: r.Type, Problem: edm.UnknownType, Reason: "not one of the eight Edm types"}
+		} else if v, err := edm.ParseString(t, r.Text); err != nil {
+			f.Err = err
+		} else {
+			f.Value = v
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	return out
+}
+
+// Card is one violation as the page renders it: the service's error and the
+// rule behind it.
+type Card struct {
+	Code    string         `json:"code"`
+	Status  int            `json:"status"`
+	Message string         `json:"message"`
+	Rule    *tableerr.Rule `json:"rule,omitempty"`
+}
+
+func cardOf(e *tableerr.Error) Card {
+	return Card{Code: string(e.Code), Status: e.Status, Message: e.Message, Rule: e.Rule}
+}
+
+func cards(es []*tableerr.Error) []Card {
+	out := make([]Card, len(es))
+	for i, e := range es {
+		out[i] = cardOf(e)
+	}
+	return out
+}
