@@ -2,17 +2,30 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: run test unit race wasm-core bench fmt fmt-check vet check-deps fuzz
+.PHONY: measure run wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz
 
 ADDR ?= 127.0.0.1:10002
 
-## run: build the native server and serve the API and the page on ADDR
-run:
+## run: build the engine for the browser and the native server, and serve
+## the API and the page on ADDR
+run: wasm
 	$(GO) build -o bin/tableplay ./cmd/tableplay
 	./bin/tableplay serve --addr $(ADDR) --web .
 
+## wasm: the engine for the browser in web/build/ (generated, git-ignored):
+## syumai/workers' glue (workers-assets-gen wipes its folder, so it runs
+## first) and app.wasm
+wasm:
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -runtime=browser -o web/build
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/build/app.wasm ./wasm
+
 ## test: everything a fresh machine needs to pass before a change lands
-test: fmt-check vet check-deps unit race wasm-core
+test: fmt-check vet check-deps unit race wasm-core e2e
+
+## e2e: the page in Debian's Chromium, driven by playwright-core (npm ci first)
+e2e: wasm
+	$(GO) build -o bin/tableplay ./cmd/tableplay
+	node --test e2e/
 
 unit:
 	$(GO) test -count=1 ./...
@@ -30,6 +43,14 @@ wasm-core:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./...
 
+## measure: browser figures (wasm size, time to ready, call costs) and the
+## wasm's biggest symbols; not part of make test
+measure: wasm
+	$(GO) build -o bin/tableplay ./cmd/tableplay
+	node e2e/measure.mjs
+	@echo "packages contributing most to app.wasm (go tool nm -size, before linking):"
+	@./scripts/wasm-sizes 15
+
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
@@ -38,7 +59,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./core/...
+	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/...
 
 ## check-deps: the import direction of DESIGN.md
 check-deps:

@@ -178,10 +178,17 @@ func parseQuery(raw string) (url.Values, bool) {
 // Location and DataServiceId.
 func baseURL(r *http.Request, account string) string {
 	scheme := "http"
-	if r.TLS != nil {
+	switch {
+	case r.URL.Scheme != "": // an absolute request URL, as the browser bridge passes
+		scheme = r.URL.Scheme
+	case r.TLS != nil:
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host + "/" + account
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	return scheme + "://" + host + "/" + account
 }
 
 // readBody reads the request body, refusing more than 4 MiB with 413

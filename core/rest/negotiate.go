@@ -148,7 +148,8 @@ func effectiveMethod(r *http.Request) (string, *tableerr.Error) {
 	xs := r.Header.Values("X-HTTP-Method")
 	m := r.Method
 	if len(xs) > 0 {
-		if len(xs) > 1 {
+		// Two values may also arrive joined by a comma (a browser's Headers).
+		if len(xs) > 1 || strings.Contains(xs[0], ",") {
 			return "", tableerr.New(tableerr.XMethodIncorrectCount)
 		}
 		if r.Method != http.MethodPost {

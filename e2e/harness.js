@@ -1,0 +1,66 @@
+// e2e/harness.js is responsible for the browser tests' fixtures: the native
+// server on a free loopback port and Debian's Chromium driven by
+// playwright-core. A missing Chromium fails the run; it is never skipped.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+// startServer runs bin/tableplay (make e2e builds it) and resolves with its
+// base URL once it prints its address.
+export function startServer(...flags) {
+  const bin = path.join(root, "bin", "tableplay");
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run make e2e`);
+  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--quiet", "--web", root, ...flags], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server did not start in 10 s")), 10_000);
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = out.match(/serving on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], stop: () => child.kill("SIGTERM") });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+// launchBrowser starts headless Chromium with the flags this closed network
+// needs (no background traffic).
+export async function launchBrowser() {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package`);
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+// openPage loads the playground and waits for the engine.
+export async function openPage(browser, url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  await page.goto(url + "/");
+  await page.evaluate(() => window.tableplay.ready);
+  return { page, context, errors };
+}

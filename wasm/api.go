@@ -1,0 +1,48 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+
+	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// register puts the playground's functions on the binding. Each takes and
+// returns strings (JSON where structured); the loader parses them.
+func register(binding js.Value, st *store.Store, api *play.API) {
+	// Requests and previews use the page's own origin, as the native server
+	// uses the host a request came to.
+	base := func() string {
+		return js.Global().Get("location").Get("origin").String() + "/" + rest.WellKnownAccount
+	}
+	fn := func(name string, f func(args []js.Value) any) {
+		binding.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) }))
+	}
+	arg := func(args []js.Value, i int) string {
+		if i < len(args) && args[i].Type() == js.TypeString {
+			return args[i].String()
+		}
+		return ""
+	}
+	fn("validateTableName", func(a []js.Value) any { return string(api.ValidateTableName(arg(a, 0))) })
+	fn("validateEntity", func(a []js.Value) any { return string(api.ValidateEntity([]byte(arg(a, 0)))) })
+	fn("previewEntity", func(a []js.Value) any {
+		api.Base = base()
+		return string(api.PreviewEntity([]byte(arg(a, 0)), arg(a, 1), arg(a, 2)))
+	})
+	fn("explainFilter", func(a []js.Value) any { return string(api.ExplainFilter(arg(a, 0))) })
+	fn("requestFor", func(a []js.Value) any {
+		api.Base = base()
+		return string(api.RequestFor([]byte(arg(a, 0))))
+	})
+	fn("snapshot", func([]js.Value) any { return string(st.Snapshot()) })
+	fn("restore", func(a []js.Value) any {
+		if err := st.Restore([]byte(arg(a, 0))); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+}

@@ -1,0 +1,38 @@
+//go:build js && wasm
+
+// Command wasm is the engine in the browser: the Table API served through
+// syumai/workers from one Go instance for the page's life, and the
+// playground's functions (core/play) registered on the JS binding. The page
+// reaches both through web/engine.js, our loader.
+package main
+
+import (
+	"syscall/js"
+	"time"
+
+	"github.com/syumai/workers"
+
+	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+func main() {
+	binding := js.Global().Get("context").Get("binding")
+	clock := time.Now
+	st := store.New(store.Options{Clock: clock, OnChange: func() { notifyChange(binding) }})
+	creds := rest.WellKnown()
+	creds.AllowUnsigned = true // a page holds no secret; a signature that is present is still verified
+	api := rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock})
+	workers.ServeNonBlock(bridge(api))
+	register(binding, st, &play.API{Base: "", Clock: clock, Creds: rest.WellKnown()})
+	workers.Ready()
+	select {}
+}
+
+// notifyChange tells the loader that the account changed, for persistence.
+func notifyChange(binding js.Value) {
+	if f := binding.Get("notifyChange"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+}

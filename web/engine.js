@@ -1,0 +1,110 @@
+// web/engine.js is responsible for starting the Go engine once for the page's
+// life and exposing it as window.tableplay. It holds no data-model logic:
+// every rule, byte of JSON and error comes from the engine.
+import "./build/wasm_exec.js";
+
+const wasmURL = new URL("./build/app.wasm", import.meta.url);
+
+// syumai/workers' Go side reads `context.binding` (wasm_exec.js exposes the
+// second argument of go.run as the global `context`) and calls `tryCatch`.
+const context = { binding: {} };
+globalThis.tryCatch = (fn) => {
+  try {
+    return { result: fn() };
+  } catch (error) {
+    return { error };
+  }
+};
+
+function emit(name, detail) {
+  window.dispatchEvent(new CustomEvent(name, { detail }));
+}
+
+// Download with progress events, compile while downloading, run once.
+async function start() {
+  const response = await fetch(wasmURL);
+  if (!response.ok) throw new Error(`loading ${wasmURL}: ${response.status}`);
+  const total = Number(response.headers.get("Content-Length")) || 0;
+  let loaded = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        emit("tableplay:progress", { loaded, total });
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const module = await WebAssembly.compileStreaming(
+    new Response(counted, { headers: { "Content-Type": "application/wasm" } }),
+  );
+  const go = new globalThis.Go();
+  let signalReady;
+  const readyNow = new Promise((resolve) => {
+    signalReady = resolve;
+  });
+  const instance = await WebAssembly.instantiate(module, {
+    ...go.importObject,
+    workers: { ready: () => signalReady() },
+  });
+  context.binding.notifyChange = () => {
+    // Asynchronously: listeners may call back into the engine.
+    queueMicrotask(() => {
+      emit("tableplay:change", {});
+      if (typeof tableplay.onchange === "function") tableplay.onchange();
+    });
+  };
+  go.run(instance, context).then(() => emit("tableplay:exit", {}));
+  await readyNow;
+}
+
+const ready = start();
+
+// fetch answers a Table API request in the page. The request is handed over
+// with its body already read into a stream (Firefox has no Request.body).
+async function engineFetch(input, init) {
+  await ready;
+  const request = new Request(input, init);
+  const bytes =
+    request.method === "GET" || request.method === "HEAD"
+      ? new Uint8Array(0)
+      : new Uint8Array(await request.arrayBuffer());
+  const handed = {
+    url: request.url,
+    method: request.method,
+    headers: request.headers,
+    body: new Blob([bytes]).stream(),
+  };
+  try {
+    return await context.binding.handleRequest(handed);
+  } catch (error) {
+    // Only a failure of the bridge itself lands here; the engine answers its
+    // own errors (panics included) as 500 responses.
+    return new Response(String(error), { status: 500, statusText: "Internal Server Error" });
+  }
+}
+
+function call(name, ...args) {
+  const fn = context.binding[name];
+  if (typeof fn !== "function") throw new Error(`tableplay.${name}: the engine is not ready; await tableplay.ready`);
+  return fn(...args);
+}
+
+const tableplay = {
+  ready,
+  fetch: engineFetch,
+  validateTableName: (name) => JSON.parse(call("validateTableName", String(name))),
+  validateEntity: (draft) => JSON.parse(call("validateEntity", JSON.stringify(draft))),
+  previewEntity: (draft, table, level = "") => JSON.parse(call("previewEntity", JSON.stringify(draft), String(table), level)),
+  explainFilter: (text) => JSON.parse(call("explainFilter", String(text))),
+  requestFor: (operation) => JSON.parse(call("requestFor", JSON.stringify(operation))),
+  snapshot: () => JSON.parse(call("snapshot")),
+  restore(doc) {
+    const error = call("restore", typeof doc === "string" ? doc : JSON.stringify(doc));
+    if (error) throw new Error(error);
+  },
+  onchange: null,
+};
+
+window.tableplay = tableplay;
+export default tableplay;
