@@ -158,3 +158,20 @@ test("snapshot, restore and the change event", async () => {
   assert.match(r.refused, /version 99/);
   assert.match(r.back, /"N":"9007199254740993"/);
 });
+
+test("the loader finds app.wasm from its own URL and reports progress", async () => {
+  const context = await browser.newContext();
+  const nested = await context.newPage();
+  await nested.goto(server.url + "/e2e/fixtures/nested/page.html");
+  const r = await nested.evaluate(async () => {
+    await window.tableplay.ready;
+    const resp = await tableplay.fetch("/devstoreaccount1/Tables", { headers: { Accept: "application/json" } });
+    return { status: resp.status, progress: window.progress };
+  });
+  await context.close();
+  assert.equal(r.status, 200);
+  assert.ok(r.progress.length > 0, "progress events while downloading");
+  const last = r.progress.at(-1);
+  assert.ok(last.loaded > 1_000_000, `loaded ${last.loaded} bytes`);
+  if (last.total) assert.equal(last.loaded, last.total);
+});
