@@ -4,6 +4,10 @@
 //
 // serves the Table API under /devstoreaccount1/ (the emulator's path-style
 // account, signed with the well-known key) and the playground page at /.
+//
+//	tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk …] [--end-pk …] [--policy ID]
+//
+// prints a service SAS URL for a table, for demos.
 package main
 
 import (
@@ -29,8 +33,11 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "sas" {
+		return sasCommand(args[1:], stdout, stderr, time.Now())
+	}
 	if len(args) == 0 || args[0] != "serve" {
-		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--allow-anonymous] [--quiet]")
+		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]")
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)

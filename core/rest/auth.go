@@ -62,19 +62,12 @@ func ParseAuthorization(h string) (Authorization, bool) {
 	return Authorization{Scheme: scheme, Account: account, Signature: raw}, true
 }
 
-// authenticate checks a request's Shared Key or Shared Key Lite signature
+// sharedKey checks a request's Shared Key or Shared Key Lite signature
 // (SPEC §9.1). The string to sign uses x-ms-date (or Date) and the canonical
 // resource "/account" + the path as sent — for path-style URLs the account
 // appears twice — plus "?comp=…" when present.
-func (c Credentials) authenticate(r *http.Request, now time.Time) *tableerr.Error {
-	h := r.Header.Get("Authorization")
-	if h == "" {
-		if c.AllowUnsigned {
-			return nil
-		}
-		return tableerr.New(tableerr.AuthenticationFailed)
-	}
-	a, ok := ParseAuthorization(h)
+func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
+	a, ok := ParseAuthorization(r.Header.Get("Authorization"))
 	if !ok || a.Account != c.Account {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}

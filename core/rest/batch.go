@@ -145,6 +145,13 @@ func (x *exchange) batchOperation(p batchPart) (batchOp, *tableerr.Error) {
 	default:
 		return bo, tableerr.New(tableerr.InvalidInput) // queries and table operations have no place in a changeset
 	}
+	if x.grant != nil {
+		e := bo.op.Entity
+		a := access{table: res.table, kind: bo.op.Kind, pk: e.PartitionKey, rk: e.RowKey, haveKeys: true}
+		if err := x.grant.allow(a); err != nil {
+			return bo, err
+		}
+	}
 	return bo, nil
 }
 

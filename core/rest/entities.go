@@ -61,7 +61,7 @@ func (x *exchange) queryEntities(table string) {
 		x.fail(err)
 		return
 	}
-	q := store.Query{Filter: f, Top: top, NextPartitionKey: x.query.Get("NextPartitionKey"), NextRowKey: x.query.Get("NextRowKey")}
+	q := store.Query{Filter: f, Top: top, NextPartitionKey: x.query.Get("NextPartitionKey"), NextRowKey: x.query.Get("NextRowKey"), Within: x.grant.within()}
 	page, err := x.h.store.Query(table, q)
 	if err != nil {
 		x.fail(err)
@@ -109,6 +109,10 @@ func (x *exchange) insertEntity(table string) {
 	e, err := odata.DecodeEntity(body)
 	if err != nil {
 		x.fail(err)
+		return
+	}
+	if x.grant != nil && !x.grant.account && !x.grant.inRange(e.PartitionKey, e.RowKey) {
+		x.failAuth(tableerr.New(tableerr.AuthorizationFailure)) // outside the SAS key range
 		return
 	}
 	stored, err := x.h.store.Apply(table, store.Op{Kind: store.Insert, Entity: e})

@@ -68,6 +68,7 @@ type exchange struct {
 	query   url.Values
 	base    string // the account URL, no trailing slash
 	applied string // Preference-Applied to echo, if any
+	grant   *grant // what a shared access signature allows, when one signed the request
 }
 
 // ServeHTTP answers one request. A panic anywhere below becomes a 500
@@ -110,10 +111,11 @@ func (x *exchange) serve() {
 	} else {
 		x.version = v
 	}
-	if aerr := x.h.creds.authenticate(r, x.now); aerr != nil {
-		x.failAuth(aerr)
+	if r.Method == http.MethodOptions {
+		x.preflight() // CORS preflights carry no credentials
 		return
 	}
+	x.corsHeaders()
 	res, rerr := parseResource(rest)
 	if rerr != nil {
 		x.fail(rerr)
@@ -124,7 +126,54 @@ func (x *exchange) serve() {
 		x.fail(merr)
 		return
 	}
-	x.dispatch(res, method)
+	isACL := res.kind == resEntities && q.Get("comp") == "acl"
+	if aerr := x.authorize(res, method, isACL); aerr != nil {
+		x.failAuth(aerr)
+		return
+	}
+	switch {
+	case isACL:
+		x.tableACL(res.table, method)
+	case res.kind == resService:
+		x.service(method)
+	default:
+		x.dispatch(res, method)
+	}
+}
+
+// authorize checks a request's credentials: a Shared Key signature, or a
+// shared access signature and what it allows, or none where the host lets
+// unsigned requests in.
+func (x *exchange) authorize(res resource, method string, isACL bool) *tableerr.Error {
+	r := x.r
+	if r.Header.Get("Authorization") != "" {
+		return x.h.creds.sharedKey(r, x.now)
+	}
+	sas, ok, err := ParseSAS(x.query)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if x.h.creds.AllowUnsigned {
+			return nil
+		}
+		return tableerr.New(tableerr.AuthenticationFailed)
+	}
+	secure := r.TLS != nil || r.URL.Scheme == "https"
+	g, err := x.h.creds.verifySAS(sas, x.now, secure, r.RemoteAddr, x.h.policy)
+	if err != nil {
+		return err
+	}
+	x.grant = g
+	if res.kind == resBatch {
+		return nil // each operation of the batch is checked on its own
+	}
+	a := accessOf(res, method)
+	a.acl = isACL
+	if _, present := r.Header["If-Match"]; !present && (a.kind == store.Replace || a.kind == store.Merge) && res.kind == resEntity {
+		a.kind = writeKind(method, store.Match{})
+	}
+	return g.allow(a)
 }
 
 func (x *exchange) dispatch(res resource, method string) {

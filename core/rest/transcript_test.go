@@ -51,6 +51,9 @@ var transcripts = []string{
 	"batch-legacy-lf-relative",
 	"batch-single-get",
 	"batch-empty-changeset",
+	"table-acl",
+	"table-acl-js",
+	"service-properties",
 }
 
 // exchange is one request and its expected response in a transcript.

@@ -2,8 +2,12 @@ package rest_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 )
 
 // readAndRestore reads a response body and puts it back for the next reader.
@@ -12,3 +16,7 @@ func readAndRestore(r *http.Response) ([]byte, error) {
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	return b, err
 }
+
+func jsonUnmarshal(b []byte, v any) { _ = json.Unmarshal(b, v) }
+
+func asResponseError(err error, re **azcore.ResponseError) bool { return errors.As(err, re) }

@@ -18,6 +18,7 @@ type Store struct {
 	mu       sync.RWMutex
 	tables   map[string]*table // by lower-cased name
 	floor    edm.Ticks         // guarded by mu: Timestamps stay above restored ones
+	props    ServiceProperties // guarded by mu
 	onChange func()
 }
 
@@ -32,7 +33,7 @@ type Options struct {
 
 // New returns an empty account.
 func New(o Options) *Store {
-	return &Store{clock: o.Clock, tables: map[string]*table{}, onChange: o.OnChange}
+	return &Store{clock: o.Clock, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange}
 }
 
 func (s *Store) changed() {

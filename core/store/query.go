@@ -16,6 +16,9 @@ type Query struct {
 	// NextPartitionKey and NextRowKey are continuation tokens from the
 	// previous page, or empty.
 	NextPartitionKey, NextRowKey string
+	// Within, if set, hides the entities it rejects, as if they were not in
+	// the table (a shared access signature's key range).
+	Within func(*entity.Entity) bool
 }
 
 // Page is one page of results. When another matching entity exists after it
@@ -78,7 +81,7 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 		if !r.PKLow.AboveLow(e.PartitionKey) || fixed && !r.RKLow.AboveLow(e.RowKey) {
 			return true
 		}
-		if q.Filter != nil && !q.Filter.Eval(e) {
+		if q.Within != nil && !q.Within(e) || q.Filter != nil && !q.Filter.Eval(e) {
 			return true
 		}
 		if len(page.Entities) == top {

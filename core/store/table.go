@@ -84,9 +84,10 @@ type table struct {
 	name    string    // as created: names compare case-insensitively, keep their case
 	created edm.Ticks // for NextTableName tokens
 
-	mu   sync.Mutex // one writer at a time
-	work *tree      // guarded by mu
-	last edm.Ticks  // guarded by mu: the latest Timestamp written
+	mu   sync.Mutex         // one writer at a time
+	work *tree              // guarded by mu
+	last edm.Ticks          // guarded by mu: the latest Timestamp written
+	acl  []SignedIdentifier // guarded by mu: stored access policies
 
 	snap atomic.Pointer[tree] // readers' snapshot; nil after a write
 }

@@ -43,6 +43,11 @@ const (
 	AuthorizationFailure                    Code = "AuthorizationFailure"
 	AuthorizationPermissionMismatch         Code = "AuthorizationPermissionMismatch"
 	AuthorizationResourceTypeMismatch       Code = "AuthorizationResourceTypeMismatch"
+	AuthorizationServiceMismatch            Code = "AuthorizationServiceMismatch"
+	AuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
+	AuthorizationSourceIPMismatch           Code = "AuthorizationSourceIPMismatch"
+	InvalidXMLDocument                      Code = "InvalidXmlDocument"
+	CorsPreflightFailure                    Code = "CorsPreflightFailure"
 	InternalError                           Code = "InternalError"
 	OperationTimedOut                       Code = "OperationTimedOut"
 	ServerBusy                              Code = "ServerBusy"
@@ -106,9 +111,15 @@ var catalogue = map[Code]entry{
 	AuthorizationFailure:              {403, "This request is not authorized to perform this operation."},
 	AuthorizationPermissionMismatch:   {403, "This request is not authorized to perform this operation using this permission."},
 	AuthorizationResourceTypeMismatch: {403, "This request is not authorized to perform this operation using this resource type."},
-	InternalError:                     {500, "The server encountered an internal error. Please retry the request."},
-	OperationTimedOut:                 {500, "Operation could not be completed within the specified time."},
-	ServerBusy:                        {503, "The server is busy."},
+	AuthorizationServiceMismatch:      {403, "This request is not authorized to perform this operation using this service."},
+	AuthorizationProtocolMismatch:     {403, "This request is not authorized to perform this operation using this protocol."},
+	AuthorizationSourceIPMismatch:     {403, "This request is not authorized to perform this operation using this source IP."},
+	// The storage services' messages for XML bodies and CORS (SPEC has none).
+	InvalidXMLDocument:   {400, "XML specified is not syntactically valid."},
+	CorsPreflightFailure: {403, "CORS not enabled or no matching rule found for this request."},
+	InternalError:        {500, "The server encountered an internal error. Please retry the request."},
+	OperationTimedOut:    {500, "Operation could not be completed within the specified time."},
+	ServerBusy:           {503, "The server is busy."},
 }
 
 // Codes lists every code of the catalogue, for tests and documentation.

@@ -1,0 +1,109 @@
+package rest
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// listHas reports whether a comma-separated rule list allows value: "*", an
+// exact match (case-insensitive), or a prefix ending in "*".
+func listHas(list, value string) bool {
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		switch {
+		case item == "*":
+			return true
+		case strings.HasSuffix(item, "*") && len(value) >= len(item)-1 && strings.EqualFold(value[:len(item)-1], item[:len(item)-1]):
+			return true
+		case strings.EqualFold(item, value):
+			return true
+		}
+	}
+	return false
+}
+
+// corsRule finds the first rule that allows an origin, a method and the
+// request headers a preflight names.
+func corsRule(rules []store.CorsRule, origin, method string, headers []string) (store.CorsRule, bool) {
+	for _, r := range rules {
+		if !listHas(r.AllowedOrigins, origin) || !listHas(r.AllowedMethods, method) {
+			continue
+		}
+		ok := true
+		for _, h := range headers {
+			if h = strings.TrimSpace(h); h != "" && !listHas(r.AllowedHeaders, h) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return r, true
+		}
+	}
+	return store.CorsRule{}, false
+}
+
+// preflight answers an OPTIONS request from the account's CORS rules: 200
+// with the Access-Control headers when a rule allows it, else 403
+// CorsPreflightFailure (also when no rule exists).
+func (x *exchange) preflight() {
+	origin := x.r.Header.Get("Origin")
+	method := x.r.Header.Get("Access-Control-Request-Method")
+	var headers []string
+	if h := x.r.Header.Get("Access-Control-Request-Headers"); h != "" {
+		headers = strings.Split(h, ",")
+	}
+	rule, ok := corsRule(x.h.store.Properties().Cors, origin, method, headers)
+	if origin == "" || method == "" || !ok {
+		x.failAuth(tableerr.New(tableerr.CorsPreflightFailure))
+		return
+	}
+	h := x.headers()
+	h.Set("Access-Control-Allow-Origin", allowOrigin(rule, origin))
+	h.Set("Access-Control-Allow-Methods", method)
+	if len(headers) > 0 {
+		h.Set("Access-Control-Allow-Headers", x.r.Header.Get("Access-Control-Request-Headers"))
+	}
+	h.Set("Access-Control-Max-Age", strconv.Itoa(rule.MaxAgeInSeconds))
+	if rule.AllowedOrigins != "*" {
+		h.Set("Access-Control-Allow-Credentials", "true")
+	}
+	h.Set("Content-Length", "0")
+	x.w.WriteHeader(http.StatusOK)
+}
+
+func allowOrigin(rule store.CorsRule, origin string) string {
+	if strings.TrimSpace(rule.AllowedOrigins) == "*" {
+		return "*"
+	}
+	return origin
+}
+
+// corsHeaders adds the CORS headers of an actual request from another origin
+// when a rule allows it; without rules the service adds none.
+func (x *exchange) corsHeaders() {
+	origin := x.r.Header.Get("Origin")
+	if origin == "" {
+		return
+	}
+	rule, ok := corsRule(x.h.store.Properties().Cors, origin, x.r.Method, nil)
+	if !ok {
+		return
+	}
+	h := x.w.Header()
+	h.Set("Access-Control-Allow-Origin", allowOrigin(rule, origin))
+	h.Add("Vary", "Origin")
+	if rule.AllowedOrigins != "*" {
+		h.Set("Access-Control-Allow-Credentials", "true")
+	}
+	expose := rule.ExposedHeaders
+	if expose == "" || expose == "*" {
+		// The headers a client of the Table API reads.
+		expose = "ETag,Location,DataServiceId,Preference-Applied,x-ms-request-id,x-ms-version,x-ms-client-request-id,x-ms-continuation-NextPartitionKey,x-ms-continuation-NextRowKey,x-ms-continuation-NextTableName,x-ms-error-code,Date,Content-Type"
+	}
+	h.Set("Access-Control-Expose-Headers", expose)
+}
