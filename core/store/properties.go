@@ -3,37 +3,39 @@ package store
 // ServiceProperties are the account's table service settings (SPEC §10):
 // analytics logging, hour and minute metrics, and CORS rules.
 type ServiceProperties struct {
-	Logging       Logging
-	HourMetrics   Metrics
-	MinuteMetrics Metrics
-	Cors          []CorsRule
+	Logging       Logging    `json:"logging"`
+	HourMetrics   Metrics    `json:"hourMetrics"`
+	MinuteMetrics Metrics    `json:"minuteMetrics"`
+	Cors          []CorsRule `json:"cors"`
 }
 
 // Logging is the analytics logging setting.
 type Logging struct {
-	Version             string
-	Read, Write, Delete bool
-	RetentionEnabled    bool
-	RetentionDays       int
+	Version          string `json:"version"`
+	Read             bool   `json:"read"`
+	Write            bool   `json:"write"`
+	Delete           bool   `json:"delete"`
+	RetentionEnabled bool   `json:"retentionEnabled"`
+	RetentionDays    int    `json:"retentionDays"`
 }
 
 // Metrics is an hour or minute metrics setting.
 type Metrics struct {
-	Version          string
-	Enabled          bool
-	IncludeAPIs      *bool // only meaningful when Enabled
-	RetentionEnabled bool
-	RetentionDays    int
+	Version          string `json:"version"`
+	Enabled          bool   `json:"enabled"`
+	IncludeAPIs      *bool  `json:"includeAPIs,omitempty"` // only meaningful when Enabled
+	RetentionEnabled bool   `json:"retentionEnabled"`
+	RetentionDays    int    `json:"retentionDays"`
 }
 
 // CorsRule is one CORS rule. Lists are kept as the comma-separated text the
 // service stores.
 type CorsRule struct {
-	AllowedOrigins  string
-	AllowedMethods  string
-	AllowedHeaders  string
-	ExposedHeaders  string
-	MaxAgeInSeconds int
+	AllowedOrigins  string `json:"allowedOrigins"`
+	AllowedMethods  string `json:"allowedMethods"`
+	AllowedHeaders  string `json:"allowedHeaders"`
+	ExposedHeaders  string `json:"exposedHeaders"`
+	MaxAgeInSeconds int    `json:"maxAgeInSeconds"`
 }
 
 // MaxCorsRules is the most CORS rules a service holds.
@@ -46,6 +48,22 @@ func defaultProperties() ServiceProperties {
 		HourMetrics:   Metrics{Version: "1.0"},
 		MinuteMetrics: Metrics{Version: "1.0"},
 	}
+}
+
+// valid checks settings read from a snapshot the way Set Service Properties
+// checks them.
+func (p ServiceProperties) valid() bool {
+	days := func(enabled bool, n int) bool { return !enabled || n >= 1 && n <= 365 }
+	if len(p.Cors) > MaxCorsRules || !days(p.Logging.RetentionEnabled, p.Logging.RetentionDays) ||
+		!days(p.HourMetrics.RetentionEnabled, p.HourMetrics.RetentionDays) || !days(p.MinuteMetrics.RetentionEnabled, p.MinuteMetrics.RetentionDays) {
+		return false
+	}
+	for _, r := range p.Cors {
+		if r.AllowedOrigins == "" || r.AllowedMethods == "" || r.MaxAgeInSeconds < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Properties returns the account's service properties.

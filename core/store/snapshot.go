@@ -25,15 +25,25 @@ const (
 )
 
 type snapshotDoc struct {
-	Format  string          `json:"format"`
-	Version int             `json:"version"`
-	Tables  []snapshotTable `json:"tables"`
+	Format     string             `json:"format"`
+	Version    int                `json:"version"`
+	Properties *ServiceProperties `json:"properties,omitempty"`
+	Tables     []snapshotTable    `json:"tables"`
 }
 
 type snapshotTable struct {
 	Name     string           `json:"name"`
 	Created  string           `json:"created"`
+	ACL      []snapshotPolicy `json:"acl,omitempty"`
 	Entities []snapshotEntity `json:"entities"`
+}
+
+// snapshotPolicy is a stored access policy; empty fields are absent.
+type snapshotPolicy struct {
+	ID         string `json:"id"`
+	Start      string `json:"start,omitempty"`
+	Expiry     string `json:"expiry,omitempty"`
+	Permission string `json:"permission,omitempty"`
 }
 
 type snapshotEntity struct {
@@ -54,10 +64,23 @@ func (s *Store) Snapshot() []byte {
 	}
 	s.mu.RUnlock()
 	sort.Slice(tables, func(i, j int) bool { return strings.ToLower(tables[i].name) < strings.ToLower(tables[j].name) })
-	doc := snapshotDoc{Format: SnapshotFormat, Version: SnapshotVersion, Tables: make([]snapshotTable, 0, len(tables))}
+	props := s.Properties()
+	doc := snapshotDoc{Format: SnapshotFormat, Version: SnapshotVersion, Properties: &props, Tables: make([]snapshotTable, 0, len(tables))}
 	for _, t := range tables {
 		v := t.view()
 		st := snapshotTable{Name: t.name, Created: t.created.String(), Entities: make([]snapshotEntity, 0, v.Len())}
+		t.mu.Lock()
+		for _, p := range t.acl {
+			sp := snapshotPolicy{ID: p.ID, Permission: p.Permission}
+			if p.Start != nil {
+				sp.Start = p.Start.String()
+			}
+			if p.Expiry != nil {
+				sp.Expiry = p.Expiry.String()
+			}
+			st.ACL = append(st.ACL, sp)
+		}
+		t.mu.Unlock()
 		v.Scan(func(it item) bool {
 			e := it.e
 			se := snapshotEntity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp.String(),
@@ -86,12 +109,13 @@ func (s *Store) Snapshot() []byte {
 // and entities — and on any error the account is left untouched. Afterwards
 // new Timestamps are above the largest restored one.
 func (s *Store) Restore(doc []byte) error {
-	tables, max, err := parseSnapshot(doc)
+	tables, props, max, err := parseSnapshot(doc)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	s.tables = tables
+	s.props = props
 	if max > s.floor {
 		s.floor = max
 	}
@@ -100,8 +124,17 @@ func (s *Store) Restore(doc []byte) error {
 	return nil
 }
 
-// parseSnapshot validates a document completely and builds the tables.
-func parseSnapshot(doc []byte) (map[string]*table, edm.Ticks, error) {
+// parseSnapshot validates a document completely and builds the account: its
+// tables, its service properties (a new account's when the document has
+// none) and the largest Timestamp.
+func parseSnapshot(doc []byte) (map[string]*table, ServiceProperties, edm.Ticks, error) {
+	var props ServiceProperties
+	tables, max, err := parseTables(doc, &props)
+	return tables, props, max, err
+}
+
+// parseTables does parseSnapshot's work; props receives the properties.
+func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.Ticks, error) {
 	var d snapshotDoc
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()
@@ -116,6 +149,13 @@ func parseSnapshot(doc []byte) (map[string]*table, edm.Ticks, error) {
 	}
 	if d.Version != SnapshotVersion {
 		return nil, 0, fmt.Errorf("unsupported document version %d (this build reads version %d)", d.Version, SnapshotVersion)
+	}
+	*props = defaultProperties()
+	if d.Properties != nil {
+		if !d.Properties.valid() {
+			return nil, 0, fmt.Errorf("properties: not valid service properties (at most 5 CORS rules with origins and methods, retention of 1 to 365 days)")
+		}
+		*props = *d.Properties
 	}
 	tables := make(map[string]*table, len(d.Tables))
 	var max edm.Ticks
@@ -133,6 +173,16 @@ func parseSnapshot(doc []byte) (map[string]*table, edm.Ticks, error) {
 			return nil, 0, fmt.Errorf("%s: created: %v", where, err)
 		}
 		t := newTable(st.Name, created)
+		if len(st.ACL) > MaxSignedIdentifiers {
+			return nil, 0, fmt.Errorf("%s: more than %d stored access policies", where, MaxSignedIdentifiers)
+		}
+		for _, p := range st.ACL {
+			id, err := restorePolicy(p)
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s, policy %q: %v", where, p.ID, err)
+			}
+			t.acl = append(t.acl, id)
+		}
 		for ei, se := range st.Entities {
 			e, err := restoreEntity(se)
 			if err != nil {
@@ -151,6 +201,30 @@ func parseSnapshot(doc []byte) (map[string]*table, edm.Ticks, error) {
 		tables[key] = t
 	}
 	return tables, max, nil
+}
+
+func restorePolicy(p snapshotPolicy) (SignedIdentifier, error) {
+	id := SignedIdentifier{ID: p.ID, Permission: p.Permission, HasPolicy: p.Start != "" || p.Expiry != "" || p.Permission != ""}
+	if p.ID == "" || len(p.ID) > 64 {
+		return id, fmt.Errorf("an id has 1 to 64 characters")
+	}
+	if strings.Trim(p.Permission, "raud") != "" {
+		return id, fmt.Errorf("permission %q: use the letters r, a, u, d", p.Permission)
+	}
+	for _, f := range []struct {
+		text string
+		dst  **edm.Ticks
+	}{{p.Start, &id.Start}, {p.Expiry, &id.Expiry}} {
+		if f.text == "" {
+			continue
+		}
+		t, err := edm.ParseDateTime(f.text)
+		if err != nil {
+			return id, err
+		}
+		*f.dst = &t
+	}
+	return id, nil
 }
 
 func restoreEntity(se snapshotEntity) (*entity.Entity, error) {

@@ -60,8 +60,35 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	if e.Timestamp != orig.Timestamp {
 		t.Error("Timestamp changed")
 	}
-	if !strings.HasPrefix(string(doc), `{"format":"tableplay-account","version":1,"tables":[{"name":"Customers"`) {
+	if !strings.HasPrefix(string(doc), `{"format":"tableplay-account","version":1,"properties":{"logging":{"version":"1.0"`) || !strings.Contains(string(doc), `"tables":[{"name":"Customers"`) {
 		t.Errorf("document starts %s", doc[:80])
+	}
+}
+
+func TestSnapshotKeepsACLAndProperties(t *testing.T) {
+	s := richStore(t)
+	start, _ := edm.ParseDateTime("2030-01-01T00:00:00Z")
+	if err := s.SetACL("Customers", []SignedIdentifier{{ID: "readers", HasPolicy: true, Start: &start, Permission: "r"}, {ID: "bare"}}); err != nil {
+		t.Fatal(err)
+	}
+	p := s.Properties()
+	p.Cors = []CorsRule{{AllowedOrigins: "*", AllowedMethods: "GET", MaxAgeInSeconds: 60}}
+	p.HourMetrics.RetentionEnabled, p.HourMetrics.RetentionDays = true, 7
+	s.SetProperties(p)
+	r := newStore(t)
+	if err := r.Restore(s.Snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	acl, _ := r.ACL("Customers")
+	if len(acl) != 2 || acl[0].ID != "readers" || *acl[0].Start != start || acl[0].Permission != "r" || acl[1].ID != "bare" || acl[1].Start != nil {
+		t.Errorf("ACL %+v", acl)
+	}
+	if got := r.Properties(); len(got.Cors) != 1 || got.Cors[0].MaxAgeInSeconds != 60 || got.HourMetrics.RetentionDays != 7 {
+		t.Errorf("properties %+v", got)
+	}
+	bad := strings.Replace(string(s.Snapshot()), `"permission":"r"`, `"permission":"rx"`, 1)
+	if err := r.Restore([]byte(bad)); err == nil || !strings.Contains(err.Error(), "policy") {
+		t.Errorf("bad policy: %v", err)
 	}
 }
 
