@@ -98,6 +98,8 @@ const tableplay = {
   previewEntity: (draft, table, level = "") => JSON.parse(call("previewEntity", JSON.stringify(draft), String(table), level)),
   explainFilter: (text) => JSON.parse(call("explainFilter", String(text))),
   requestFor: (operation) => JSON.parse(call("requestFor", JSON.stringify(operation))),
+  parseBody: (body) => JSON.parse(call("parseBody", String(body))),
+  readEntities: (body) => JSON.parse(call("readEntities", String(body))),
   snapshot: () => JSON.parse(call("snapshot")),
   restore(doc) {
     const error = call("restore", typeof doc === "string" ? doc : JSON.stringify(doc));

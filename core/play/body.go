@@ -1,0 +1,111 @@
+package play
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/odata"
+)
+
+// BodyReport is ParseBody's answer: the editor's JSON mode checks a raw OData
+// body exactly as an insert would, and converts it to rows for the form mode.
+type BodyReport struct {
+	EntityReport
+	Draft *Draft `json:"draft,omitempty"`
+}
+
+// ParseBody reads a raw entity body as the service does and reports every
+// violation; when the JSON itself is usable it also returns the draft, so
+// switching from JSON to the form keeps the data.
+func (a *API) ParseBody(body string) []byte {
+	d, err := odata.DecodeDraft([]byte(body))
+	if err != nil {
+		return mustJSON(BodyReport{EntityReport: EntityReport{Violations: []Card{cardOf(err)}, SizeLimit: entity.MaxEntitySize, CountLimit: entity.MaxProperties}})
+	}
+	r := entity.Check(d)
+	out := BodyReport{EntityReport: EntityReport{Valid: len(r.Violations) == 0, Violations: cards(r.Violations), Size: r.Size,
+		SizeLimit: entity.MaxEntitySize, Count: r.Count, CountLimit: entity.MaxProperties}}
+	out.Draft = draftOf(d)
+	return mustJSON(out)
+}
+
+// draftOf turns decoded fields back into editor rows: values that parsed
+// show as their text with their type; values that did not keep the text
+// the client wrote.
+func draftOf(d entity.Draft) *Draft {
+	out := &Draft{Properties: []Row{}}
+	for _, f := range d.Fields {
+		switch {
+		case f.Name == entity.PartitionKey || f.Name == entity.RowKey:
+			if f.Err == nil && !f.Null {
+				v := f.Value.Text()
+				if f.Name == entity.PartitionKey {
+					out.PartitionKey = &v
+				} else {
+					out.RowKey = &v
+				}
+			}
+		case f.Null, f.Name == entity.Timestamp: // never stored from a client
+		case f.Err != nil:
+			// Keep the row so the editor shows it: the declared type and the
+			// text that failed to parse as it.
+			t, text := failed(f.Err)
+			out.Properties = append(out.Properties, Row{Name: f.Name, Type: t, Text: text})
+		default:
+			out.Properties = append(out.Properties, Row{Name: f.Name, Type: f.Value.Type().String(), Text: f.Value.Text()})
+		}
+	}
+	return out
+}
+
+// failed returns the declared type and the text of a value that did not parse.
+func failed(err error) (string, string) {
+	var pe *edm.ParseError
+	if errors.As(err, &pe) && pe.Type != edm.Invalid {
+		return pe.Type.String(), pe.Text
+	}
+	if pe != nil {
+		return "Edm.String", pe.Text
+	}
+	return "Edm.String", ""
+}
+
+// Listed is one entity of a response body, typed as the engine types it.
+type Listed struct {
+	ETag      string `json:"etag,omitempty"`
+	Timestamp string `json:"timestamp,omitempty"`
+	Draft     *Draft `json:"draft"`
+}
+
+// ReadEntities reads a response body — one entity or a query's "value"
+// array — into typed rows, so the page can show each value with its Edm type
+// without knowing the JSON typing rules. Bodies without annotations
+// (nometadata) type Int64, Guid, DateTime and Binary values as strings, as a
+// client would.
+func (a *API) ReadEntities(body string) []byte {
+	if !gjson.Valid(body) {
+		return errorJSON("not JSON")
+	}
+	root := gjson.Parse(body)
+	var objs []gjson.Result
+	if v := root.Get("value"); v.IsArray() {
+		objs = v.Array()
+	} else if root.IsObject() {
+		objs = []gjson.Result{root}
+	}
+	out := make([]Listed, 0, len(objs))
+	for _, o := range objs {
+		d, err := odata.DecodeDraft([]byte(o.Raw))
+		if err != nil {
+			continue
+		}
+		l := Listed{ETag: o.Get(gjson.Escape("odata.etag")).String(), Timestamp: o.Get("Timestamp").String(), Draft: draftOf(d)}
+		out = append(out, l)
+	}
+	b, _ := json.Marshal(out)
+	return b
+}

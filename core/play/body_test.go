@@ -1,0 +1,55 @@
+package play
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseBody(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	r := decode[BodyReport](t, []byte(a.ParseBody(`{"PartitionKey":"p","RowKey":"r","N@odata.type":"Edm.Int64","N":"12","D":2.0,"bad":{"x":1}}`)))
+	if r.Valid || r.Violations[0].Code != "InvalidInput" || r.Draft != nil {
+		t.Errorf("object value: %+v", r)
+	}
+	r = decode[BodyReport](t, []byte(a.ParseBody(`{"PartitionKey":"p","RowKey":"r","N@odata.type":"Edm.Int64","N":"12","D":2.0,"G@odata.type":"Edm.Guid","G":"nope"}`)))
+	if r.Valid || len(r.Violations) != 1 || r.Violations[0].Rule.ID != "value-invalid" || *r.Draft.PartitionKey != "p" {
+		t.Fatalf("%+v", r)
+	}
+	rows := r.Draft.Properties
+	if len(rows) != 3 || rows[0] != (Row{Name: "N", Type: "Edm.Int64", Text: "12"}) || rows[1] != (Row{Name: "D", Type: "Edm.Double", Text: "2.0"}) ||
+		rows[2] != (Row{Name: "G", Type: "Edm.Guid", Text: "nope"}) {
+		t.Errorf("rows %+v", rows)
+	}
+	// The round trip the editor makes: rows → report equal to the body's.
+	back := decode[EntityReport](t, a.ValidateEntity(mustJSON(r.Draft)))
+	if back.Size != r.Size || len(back.Violations) != 1 {
+		t.Errorf("form and JSON disagree: %+v vs %+v", back, r.EntityReport)
+	}
+	r = decode[BodyReport](t, []byte(a.ParseBody(`{`)))
+	if r.Valid || r.Violations[0].Code != "InvalidInput" {
+		t.Errorf("bad JSON: %+v", r)
+	}
+}
+
+func TestReadEntities(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	feed := `{"odata.metadata":"m","value":[{"odata.etag":"W/\"datetime'2026-11-22T12%3A00%3A00Z'\"","PartitionKey":"p","RowKey":"r","Timestamp":"2026-11-22T12:00:00Z","N@odata.type":"Edm.Int64","N":"12","D":2.0,"I":2,"B":true,"S":"x"}]}`
+	got := decode[[]Listed](t, a.ReadEntities(feed))
+	if len(got) != 1 || got[0].ETag != `W/"datetime'2026-11-22T12%3A00%3A00Z'"` || got[0].Timestamp != "2026-11-22T12:00:00Z" {
+		t.Fatalf("%+v", got)
+	}
+	var types []string
+	for _, r := range got[0].Draft.Properties {
+		types = append(types, r.Name+":"+r.Type+"="+r.Text)
+	}
+	if strings.Join(types, ",") != "N:Edm.Int64=12,D:Edm.Double=2.0,I:Edm.Int32=2,B:Edm.Boolean=true,S:Edm.String=x" {
+		t.Errorf("typed rows %v", types)
+	}
+	single := decode[[]Listed](t, a.ReadEntities(`{"PartitionKey":"p","RowKey":"r","Timestamp":"2026-11-22T12:00:00Z","X":1}`))
+	if len(single) != 1 || single[0].ETag != "" || single[0].Draft.Properties[0].Type != "Edm.Int32" {
+		t.Errorf("%+v", single)
+	}
+	if !strings.Contains(string(a.ReadEntities("nope")), "error") {
+		t.Error("not JSON")
+	}
+}
