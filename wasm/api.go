@@ -38,6 +38,7 @@ func register(binding js.Value, st *store.Store, api *play.API) {
 		api.Base = base()
 		return string(api.RequestFor([]byte(arg(a, 0))))
 	})
+	fn("draftBody", func(a []js.Value) any { return string(api.DraftBody([]byte(arg(a, 0)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
 	fn("readEntities", func(a []js.Value) any { return string(api.ReadEntities(arg(a, 0))) })
 	fn("snapshot", func([]js.Value) any { return string(st.Snapshot()) })

@@ -29,14 +29,14 @@ func (a *API) ParseBody(body string) []byte {
 	r := entity.Check(d)
 	out := BodyReport{EntityReport: EntityReport{Valid: len(r.Violations) == 0, Violations: cards(r.Violations), Size: r.Size,
 		SizeLimit: entity.MaxEntitySize, Count: r.Count, CountLimit: entity.MaxProperties}}
-	out.Draft = draftOf(d)
+	out.Draft = draftOf(d, body)
 	return mustJSON(out)
 }
 
 // draftOf turns decoded fields back into editor rows: values that parsed
 // show as their text with their type; values that did not keep the text
-// the client wrote.
-func draftOf(d entity.Draft) *Draft {
+// the client wrote, and their declared type name from the body.
+func draftOf(d entity.Draft, body string) *Draft {
 	out := &Draft{Properties: []Row{}}
 	for _, f := range d.Fields {
 		switch {
@@ -54,6 +54,12 @@ func draftOf(d entity.Draft) *Draft {
 			// Keep the row so the editor shows it: the declared type and the
 			// text that failed to parse as it.
 			t, text := failed(f.Err)
+			if raw := gjson.Get(body, gjson.Escape(f.Name)); raw.Exists() {
+				text = raw.String()
+			}
+			if ann := gjson.Get(body, gjson.Escape(f.Name+"@odata.type")); ann.Exists() {
+				t = ann.String()
+			}
 			out.Properties = append(out.Properties, Row{Name: f.Name, Type: t, Text: text})
 		default:
 			out.Properties = append(out.Properties, Row{Name: f.Name, Type: f.Value.Type().String(), Text: f.Value.Text()})
@@ -103,9 +109,76 @@ func (a *API) ReadEntities(body string) []byte {
 		if err != nil {
 			continue
 		}
-		l := Listed{ETag: o.Get(gjson.Escape("odata.etag")).String(), Timestamp: o.Get("Timestamp").String(), Draft: draftOf(d)}
+		l := Listed{ETag: o.Get(gjson.Escape("odata.etag")).String(), Timestamp: o.Get("Timestamp").String(), Draft: draftOf(d, o.Raw)}
 		out = append(out, l)
 	}
 	b, _ := json.Marshal(out)
 	return b
+}
+
+// DraftBody writes an editor draft as an OData entity body for the JSON mode,
+// also when values do not parse (the text is kept, so switching modes loses
+// nothing): keys first, then each property with its annotation where its type
+// needs one, values formatted as the engine writes them.
+func (a *API) DraftBody(draftJSON []byte) []byte {
+	var d Draft
+	if err := json.Unmarshal(draftJSON, &d); err != nil {
+		return errorJSON("not a draft: " + err.Error())
+	}
+	b := []byte{'{'}
+	comma := func() {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+	}
+	key := func(name string, v *string) {
+		if v == nil {
+			return
+		}
+		comma()
+		b = edm.AppendJSONString(b, name)
+		b = append(b, ':')
+		b = edm.AppendJSONString(b, *v)
+	}
+	key(entity.PartitionKey, d.PartitionKey)
+	key(entity.RowKey, d.RowKey)
+	for _, r := range d.Properties {
+		t, ok := edmType(r.Type)
+		v, err := edm.ParseString(t, r.Text)
+		comma()
+		switch {
+		case !ok:
+			b = edm.AppendJSONString(b, r.Name+"@odata.type")
+			b = append(b, ':')
+			b = edm.AppendJSONString(b, r.Type)
+			b = append(b, ',')
+			b = edm.AppendJSONString(b, r.Name)
+			b = append(b, ':')
+			b = edm.AppendJSONString(b, r.Text)
+		case err != nil:
+			// Not a value of its type: keep the text, annotated, so the JSON
+			// mode shows the same violation.
+			b = edm.AppendJSONString(b, r.Name+"@odata.type")
+			b = append(b, ':')
+			b = edm.AppendJSONString(b, t.String())
+			b = append(b, ',')
+			b = edm.AppendJSONString(b, r.Name)
+			b = append(b, ':')
+			b = edm.AppendJSONString(b, r.Text)
+		default:
+			if v.NeedsAnnotation() || t == edm.Double {
+				// Doubles are annotated too: an integral 2.0 would otherwise
+				// read back as an Int32 if a tool reformats the text.
+				b = edm.AppendJSONString(b, r.Name+"@odata.type")
+				b = append(b, ':')
+				b = edm.AppendJSONString(b, t.String())
+				b = append(b, ',')
+			}
+			b = edm.AppendJSONString(b, r.Name)
+			b = append(b, ':')
+			b = v.AppendJSON(b)
+		}
+	}
+	b = append(b, '}')
+	return mustJSON(map[string]string{"body": string(b)})
 }

@@ -53,3 +53,25 @@ func TestReadEntities(t *testing.T) {
 		t.Error("not JSON")
 	}
 }
+
+func TestDraftBodyRoundTrips(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	draft := Draft{PartitionKey: ptr("p"), RowKey: ptr("r"), Properties: []Row{
+		{Name: "N", Type: "Int64", Text: "12"}, {Name: "D", Type: "Double", Text: "2"}, {Name: "I", Type: "Int32", Text: "7"},
+		{Name: "Bad", Type: "Guid", Text: "nope"}, {Name: "T", Type: "Edm.Money", Text: "1"}, {Name: "S", Text: `a"b`},
+	}}
+	body := decode[map[string]string](t, a.DraftBody(mustJSON(draft)))["body"]
+	want := `{"PartitionKey":"p","RowKey":"r","N@odata.type":"Edm.Int64","N":"12","D@odata.type":"Edm.Double","D":2.0,"I":7,"Bad@odata.type":"Edm.Guid","Bad":"nope","T@odata.type":"Edm.Money","T":"1","S":"a\"b"}`
+	if body != want {
+		t.Fatalf("\n got %s\nwant %s", body, want)
+	}
+	// Form → JSON → form keeps every row and gives the same violations.
+	r := decode[BodyReport](t, []byte(a.ParseBody(body)))
+	direct := decode[EntityReport](t, a.ValidateEntity(mustJSON(draft)))
+	if len(r.Violations) != len(direct.Violations) {
+		t.Errorf("violations differ: %+v vs %+v", r.Violations, direct.Violations)
+	}
+	if r.Draft == nil || len(r.Draft.Properties) != 6 || r.Draft.Properties[4] != (Row{Name: "T", Type: "Edm.Money", Text: "1"}) {
+		t.Errorf("rows back: %+v", r.Draft)
+	}
+}
