@@ -1,0 +1,44 @@
+// web/app.js is responsible for starting the page: the engine first, then
+// each part of the page, wired through web/state.js.
+import "./engine.js";
+import { initTheme } from "./theme.js";
+import { initTables, refreshTables, selectTable } from "./tables.js";
+import { initEditor, setDraft } from "./editor.js";
+import { initEntities } from "./entities.js";
+import { initOperations } from "./operations.js";
+import { initWire } from "./wire.js";
+import { loadSample, sampleUser } from "./sample.js";
+import { emit, setStatus } from "./state.js";
+
+initTheme(document.getElementById("theme-toggle"));
+window.addEventListener("tableplay:progress", (e) => {
+  const { loaded, total } = e.detail;
+  setStatus(total ? `Loading the engine… ${Math.round((100 * loaded) / total)}%` : "Loading the engine…");
+});
+
+async function start() {
+  try {
+    await tableplay.ready;
+  } catch (err) {
+    setStatus("The engine could not start: " + err.message);
+    return;
+  }
+  initWire();
+  initTables();
+  initEditor();
+  initEntities();
+  initOperations();
+  document.getElementById("load-sample").addEventListener("click", async () => {
+    const table = await loadSample();
+    await refreshTables();
+    selectTable(table);
+    setDraft(sampleUser);
+    emit("load-entity", { draft: sampleUser });
+    setStatus("Sample loaded: the user Ada is in the editor.");
+  });
+  await refreshTables();
+  document.body.dataset.ready = "true";
+  setStatus("Ready. The engine runs in this page: nothing leaves your browser.");
+}
+
+start();

@@ -1,0 +1,33 @@
+// web/cards.js is responsible for showing rule cards: the data of a
+// violation exactly as the engine reports it (tableplay.validate*), laid
+// out for people.
+import { el, number } from "./dom.js";
+
+export const errorCodesURL = "https://learn.microsoft.com/en-us/rest/api/storageservices/table-service-error-codes";
+
+// measureText says "32,768 UTF-16 code units; the limit is 32,767".
+export function measureText(m) {
+  return `${number(m.value)} ${m.unit}; the limit is ${number(m.limit)}`;
+}
+
+export function card(c) {
+  const r = c.rule;
+  return el(
+    "div",
+    { class: "card", "data-rule": r?.id ?? "", "data-code": c.code },
+    el("p", {},
+      el("a", { class: "code", href: errorCodesURL, target: "_blank", rel: "noopener" }, c.code),
+      ` (${c.status})`,
+      r?.property ? ` · ${r.property}` : ""),
+    el("p", { class: "statement" }, r?.statement ?? c.message),
+    r?.measure ? el("p", { class: "measure" }, measureText(r.measure)) : null,
+    r?.detail ? el("p", { class: "detail" }, r.detail) : null,
+    el("p", { class: "message" }, "The service answers: ", el("q", {}, c.message)),
+    r?.docUrl ? el("p", {}, "Rule: ", el("a", { href: r.docUrl, target: "_blank", rel: "noopener" }, r.section)) : null,
+    r?.disputed ? el("p", { class: "dispute" }, "Sources disagree: ", r.dispute ?? "") : null,
+  );
+}
+
+export function cards(list) {
+  return list.map(card);
+}

@@ -1,0 +1,41 @@
+// web/dom.js is responsible for building DOM nodes safely: text always goes
+// in as text nodes (never as HTML), so names and values a person types can
+// never run as markup.
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key in node && key !== "list") node[key] = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+// replace empties a node and fills it with new children.
+export function replace(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+}
+
+// debounce delays fn until calls stop for ms milliseconds.
+export function debounce(fn, ms) {
+  let timer;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}
+
+// number formats counts the way people read them: 32,768.
+export const number = (n) => Number(n).toLocaleString("en-US");

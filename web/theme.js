@@ -1,0 +1,33 @@
+// web/theme.js is responsible for the light/dark toggle: the system's
+// scheme by default, the person's choice remembered once they make one.
+const KEY = "tableplay-theme";
+
+function systemDark() {
+  return window.matchMedia("(prefers-color-scheme: dark)").matches;
+}
+
+export function initTheme(button) {
+  let stored = null;
+  try {
+    stored = localStorage.getItem(KEY);
+  } catch {
+    // storage may be unavailable; the toggle still works for this visit
+  }
+  const apply = (theme) => {
+    if (theme) document.documentElement.dataset.theme = theme;
+    const dark = theme ? theme === "dark" : systemDark();
+    button.setAttribute("aria-pressed", String(dark));
+    button.textContent = dark ? "Light theme" : "Dark theme";
+  };
+  apply(stored);
+  button.addEventListener("click", () => {
+    const dark = button.getAttribute("aria-pressed") === "true";
+    const next = dark ? "light" : "dark";
+    try {
+      localStorage.setItem(KEY, next);
+    } catch {
+      // see above
+    }
+    apply(next);
+  });
+}
