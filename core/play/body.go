@@ -146,22 +146,21 @@ func (a *API) DraftBody(draftJSON []byte) []byte {
 		t, ok := edmType(r.Type)
 		v, err := edm.ParseString(t, r.Text)
 		comma()
+		annotate := func(typeName string) {
+			b = edm.AppendJSONString(b, r.Name+"@odata.type")
+			b = append(b, ':')
+			b = edm.AppendJSONString(b, typeName)
+			b = append(b, ',')
+		}
 		switch {
-		case !ok:
-			b = edm.AppendJSONString(b, r.Name+"@odata.type")
-			b = append(b, ':')
-			b = edm.AppendJSONString(b, r.Type)
-			b = append(b, ',')
-			b = edm.AppendJSONString(b, r.Name)
-			b = append(b, ':')
-			b = edm.AppendJSONString(b, r.Text)
-		case err != nil:
-			// Not a value of its type: keep the text, annotated, so the JSON
-			// mode shows the same violation.
-			b = edm.AppendJSONString(b, r.Name+"@odata.type")
-			b = append(b, ':')
-			b = edm.AppendJSONString(b, t.String())
-			b = append(b, ',')
+		case !ok || err != nil:
+			// An unknown type, or not a value of its type: keep the text,
+			// annotated, so the JSON mode shows the same violation.
+			if ok {
+				annotate(t.String())
+			} else {
+				annotate(r.Type)
+			}
 			b = edm.AppendJSONString(b, r.Name)
 			b = append(b, ':')
 			b = edm.AppendJSONString(b, r.Text)
@@ -169,10 +168,7 @@ func (a *API) DraftBody(draftJSON []byte) []byte {
 			if v.NeedsAnnotation() || t == edm.Double {
 				// Doubles are annotated too: an integral 2.0 would otherwise
 				// read back as an Int32 if a tool reformats the text.
-				b = edm.AppendJSONString(b, r.Name+"@odata.type")
-				b = append(b, ':')
-				b = edm.AppendJSONString(b, t.String())
-				b = append(b, ',')
+				annotate(t.String())
 			}
 			b = edm.AppendJSONString(b, r.Name)
 			b = append(b, ':')

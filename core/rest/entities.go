@@ -97,13 +97,8 @@ func (x *exchange) getEntity(res resource) {
 // insertEntity answers POST t: 201 with the entity, or 204 with
 // Prefer: return-no-content.
 func (x *exchange) insertEntity(table string) {
-	if err := x.format.requireJSON(); err != nil {
-		x.fail(err)
-		return
-	}
-	body, err := x.readBody()
-	if err != nil {
-		x.fail(err)
+	body, ok := x.jsonBody()
+	if !ok {
 		return
 	}
 	e, err := odata.DecodeEntity(body)

@@ -259,6 +259,22 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	return b, nil
 }
 
+// jsonBody reads the body of an operation that answers with JSON: it needs
+// a JSON Accept (D21) and a body within the limit. On false the error has
+// been written.
+func (x *exchange) jsonBody() ([]byte, bool) {
+	if err := x.format.requireJSON(); err != nil {
+		x.fail(err)
+		return nil, false
+	}
+	body, err := x.readBody()
+	if err != nil {
+		x.fail(err)
+		return nil, false
+	}
+	return body, true
+}
+
 // headers sets the headers of every response (D20).
 func (x *exchange) headers() http.Header {
 	h := x.w.Header()

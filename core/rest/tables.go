@@ -32,13 +32,8 @@ func (x *exchange) queryTables() {
 // createTable answers POST Tables: 201 with the table, or 204 with
 // Prefer: return-no-content (D24).
 func (x *exchange) createTable() {
-	if err := x.format.requireJSON(); err != nil {
-		x.fail(err)
-		return
-	}
-	body, err := x.readBody()
-	if err != nil {
-		x.fail(err)
+	body, ok := x.jsonBody()
+	if !ok {
 		return
 	}
 	name, err := odata.DecodeTableName(body)
