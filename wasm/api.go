@@ -41,6 +41,10 @@ func register(binding js.Value, st *store.Store, api *play.API) {
 	fn("draftBody", func(a []js.Value) any { return string(api.DraftBody([]byte(arg(a, 0)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
 	fn("readEntities", func(a []js.Value) any { return string(api.ReadEntities(arg(a, 0))) })
+	fn("checkBatch", func(a []js.Value) any { return string(api.CheckBatch([]byte(arg(a, 0)))) })
+	fn("readBatch", func(a []js.Value) any { return string(api.ReadBatch(arg(a, 0), arg(a, 1))) })
+	fn("queryStats", func(a []js.Value) any { return string(api.QueryStats([]byte(arg(a, 0)))) })
+	fn("reset", func([]js.Value) any { return api.Reset() })
 	fn("snapshot", func([]js.Value) any { return string(st.Snapshot()) })
 	fn("restore", func(a []js.Value) any {
 		if err := st.Restore([]byte(arg(a, 0))); err != nil {

@@ -25,7 +25,7 @@ func main() {
 	creds.AllowUnsigned = true // a page holds no secret; a signature that is present is still verified
 	api := rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock})
 	workers.ServeNonBlock(bridge(api))
-	register(binding, st, &play.API{Base: "", Clock: clock, Creds: rest.WellKnown()})
+	register(binding, st, &play.API{Base: "", Clock: clock, Creds: rest.WellKnown(), Store: st})
 	workers.Ready()
 	select {}
 }

@@ -101,6 +101,13 @@ const tableplay = {
   draftBody: (draft) => JSON.parse(call("draftBody", JSON.stringify(draft))).body,
   parseBody: (body) => JSON.parse(call("parseBody", String(body))),
   readEntities: (body) => JSON.parse(call("readEntities", String(body))),
+  checkBatch: (operations) => JSON.parse(call("checkBatch", JSON.stringify(operations))),
+  readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
+  queryStats: (operation) => JSON.parse(call("queryStats", JSON.stringify(operation))),
+  reset() {
+    const error = call("reset");
+    if (error) throw new Error(error);
+  },
   snapshot: () => JSON.parse(call("snapshot")),
   restore(doc) {
     const error = call("restore", typeof doc === "string" ? doc : JSON.stringify(doc));

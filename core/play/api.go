@@ -9,6 +9,7 @@ import (
 	"github.com/tableplay/tableplay/core/filter"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
 )
 
 // API answers the playground's calls. Base is the account URL requests and
@@ -18,6 +19,8 @@ type API struct {
 	Base  string
 	Clock func() time.Time
 	Creds rest.Credentials
+	// Store, when set, lets QueryStats and Reset reach the account itself.
+	Store *store.Store
 }
 
 // errorJSON is the answer to input the API cannot read at all.
@@ -163,4 +166,15 @@ func (a *API) ExplainFilter(text string) []byte {
 		kr.RowKey = boundsOf(r.RKLow, r.RKHigh)
 	}
 	return mustJSON(Explanation{Valid: true, Canonical: filter.String(n), Properties: filter.Properties(n), KeyRange: kr, Position: -1})
+}
+
+// Reset empties the account: no tables, the default service properties.
+func (a *API) Reset() string {
+	if a.Store == nil {
+		return "no account"
+	}
+	if err := a.Store.Restore([]byte(`{"format":"` + store.SnapshotFormat + `","version":1,"tables":[]}`)); err != nil {
+		return err.Error()
+	}
+	return ""
 }

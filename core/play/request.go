@@ -30,6 +30,8 @@ type Operation struct {
 	// Level is the metadata level asked for with $format ("" for the SDK's
 	// default, minimal metadata).
 	Level string `json:"level,omitempty"`
+	// Operations are the writes of a "batch" (one transaction).
+	Operations []Operation `json:"operations,omitempty"`
 }
 
 // Request is an HTTP request laid out for display and for sending with
@@ -50,7 +52,13 @@ func (a *API) RequestFor(opJSON []byte) []byte {
 	if err := json.Unmarshal(opJSON, &op); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
-	r, msg := a.build(op)
+	var r Request
+	var msg string
+	if op.Kind == "batch" {
+		r, msg = a.batchRequest(op.Operations, boundaryID(a.Clock().UnixNano()))
+	} else {
+		r, msg = a.build(op)
+	}
 	if msg != "" {
 		return mustJSON(Request{Error: msg})
 	}
@@ -183,6 +191,14 @@ func (a *API) build(op Operation) (Request, string) {
 	add("Authorization", a.Creds.Sign(date, u))
 	r.Headers = h
 	return r, ""
+}
+
+// boundaryID makes a GUID-shaped multipart boundary id from a number (the SDK
+// uses a random UUID; any unique text will do).
+func boundaryID(n int64) string {
+	h := strconv.FormatUint(uint64(n), 16)
+	h = strings.Repeat("0", 32-min(32, len(h))) + h
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
 // setQuery adds $filter, $select and $top as the SDK does.

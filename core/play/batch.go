@@ -1,0 +1,232 @@
+package play
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"net/textproto"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// BatchCheck is CheckBatch's answer: the transaction rules as the queue
+// stands, each with its state, and the first violation with the index of the
+// operation it names (what the service would answer).
+type BatchCheck struct {
+	Valid bool        `json:"valid"`
+	Count int         `json:"count"`
+	Limit int         `json:"limit"`
+	Rules []BatchRule `json:"rules"`
+	Index int         `json:"index"` // of the first offending operation; -1 when valid
+	Error *Card       `json:"error,omitempty"`
+}
+
+// BatchRule is one rule of entity group transactions and whether the queue
+// keeps it.
+type BatchRule struct {
+	ID        string `json:"id"`
+	Statement string `json:"statement"`
+	OK        bool   `json:"ok"`
+}
+
+// batchOps turns queued operations into store operations, validating each
+// entity; the index and error of the first invalid one are returned.
+func batchOps(ops []Operation) ([]store.Op, int, *tableerr.Error) {
+	out := make([]store.Op, 0, len(ops))
+	for i, op := range ops {
+		if op.Entity == nil {
+			return out, i, tableerr.New(tableerr.InvalidInput)
+		}
+		var e *entity.Entity
+		if op.Kind == "delete" {
+			if op.Entity.PartitionKey == nil || op.Entity.RowKey == nil {
+				return out, i, tableerr.New(tableerr.PropertiesNeedValue)
+			}
+			e = &entity.Entity{PartitionKey: *op.Entity.PartitionKey, RowKey: *op.Entity.RowKey}
+		} else {
+			r := entity.Check(op.Entity.fields())
+			if len(r.Violations) > 0 {
+				return out, i, r.Violations[0]
+			}
+			e = r.Entity
+		}
+		kind, ok := storeKind(op.Kind)
+		if !ok {
+			return out, i, tableerr.New(tableerr.InvalidInput)
+		}
+		out = append(out, store.Op{Kind: kind, Entity: e})
+	}
+	return out, -1, nil
+}
+
+// storeKind maps an operation name to a store operation.
+func storeKind(name string) (store.Kind, bool) {
+	switch name {
+	case "insert":
+		return store.Insert, true
+	case "replace":
+		return store.Replace, true
+	case "merge":
+		return store.Merge, true
+	case "delete":
+		return store.Delete, true
+	case "insertOrReplace":
+		return store.InsertOrReplace, true
+	case "insertOrMerge":
+		return store.InsertOrMerge, true
+	}
+	return 0, false
+}
+
+// CheckBatch checks a queue of operations (JSON array of Operation) against
+// the rules of entity group transactions (D13): valid entities, one
+// PartitionKey, at most 100 operations, each entity once.
+func (a *API) CheckBatch(opsJSON []byte) []byte {
+	var ops []Operation
+	if err := json.Unmarshal(opsJSON, &ops); err != nil {
+		return errorJSON("not a list of operations: " + err.Error())
+	}
+	c := BatchCheck{Count: len(ops), Limit: store.MaxBatch, Index: -1, Rules: []BatchRule{
+		{ID: "batch-entities", Statement: "Every operation's entity satisfies the entity rules.", OK: true},
+		{ID: "batch-partition", Statement: "All operations act on one table and one PartitionKey.", OK: true},
+		{ID: "batch-size", Statement: "A transaction holds at most 100 operations.", OK: true},
+		{ID: "batch-once", Statement: "Each entity appears at most once.", OK: true},
+	}}
+	fail := func(rule int, index int, err *tableerr.Error) {
+		c.Rules[rule].OK = false
+		if c.Error == nil {
+			card := cardOf(err)
+			c.Error, c.Index = &card, index
+		}
+	}
+	plain, bad, err := batchOps(ops)
+	if err != nil {
+		fail(0, bad, err)
+	}
+	for i, op := range ops {
+		if i > 0 && !strings.EqualFold(op.Table, ops[0].Table) {
+			fail(1, i, tableerr.New(tableerr.CommandsInBatchActOnDifferentPartitions))
+			break
+		}
+	}
+	if i, err := store.CheckBatch(plain); err != nil {
+		switch err.Code {
+		case tableerr.CommandsInBatchActOnDifferentPartitions:
+			fail(1, i, err)
+		case tableerr.InvalidDuplicateRow:
+			fail(3, i, err)
+		default:
+			fail(2, i, err)
+		}
+	}
+	c.Valid = c.Error == nil
+	return mustJSON(c)
+}
+
+// batchRequest builds the $batch request the Go SDK's SubmitTransaction
+// sends: a changeset of application/http parts, each with the request line,
+// its headers sorted by name, and the body.
+func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string) {
+	if len(ops) == 0 {
+		return Request{}, "a transaction needs at least one operation"
+	}
+	var cs bytes.Buffer
+	w := multipart.NewWriter(&cs)
+	w.SetBoundary("changeset_" + boundaryID)
+	for _, op := range ops {
+		if op.Kind == "get" {
+			return Request{}, "a transaction holds writes only"
+		}
+		r, msg := a.build(op)
+		if msg != "" {
+			return Request{}, msg
+		}
+		h := make(textproto.MIMEHeader)
+		h.Set("Content-Transfer-Encoding", "binary")
+		h.Set("Content-Type", "application/http")
+		part, _ := w.CreatePart(h)
+		part.Write([]byte(r.Method + " " + r.URL + " HTTP/1.1\r\n"))
+		var lines []string
+		for _, kv := range r.Headers {
+			switch kv[0] {
+			case "Authorization", "x-ms-date": // the outer request carries them
+				continue
+			}
+			lines = append(lines, kv[0]+": "+kv[1])
+		}
+		if op.Kind == "insert" {
+			lines = append(lines, "Prefer: return-no-content")
+		}
+		sort.Strings(lines)
+		for _, l := range lines {
+			part.Write([]byte(l + "\r\n"))
+		}
+		part.Write([]byte("\r\n" + r.Body))
+	}
+	w.Close()
+	var outer bytes.Buffer
+	ow := multipart.NewWriter(&outer)
+	ow.SetBoundary("batch_" + boundaryID)
+	h := make(textproto.MIMEHeader)
+	h.Set("Content-Type", "multipart/mixed; boundary=changeset_"+boundaryID)
+	p, _ := ow.CreatePart(h)
+	p.Write(cs.Bytes())
+	ow.Close()
+	u, err := url.Parse(a.Base + "/$batch")
+	if err != nil {
+		return Request{}, "bad base URL"
+	}
+	date := a.Clock().UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
+	body := outer.String()
+	return Request{Method: "POST", URL: u.String(), Body: body, Headers: [][2]string{
+		{"Accept", "application/json;odata=minimalmetadata"},
+		{"Content-Type", "multipart/mixed; boundary=batch_" + boundaryID},
+		{"DataServiceVersion", "3.0"},
+		{"x-ms-version", "2019-02-02"},
+		{"x-ms-date", date},
+		{"Content-Length", strconv.Itoa(len(body))},
+		{"Authorization", a.Creds.Sign(date, u)},
+	}}, ""
+}
+
+// ReadBatch reads a $batch response body (contentType is its Content-Type):
+// the status of each part, and which operation failed (see
+// rest.ReadBatchResponse).
+func (a *API) ReadBatch(contentType, body string) []byte {
+	ans, err := rest.ReadBatchResponse(contentType, body)
+	if err != nil {
+		return errorJSON(err.Error())
+	}
+	return mustJSON(ans)
+}
+
+// QueryStats runs one page of a query against the store and says how many
+// entities it examined and how many it returned, so the page can show what a
+// key range saves.
+func (a *API) QueryStats(opJSON []byte) []byte {
+	var op Operation
+	if err := json.Unmarshal(opJSON, &op); err != nil || a.Store == nil {
+		return errorJSON("not an operation")
+	}
+	q := store.Query{Top: op.Top, NextPartitionKey: op.NextPartitionKey, NextRowKey: op.NextRowKey}
+	if op.Filter != nil && *op.Filter != "" {
+		n, err := filter.Parse(*op.Filter)
+		if err != nil {
+			return mustJSON(map[string]any{"error": cardOf(err)})
+		}
+		q.Filter = n
+	}
+	page, err := a.Store.Query(op.Table, q)
+	if err != nil {
+		return mustJSON(map[string]any{"error": cardOf(err)})
+	}
+	return mustJSON(map[string]any{"scanned": page.Scanned, "returned": len(page.Entities), "more": page.More()})
+}
