@@ -8,6 +8,10 @@ import { initEntities } from "./entities.js";
 import { initOperations } from "./operations.js";
 import { initWire } from "./wire.js";
 import { loadSample, sampleUser } from "./sample.js";
+import { initQuery } from "./query.js";
+import { initBatch } from "./batch.js";
+import { load, initPersistence } from "./persist.js";
+import { initTransfer, openShared } from "./transfer.js";
 import { emit, setStatus } from "./state.js";
 
 initTheme(document.getElementById("theme-toggle"));
@@ -23,11 +27,26 @@ async function start() {
     setStatus("The engine could not start: " + err.message);
     return;
   }
+  const saved = await load();
+  if (saved) {
+    try {
+      tableplay.restore(saved);
+    } catch (err) {
+      setStatus("The saved account could not be restored: " + err.message);
+    }
+  }
+  // Let the restore's own change notice pass before listening: restoring
+  // what was saved needs no save.
+  await null;
+  initPersistence();
   initWire();
   initTables();
   initEditor();
   initEntities();
   initOperations();
+  initQuery();
+  initBatch();
+  initTransfer();
   document.getElementById("load-sample").addEventListener("click", async () => {
     const table = await loadSample();
     await refreshTables();
@@ -36,6 +55,7 @@ async function start() {
     emit("load-entity", { draft: sampleUser });
     setStatus("Sample loaded: the user Ada is in the editor.");
   });
+  await openShared();
   await refreshTables();
   document.body.dataset.ready = "true";
   setStatus("Ready. The engine runs in this page: nothing leaves your browser.");

@@ -4,6 +4,7 @@
 import { el, replace, debounce } from "./dom.js";
 import { cards } from "./cards.js";
 import { send } from "./exchange.js";
+import { confirmAction } from "./confirm.js";
 import { state, emit, on, setStatus } from "./state.js";
 
 const form = () => document.getElementById("create-table");
@@ -22,16 +23,6 @@ function showNameRules() {
   replace(box, report.valid ? el("p", { class: "ok-note" }, "A valid table name.") : cards(report.violations));
 }
 
-// confirmDelete asks in a dialog; resolves true to delete.
-function confirmDelete(name) {
-  const dialog = document.getElementById("confirm");
-  document.getElementById("confirm-text").textContent = `Delete the table ${name} and all its entities?`;
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
-    dialog.returnValue = "";
-    dialog.showModal();
-  });
-}
 
 export async function refreshTables() {
   const x = await send({ kind: "listTables" });
@@ -48,7 +39,7 @@ export async function refreshTables() {
         el("button", {
           type: "button", class: "secondary", "aria-label": `Delete table ${name}`,
           onclick: async () => {
-            if (!(await confirmDelete(name))) return;
+            if (!(await confirmAction(`Delete the table ${name} and all its entities?`))) return;
             const del = await send({ kind: "deleteTable", table: name });
             emit("exchange", del);
             if (state.table === name) selectTable(null);
@@ -59,6 +50,7 @@ export async function refreshTables() {
     ),
   );
   document.getElementById("empty-state").hidden = names.length > 0;
+  if (state.table && !names.some((n) => n.toLowerCase() === state.table.toLowerCase())) selectTable(null);
   return names;
 }
 

@@ -1,0 +1,81 @@
+// web/batch.js is responsible for batch transactions: a queue of writes
+// (reorder, remove), the transaction rules checked by the engine as the queue
+// grows, and the answer: every ETag, or the failing operation's index and
+// the fact that nothing was written.
+import { el, replace, number } from "./dom.js";
+import { card } from "./cards.js";
+import { send, header } from "./exchange.js";
+import { draft } from "./editor.js";
+import { state, emit } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+let queue = [];
+
+function render(failed = -1) {
+  const check = tableplay.checkBatch(queue);
+  replace($("batch-rules"), check.rules.map((r) => el("li", { class: r.ok ? "ok" : "bad" }, r.statement, r.id === "batch-size" ? ` (${number(check.count)} of ${number(check.limit)})` : "")));
+  replace($("batch-queue"), queue.map((op, i) => {
+    const name = `${i}: ${op.kind} ${op.entity.PartitionKey} / ${op.entity.RowKey}`;
+    return el("li", { class: i === failed || (i === check.index && !check.valid) ? "failed" : "", "data-index": i },
+      el("div", { class: "row" },
+        el("span", {}, `${op.kind} `, el("code", {}, op.entity.PartitionKey), " / ", el("code", {}, op.entity.RowKey), ` in ${op.table}`),
+        el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} up`, disabled: i === 0, onclick: () => move(i, -1) }, "Up"),
+        el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} down`, disabled: i === queue.length - 1, onclick: () => move(i, 1) }, "Down"),
+        el("button", { type: "button", class: "secondary", "aria-label": `Remove operation ${name}`, onclick: () => { queue.splice(i, 1); render(); } }, "Remove")),
+      i === check.index && check.error ? card(check.error) : null);
+  }));
+  $("submit-batch").disabled = queue.length === 0;
+}
+
+function move(i, by) {
+  const [op] = queue.splice(i, 1);
+  queue.splice(i + by, 0, op);
+  render();
+}
+
+export function enqueue() {
+  const d = draft();
+  if (!state.table || !d) return;
+  const kind = $("op-kind").value;
+  if (kind === "get") return;
+  queue.push({ kind, table: state.table, entity: structuredClone(d) });
+  render();
+  $("batch-result").replaceChildren(el("p", { class: "hint" }, `Queued: ${queue.length} operation${queue.length === 1 ? "" : "s"}.`));
+}
+
+async function submit() {
+  const before = tableplay.snapshot();
+  const x = await send({ kind: "batch", operations: queue });
+  emit("exchange", x);
+  if (x.error) {
+    replace($("batch-result"), el("p", { class: "card" }, x.error));
+    return;
+  }
+  const answer = tableplay.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
+  if (answer.ok) {
+    replace($("batch-result"),
+      el("p", { class: "ok-note" }, `Committed: ${answer.parts.length} operation${answer.parts.length === 1 ? "" : "s"} in one transaction.`),
+      el("ol", { class: "queue", start: 0 }, answer.parts.map((p, i) => el("li", {}, `${queue[i].kind}: ${p.status} ${p.statusText}`, p.etag ? [" · ETag ", el("code", { class: "etag" }, p.etag)] : ""))));
+    queue = [];
+    render();
+  } else {
+    const unchanged = JSON.stringify(tableplay.snapshot()) === JSON.stringify(before);
+    const p = answer.parts[0];
+    replace($("batch-result"),
+      el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
+      el("p", {}, unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
+    render(answer.failedIndex);
+  }
+  emit("entities-changed");
+}
+
+export function initBatch() {
+  $("queue-op").addEventListener("click", enqueue);
+  $("submit-batch").addEventListener("click", submit);
+  $("clear-batch").addEventListener("click", () => {
+    queue = [];
+    render();
+    replace($("batch-result"));
+  });
+  render();
+}
