@@ -25,7 +25,7 @@ test: fmt-check vet check-deps unit race wasm-core e2e
 ## e2e: the page in Debian's Chromium, driven by playwright-core (npm ci first)
 e2e: wasm
 	$(GO) build -o bin/tableplay ./cmd/tableplay
-	node --test e2e/
+	node --test --test-concurrency=1 e2e/
 
 unit:
 	$(GO) test -count=1 ./...

@@ -196,6 +196,7 @@ test("a share link opens the same account in a fresh browser; an oversized one i
   await page.getByRole("button", { name: "Load the sample" }).click();
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
   await page.getByRole("button", { name: "Share link" }).click();
+  await page.locator("#share-box").waitFor(); // compression is asynchronous
   const link = await page.getByLabel("Link to this account").inputValue();
   assert.match(link, /#s=[A-Za-z0-9_-]+$/);
   const original = await page.evaluate(() => JSON.stringify(tableplay.snapshot().tables));
