@@ -205,6 +205,26 @@ test("a share link opens the same account in a fresh browser; an oversized one i
   await fresh.getByRole("button", { name: "Users", exact: true }).waitFor();
   assert.equal(await fresh.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);
   assert.equal(new URL(fresh.url()).hash, "", "the fragment is cleared once loaded");
+  // Where local tables exist, the page asks first; declining keeps them.
+  const count = await savedCount(fresh);
+  await fresh.evaluate(async () => {
+    const h = { Accept: "application/json", "Content-Type": "application/json" };
+    await tableplay.fetch("/devstoreaccount1/Tables", { method: "POST", headers: h, body: JSON.stringify({ TableName: "Mine" }) });
+  });
+  await saved(fresh, count);
+  await fresh.goto("about:blank");
+  await fresh.goto(link);
+  await fresh.locator("dialog[open]").waitFor();
+  assert.match(await fresh.locator("#confirm-text").innerText(), /Replace the tables in this browser/);
+  await fresh.getByRole("button", { name: "Cancel" }).click();
+  await fresh.waitForSelector("body[data-ready=true]");
+  await fresh.getByRole("button", { name: "Mine", exact: true }).waitFor();
+  await fresh.goto("about:blank");
+  await fresh.goto(link);
+  await fresh.locator("dialog[open]").waitFor();
+  await fresh.getByRole("button", { name: "Replace" }).click();
+  await fresh.waitForSelector("body[data-ready=true]");
+  assert.equal(await fresh.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);
   await b.close();
   // Too large: 600 entities of random text do not fit in 32 KB compressed.
   await page.evaluate(async () => {
