@@ -16,18 +16,6 @@ const (
 	String
 )
 
-var typeNames = [...]string{
-	Invalid:  "",
-	Binary:   "Edm.Binary",
-	Boolean:  "Edm.Boolean",
-	DateTime: "Edm.DateTime",
-	Double:   "Edm.Double",
-	Guid:     "Edm.Guid",
-	Int32:    "Edm.Int32",
-	Int64:    "Edm.Int64",
-	String:   "Edm.String",
-}
-
 // Types lists the eight valid types in a stable order, for pickers and tests.
 func Types() []Type {
 	return []Type{Binary, Boolean, DateTime, Double, Guid, Int32, Int64, String}
@@ -35,8 +23,23 @@ func Types() []Type {
 
 // String returns the type's wire name, e.g. "Edm.Int64" (empty for Invalid).
 func (t Type) String() string {
-	if int(t) < len(typeNames) {
-		return typeNames[t]
+	switch t {
+	case Binary:
+		return "Edm.Binary"
+	case Boolean:
+		return "Edm.Boolean"
+	case DateTime:
+		return "Edm.DateTime"
+	case Double:
+		return "Edm.Double"
+	case Guid:
+		return "Edm.Guid"
+	case Int32:
+		return "Edm.Int32"
+	case Int64:
+		return "Edm.Int64"
+	case String:
+		return "Edm.String"
 	}
 	return ""
 }
@@ -45,7 +48,7 @@ func (t Type) String() string {
 // matches type names exactly (case-sensitively).
 func ParseType(name string) (Type, bool) {
 	for t := Binary; t <= String; t++ {
-		if typeNames[t] == name {
+		if t.String() == name {
 			return t, true
 		}
 	}
