@@ -2,25 +2,14 @@
 // transactions, persistence, export/import and share links in the page.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync, readFileSync, mkdirSync } from "node:fs";
+import { writeFileSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { root, startServer, launchBrowser } from "./harness.js";
+import { useBrowser } from "./harness.js";
 
-let server, browser;
-const artifacts = path.join(root, "e2e", "artifacts");
+const env = useBrowser({ before, after });
+const artifacts = env.artifacts;
 
-before(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
-
-async function open(context, url = server.url + "/") {
+async function open(context, url = env.server.url + "/") {
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
@@ -69,7 +58,7 @@ async function runQuery(page, next = false) {
 }
 
 test("query 2,500 entities with a filter, page through, each match exactly once", async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await open(context);
   await fill(page, "Many", 2500);
   await saved(page, await savedCount(page));
@@ -108,7 +97,7 @@ test("query 2,500 entities with a filter, page through, each match exactly once"
 });
 
 test("a failing batch rolls back and names its index; a succeeding one shows ETags", async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await open(context);
   await page.getByLabel("New table name").fill("Orders");
   await page.getByRole("button", { name: "Create" }).click();
@@ -147,7 +136,7 @@ test("a failing batch rolls back and names its index; a succeeding one shows ETa
 });
 
 test("reload keeps the data, reset removes it, export and import bring it back, a corrupt import changes nothing", async () => {
-  const context = await browser.newContext({ acceptDownloads: true });
+  const context = await env.browser.newContext({ acceptDownloads: true });
   const page = await open(context);
   await page.getByRole("button", { name: "Load the sample" }).click();
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
@@ -191,7 +180,7 @@ test("reload keeps the data, reset removes it, export and import bring it back, 
 });
 
 test("a share link opens the same account in a fresh browser; an oversized one is refused", async () => {
-  const a = await browser.newContext();
+  const a = await env.browser.newContext();
   const page = await open(a);
   await page.getByRole("button", { name: "Load the sample" }).click();
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
@@ -200,7 +189,7 @@ test("a share link opens the same account in a fresh browser; an oversized one i
   const link = await page.getByLabel("Link to this account").inputValue();
   assert.match(link, /#s=[A-Za-z0-9_-]+$/);
   const original = await page.evaluate(() => JSON.stringify(tableplay.snapshot().tables));
-  const b = await browser.newContext();
+  const b = await env.browser.newContext();
   const fresh = await open(b, link);
   await fresh.getByRole("button", { name: "Users", exact: true }).waitFor();
   assert.equal(await fresh.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);

@@ -2,7 +2,7 @@
 // server on a free loopback port and Debian's Chromium driven by
 // playwright-core. A missing Chromium fails the run; it is never skipped.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -63,4 +63,21 @@ export async function openPage(browser, url) {
   await page.goto(url + "/");
   await page.evaluate(() => window.tableplay.ready);
   return { page, context, errors };
+}
+
+// useBrowser registers the hooks most browser tests share: the native server
+// and Chromium start before the file's tests and stop after them. The
+// returned object holds them once started.
+export function useBrowser(hooks) {
+  const env = { artifacts: path.join(root, "e2e", "artifacts") };
+  hooks.before(async () => {
+    mkdirSync(env.artifacts, { recursive: true });
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  hooks.after(async () => {
+    await env.browser?.close();
+    env.server?.stop();
+  });
+  return env;
 }

@@ -2,30 +2,18 @@
 // it: what is visible after typing, clicking and pressing keys, in Chromium.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { root, startServer, launchBrowser } from "./harness.js";
+import { useBrowser } from "./harness.js";
 
-let server, browser;
-const artifacts = path.join(root, "e2e", "artifacts");
-
-before(async () => {
-  mkdirSync(artifacts, { recursive: true });
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = useBrowser({ before, after });
+const artifacts = env.artifacts;
 
 async function open(options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(server.url + "/");
+  await page.goto(env.server.url + "/");
   await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
   return { page, context, errors };
 }
