@@ -92,6 +92,3 @@ export function initWire() {
     showLevels();
   });
 }
-
-// reads made for the person (not background refreshes) use the chosen level.
-export const readLevel = () => state.level;

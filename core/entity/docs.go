@@ -14,5 +14,4 @@ const (
 	secProperties  = "Understanding the Table service data model › Properties"
 	secPayload     = "Payload format for Table service operations › Property types in a JSON feed"
 	secEntitySize  = "How the size of an entity is calculated (Microsoft, 2011)"
-	secRequestBody = "Payload format for Table service operations"
 )
