@@ -230,3 +230,16 @@ test("a share link opens the same account in a fresh browser; an oversized one i
   assert.match(await page.locator("#account-note").innerText(), /Use Export/);
   await a.close();
 });
+
+test("without IndexedDB the page says so and keeps working in memory", async () => {
+  const context = await env.browser.newContext();
+  await context.addInitScript(() => {
+    Object.defineProperty(window, "indexedDB", { get() { throw new DOMException("blocked", "SecurityError"); } });
+  });
+  const page = await open(context);
+  assert.match(await page.locator("#storage-status").innerText(), /Storage unavailable/);
+  await page.getByRole("button", { name: "Load the sample" }).click();
+  await page.getByRole("button", { name: "Users", exact: true }).waitFor();
+  assert.match(await page.locator("#entity-list").innerText(), /Ada Lovelace/);
+  await context.close();
+});
