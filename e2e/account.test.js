@@ -37,13 +37,32 @@ async function fill(page, table, n) {
   }, { table, n });
 }
 
-// saved waits for the page to save the account after what the caller did
-// (saves follow changes after a short pause).
-async function saved(page, before) {
-  await page.waitForFunction((b) => Number(document.body.dataset.saved ?? 0) > b, before);
+// saved waits until IndexedDB holds exactly the tables the engine holds: a
+// save counter alone can be satisfied by an earlier save still in flight.
+async function saved(page) {
+  for (let i = 0; i < 100; i++) {
+    const same = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const open = indexedDB.open("tableplay", 1);
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const db = open.result;
+            const get = db.transaction("account").objectStore("account").get("snapshot");
+            get.onsuccess = () => {
+              db.close();
+              const stored = get.result ? JSON.stringify(JSON.parse(get.result).tables) : "[]";
+              resolve(stored === JSON.stringify(tableplay.snapshot().tables));
+            };
+            get.onerror = () => resolve(false);
+          };
+        }),
+    );
+    if (same) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error("the account was not saved within 10 s");
 }
-
-const savedCount = (page) => page.evaluate(() => Number(document.body.dataset.saved ?? 0));
 
 async function selectTable(page, name) {
   await page.getByRole("button", { name: "Delete table " + name }).waitFor();
@@ -61,7 +80,7 @@ test("query 2,500 entities with a filter, page through, each match exactly once"
   const context = await env.browser.newContext();
   const page = await open(context);
   await fill(page, "Many", 2500);
-  await saved(page, await savedCount(page));
+  await saved(page);
   await page.reload();
   await page.waitForSelector("body[data-ready=true]");
   await selectTable(page, "Many");
@@ -140,7 +159,7 @@ test("reload keeps the data, reset removes it, export and import bring it back, 
   const page = await open(context);
   await page.getByRole("button", { name: "Load the sample" }).click();
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
-  await page.waitForFunction(() => Number(document.body.dataset.saved ?? 0) > 0);
+  await saved(page);
   await page.reload();
   await page.waitForSelector("body[data-ready=true]");
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
@@ -154,12 +173,11 @@ test("reload keeps the data, reset removes it, export and import bring it back, 
   assert.equal(exported.format, "tableplay-account");
   assert.deepEqual(exported.tables.map((t) => t.name), ["Products", "Users"]);
   // Reset, after confirming.
-  const before = await savedCount(page);
   await page.getByRole("button", { name: "Reset" }).click();
   await page.getByRole("button", { name: "Reset", exact: true }).last().click();
   await page.getByRole("button", { name: "Load the sample" }).waitFor();
   assert.equal(await page.locator("#table-list li").count(), 0);
-  await saved(page, before);
+  await saved(page);
   await page.reload();
   await page.waitForSelector("body[data-ready=true]");
   assert.equal(await page.locator("#table-list li").count(), 0, "reset is saved too");
@@ -195,12 +213,11 @@ test("a share link opens the same account in a fresh browser; an oversized one i
   assert.equal(await fresh.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);
   assert.equal(new URL(fresh.url()).hash, "", "the fragment is cleared once loaded");
   // Where local tables exist, the page asks first; declining keeps them.
-  const count = await savedCount(fresh);
   await fresh.evaluate(async () => {
     const h = { Accept: "application/json", "Content-Type": "application/json" };
     await tableplay.fetch("/devstoreaccount1/Tables", { method: "POST", headers: h, body: JSON.stringify({ TableName: "Mine" }) });
   });
-  await saved(fresh, count);
+  await saved(fresh);
   await fresh.goto("about:blank");
   await fresh.goto(link);
   await fresh.locator("dialog[open]").waitFor();
