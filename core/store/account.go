@@ -20,6 +20,8 @@ type Store struct {
 	floor    edm.Ticks         // guarded by mu: Timestamps stay above restored ones
 	props    ServiceProperties // guarded by mu
 	onChange func()
+
+	probes sync.Pool // *entity.Entity search keys for Get: a point read allocates nothing
 }
 
 // Options configure a Store.
@@ -33,7 +35,9 @@ type Options struct {
 
 // New returns an empty account.
 func New(o Options) *Store {
-	return &Store{clock: o.Clock, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange}
+	s := &Store{clock: o.Clock, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange}
+	s.probes.New = func() any { return new(entity.Entity) }
+	return s
 }
 
 func (s *Store) changed() {

@@ -352,5 +352,18 @@ func runModel(t *testing.T, seed int64, steps int) {
 				}
 			}
 		}
+		// Point reads agree with the ordered walk.
+		for _, e := range all {
+			if got, err := s.Get("tbl", e.PartitionKey, e.RowKey); err != nil || got != e {
+				fail(step, "Get %q/%q: %v, %v; the walk has %p", e.PartitionKey, e.RowKey, got, err, e)
+			}
+		}
+		for i := 0; i < 5; i++ {
+			k := mkey{randKey(r), randKey(r)}
+			_, err := s.Get("tbl", k.pk, k.rk)
+			if _, ok := m.rows[k]; ok != (err == nil) {
+				fail(step, "Get %q/%q: %v, model has it: %v", k.pk, k.rk, err, ok)
+			}
+		}
 	}
 }

@@ -153,7 +153,11 @@ func (s *Store) Get(tableName, pk, rk string) (*entity.Entity, *tableerr.Error) 
 	if err != nil {
 		return nil, err
 	}
-	it, ok := t.view().Get(probe(pk, rk))
+	key := s.probes.Get().(*entity.Entity)
+	key.PartitionKey, key.RowKey = pk, rk
+	it, ok := t.view().Get(item{prefix(pk), prefix(rk), key})
+	key.PartitionKey, key.RowKey = "", ""
+	s.probes.Put(key)
 	if !ok {
 		return nil, tableerr.New(tableerr.ResourceNotFound)
 	}

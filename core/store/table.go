@@ -13,12 +13,12 @@ import (
 // tree is the ordered set of a table's entities.
 type tree = btree.BTreeG[item]
 
-// item is a tree entry: the entity and the first bytes of its keys inline, so
+// item is a tree entry: the entity and a packed form of its keys inline, so
 // that most comparisons in a search touch only the node being searched (a
 // large table does not fit in the CPU caches; following the entity and key
 // pointers at every step would cost a cache miss each).
 type item struct {
-	pk, rk uint64 // key prefixes, see prefix
+	pk, rk uint64 // packed keys, see prefix
 	e      *entity.Entity
 }
 
@@ -28,13 +28,16 @@ func itemOf(e *entity.Entity) item { return item{prefix(e.PartitionKey), prefix(
 // UTF-16 order agree only on ASCII, so such keys are compared in full.
 const noPrefix = ^uint64(0)
 
-// prefix packs the first 8 bytes of an ASCII key big-endian, zero-padded.
-// Keys never hold U+0000 (a control character), so padding cannot tie with
-// a real character.
+// prefix packs an ASCII key's first 8 characters at 7 bits each, zero-padded
+// and big-endian, above a low byte holding min(len, 9). Packed keys order as
+// their keys do: equal characters with different lengths mean the shorter is
+// a prefix of the longer (padding equals only U+0000 or nothing), and the
+// length byte puts it first. Only equal packed keys of 9 or more characters
+// need the full keys.
 func prefix(s string) uint64 {
 	var p uint64
 	for i := 0; i < 8; i++ {
-		p <<= 8
+		p <<= 7
 		if i < len(s) {
 			if s[i] >= 0x80 {
 				return noPrefix
@@ -42,32 +45,37 @@ func prefix(s string) uint64 {
 			p |= uint64(s[i])
 		}
 	}
-	return p
+	return p<<8 | uint64(min(len(s), 9))
 }
 
-// compareKey orders one key of two items: by prefix when both have one and
-// they differ, else in full by UTF-16 code unit.
-func compareKey(pa, pb uint64, a, b string) int {
-	if pa != noPrefix && pb != noPrefix {
-		if pa != pb {
-			if pa < pb {
-				return -1
-			}
-			return 1
-		}
-		if len(a) <= 8 && len(a) == len(b) {
-			return 0
-		}
+// quickCompare orders two packed keys; ok is false when only the full keys
+// can tell.
+func quickCompare(pa, pb uint64) (c int, ok bool) {
+	switch {
+	case pa == noPrefix || pb == noPrefix:
+		return 0, false
+	case pa < pb:
+		return -1, true
+	case pa > pb:
+		return 1, true
 	}
-	return edm.CompareStrings(a, b)
+	return 0, pa&0xff <= 8
 }
 
 // itemLess orders entities by PartitionKey, then RowKey, by UTF-16 code unit.
+// The entity is read only when the packed keys cannot tell.
 func itemLess(a, b item) bool {
-	if c := compareKey(a.pk, b.pk, a.e.PartitionKey, b.e.PartitionKey); c != 0 {
+	c, ok := quickCompare(a.pk, b.pk)
+	if !ok {
+		c = edm.CompareStrings(a.e.PartitionKey, b.e.PartitionKey)
+	}
+	if c != 0 {
 		return c < 0
 	}
-	return compareKey(a.rk, b.rk, a.e.RowKey, b.e.RowKey) < 0
+	if c, ok = quickCompare(a.rk, b.rk); !ok {
+		c = edm.CompareStrings(a.e.RowKey, b.e.RowKey)
+	}
+	return c < 0
 }
 
 // keyLess orders two entities as the tree does.

@@ -7,20 +7,26 @@ import (
 	"github.com/tableplay/tableplay/core/edm"
 )
 
-// TestItemOrderMatchesUTF16 checks the inline-prefix comparison against the
-// plain UTF-16 comparison on keys around the 8-byte prefix length.
+// TestItemOrderMatchesUTF16 checks the packed-key comparison against the
+// plain UTF-16 comparison on keys around the 8-character packed length, with
+// U+0000 and U+007F at the edges of the 7-bit packing.
 func TestItemOrderMatchesUTF16(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
-	pieces := []string{"a", "b", "z", "A", "0", "~", "é", "😀", "\uE000", "\uFFFD"}
+	ascii := []string{"a", "b", "\x00", "\x7f", "A", "0"}
+	other := []string{"é", "😀", "\uE000", "\uFFFD"}
 	key := func() string {
-		n := r.Intn(11)
-		s := ""
+		n := r.Intn(4)
+		s := []string{"", "abcdefg", "abcdefgh"}[r.Intn(3)] // ties in the packed part
 		for i := 0; i < n; i++ {
-			s += pieces[r.Intn(len(pieces))]
+			if r.Intn(10) == 0 {
+				s += other[r.Intn(len(other))]
+			} else {
+				s += ascii[r.Intn(len(ascii))]
+			}
 		}
 		return s
 	}
-	for i := 0; i < 20000; i++ {
+	for i := 0; i < 100000; i++ {
 		a, b := probe(key(), key()), probe(key(), key())
 		want := edm.CompareStrings(a.e.PartitionKey, b.e.PartitionKey)
 		if want == 0 {
@@ -28,6 +34,9 @@ func TestItemOrderMatchesUTF16(t *testing.T) {
 		}
 		if got := itemLess(a, b); got != (want < 0) {
 			t.Fatalf("itemLess(%q/%q, %q/%q) = %v, want %v", a.e.PartitionKey, a.e.RowKey, b.e.PartitionKey, b.e.RowKey, got, want < 0)
+		}
+		if got := itemLess(b, a); got != (want > 0) {
+			t.Fatalf("itemLess(%q/%q, %q/%q) = %v, want %v", b.e.PartitionKey, b.e.RowKey, a.e.PartitionKey, a.e.RowKey, got, want > 0)
 		}
 	}
 }
