@@ -155,7 +155,7 @@ func (s *Store) Get(tableName, pk, rk string) (*entity.Entity, *tableerr.Error) 
 	}
 	key := s.probes.Get().(*entity.Entity)
 	key.PartitionKey, key.RowKey = pk, rk
-	it, ok := t.view().Get(item{prefix(pk), prefix(rk), key})
+	it, ok := t.view().Get(itemOf(key))
 	key.PartitionKey, key.RowKey = "", ""
 	s.probes.Put(key)
 	if !ok {
