@@ -1,0 +1,71 @@
+package op
+
+import (
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// Operation is one typed operation. Which fields count depends on Kind:
+//
+//   - table operations: Table (CreateTable, DeleteTable, GetTable); ListTables
+//     uses Query (Filter, Top, NextTableName);
+//   - Insert: Table and Entity (its keys are the entity's);
+//   - Get, Delete: Table, PartitionKey, RowKey; Delete also IfMatch;
+//   - Replace, Merge: Table, keys, Entity and IfMatch (MatchAny for "*");
+//     InsertOrReplace, InsertOrMerge: the same without IfMatch;
+//   - Query: Table and Query;
+//   - Batch: Table (of the first part) and Operations, all writes of one
+//     changeset, or a single Get;
+//   - GetACL, SetACL: Table; SetACL also ACL;
+//   - GetProperties, SetProperties, GetStats: the account; SetProperties
+//     carries the XML document in Body, merged into the current properties
+//     where it is executed.
+type Operation struct {
+	Kind                 Kind
+	Table                string
+	PartitionKey, RowKey string
+	Entity               *entity.Entity
+	IfMatch              store.Match
+	Query                Options
+	Operations           []Operation
+	ACL                  []store.SignedIdentifier
+	Body                 []byte
+}
+
+// Options holds a query's options, as the request carried them.
+type Options struct {
+	// Filter and Select are nil when the request had no $filter or
+	// $select (present but empty differs from absent on the wire).
+	Filter, Select *string
+	// Top is $top, 0 when absent.
+	Top int
+	// Continuation tokens from a previous page.
+	NextPartitionKey, NextRowKey, NextTableName string
+}
+
+// Keys returns the keys of the entity an operation touches: the URL's for an
+// addressed operation, the body's for an insert; ok is false for operations
+// that touch no single entity.
+func (o Operation) Keys() (pk, rk string, ok bool) {
+	switch {
+	case o.Kind.Addressed():
+		return o.PartitionKey, o.RowKey, true
+	case o.Kind == Insert && o.Entity != nil:
+		return o.Entity.PartitionKey, o.Entity.RowKey, true
+	}
+	return "", "", false
+}
+
+// StoreOp is the store write of an entity operation (ok false for others).
+// Delete carries only the keys.
+func (o Operation) StoreOp() (store.Op, bool) {
+	k, ok := o.Kind.Write()
+	if !ok {
+		return store.Op{}, false
+	}
+	e := o.Entity
+	if o.Kind == Delete || e == nil {
+		e = &entity.Entity{PartitionKey: o.PartitionKey, RowKey: o.RowKey}
+	}
+	return store.Op{Kind: k, Entity: e, IfMatch: o.IfMatch}, true
+}
