@@ -61,7 +61,7 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/...
 
-## check-deps: the import direction of DESIGN.md
+## check-deps: the import direction of docs/architecture.md
 check-deps:
 	./scripts/check-deps
 

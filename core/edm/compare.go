@@ -87,7 +87,7 @@ func Compare(a, b Value) int {
 }
 
 // Size is the value's contribution to an entity's size by the published
-// formula (SPEC §6.4): String 2×UTF-16 units + 4, Binary bytes + 4,
+// formula (F-SIZE-FORMULA): String 2×UTF-16 units + 4, Binary bytes + 4,
 // DateTime/Double/Int64 8, Int32 4, Guid 16, Boolean 1.
 func (v Value) Size() int {
 	switch v.t {

@@ -6,7 +6,7 @@ import (
 )
 
 // AppendDouble appends f in the text the service writes for a finite
-// Edm.Double (house decision D23): the .NET Framework "R" format — 15
+// Edm.Double (house decision F-DOUBLE-TEXT): the .NET Framework "R" format — 15
 // significant digits if they round-trip, else 17 — laid out like .NET's G
 // format (exponent form E+NN/E-NN when the decimal exponent is at least the
 // precision or below -4, trailing zeros dropped), with ".0" appended when the

@@ -14,7 +14,8 @@ const (
 )
 
 // FromJSON reads a property value from its JSON form, as the service does
-// (SPEC §3.5, D10, D11). text is the unescaped string for JSONString, the
+// (F-NUMBER-INFERENCE,
+// F-ANNOTATED-VALUES). text is the unescaped string for JSONString, the
 // literal exactly as written for JSONNumber ("5", "5.0", "1e3") and "true" or
 // "false" for JSONBool. typeName is the property's @odata.type annotation, or
 // "" when it has none.

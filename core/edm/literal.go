@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ScanLiteral reads the $filter literal at the start of s (SPEC §7.1) and
+// ScanLiteral reads the $filter literal at the start of s (OData v3 literal forms) and
 // returns its value and how many bytes it used:
 //
 //	'O''Brien'                         Edm.String ('' is a quote)

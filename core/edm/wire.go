@@ -22,7 +22,7 @@ func (v Value) NeedsAnnotation() bool {
 }
 
 // AppendJSON appends the value as the service writes it in a JSON body:
-// Int64 as a string, Double per D23 (specials as strings), DateTime with up to
+// Int64 as a string, Double per F-DOUBLE-TEXT (specials as strings), DateTime with up to
 // 7 fractional digits, Guid lowercase, Binary as base64.
 func (v Value) AppendJSON(b []byte) []byte {
 	switch v.t {

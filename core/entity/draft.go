@@ -160,13 +160,13 @@ func limitViolations(count, size int) []violation {
 			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxEntitySize, Unit: "bytes"},
 			Statement: "An entity is at most 1 MiB by the published size formula: 4 + 2×(key lengths) + Σ(8 + 2×name length + value size).",
 			Section:   secEntitySize, DocURL: sizeBlogURL,
-			Disputed: true, Dispute: "The docs give 1 MiB without a formula; Azurite measures the UTF-8 request body instead, and only on update and merge. tableplay uses Microsoft's published formula on every write (D8).",
+			Disputed: true, Dispute: "The docs give 1 MiB without a formula; Azurite measures the UTF-8 request body instead, and only on update and merge. tableplay uses Microsoft's published formula on every write (F-ENTITY-SIZE).",
 		})})
 	}
 	return out
 }
 
-// checkKey applies the key rules (SPEC §6.3, D6, D28) to PartitionKey or
+// checkKey applies the key rules (F-KEY-SIZE, F-KEY-CHARACTERS) to PartitionKey or
 // RowKey and returns its text.
 func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bool) {
 	section, url := secKeys, dataModelURL+"#partitionkey-property"
@@ -196,7 +196,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 			ID: "key-characters", Property: name, Detail: quoteRune(r) + " at position " + itoa(i),
 			Statement: "A key may not contain / \\ # ? or control characters (U+0000–U+001F, U+007F–U+009F).",
 			Section:   secKeyChars, DocURL: dataModelURL + "#characters-disallowed-in-key-fields",
-			Disputed: true, Dispute: "The service answers OutOfRangeInput on writes; Azurite answers InvalidInput. tableplay follows the service (D28).",
+			Disputed: true, Dispute: "The service answers OutOfRangeInput on writes; Azurite answers InvalidInput. tableplay follows the service (F-KEY-CHARACTERS).",
 		})
 		e.Message = "The '" + name + "' parameter of value '" + key + "' is out of range."
 		add(stageKeys, e)
@@ -208,7 +208,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxKeyLength, Unit: "UTF-16 code units"},
 			Statement: "A key is at most 1 KiB: 512 UTF-16 code units.",
 			Section:   secKeys, DocURL: url,
-			Disputed: true, Dispute: "The docs say 1 KiB, an old page 64 KB and the service's own message 2 KB; the live service rejected a long key with PropertyValueTooLarge. tableplay uses 512 units and that code (D6).",
+			Disputed: true, Dispute: "The docs say 1 KiB, an old page 64 KB and the service's own message 2 KB; the live service rejected a long key with PropertyValueTooLarge. tableplay uses 512 units and that code (F-KEY-SIZE).",
 		}))
 		ok = false
 	}
@@ -235,7 +235,7 @@ func forbiddenKeyChar(key string) (int, rune, bool) {
 	return 0, 0, false
 }
 
-// valueError maps a value that did not parse to the service's error (D11).
+// valueError maps a value that did not parse to the service's error (F-ANNOTATED-VALUES).
 func valueError(name string, err error) *tableerr.Error {
 	rule := tableerr.Rule{
 		ID: "value-invalid", Property: name, Detail: err.Error(),
@@ -262,7 +262,7 @@ func valueError(name string, err error) *tableerr.Error {
 	return tableerr.Broke(tableerr.InvalidInput, rule)
 }
 
-// sizeViolation applies the per-value size rules (D7) and returns the
+// sizeViolation applies the per-value size rules (F-STRING-SIZE) and returns the
 // value's size by the formula (edm.Value.Size, without measuring twice).
 func sizeViolation(name string, v edm.Value) (int, *tableerr.Error) {
 	switch v.Type() {
@@ -274,7 +274,7 @@ func sizeViolation(name string, v edm.Value) (int, *tableerr.Error) {
 				Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxStringLength, Unit: "UTF-16 code units"},
 				Statement: "A string value is under 64 KiB as UTF-16: at most 32,767 code units.",
 				Section:   secPropTypes, DocURL: dataModelURL + "#property-types",
-				Disputed: true, Dispute: "The docs and the service's message say 64 KiB (32K characters), but the live service rejects exactly 32,768 units; Azurite accepts them. tableplay follows the service (D7).",
+				Disputed: true, Dispute: "The docs and the service's message say 64 KiB (32K characters), but the live service rejects exactly 32,768 units; Azurite accepts them. tableplay follows the service (F-STRING-SIZE).",
 			})
 		}
 		return 2*n + 4, nil

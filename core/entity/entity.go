@@ -76,7 +76,7 @@ func (e *Entity) Merge(patch *Entity) *Entity {
 // limit of 255: the custom ones plus PartitionKey, RowKey and Timestamp.
 func (e *Entity) PropertyCount() int { return len(e.Properties) + 3 }
 
-// Size is the entity's size by the published formula (SPEC §6.4):
+// Size is the entity's size by the published formula (F-SIZE-FORMULA):
 // 4 + 2×(len(PartitionKey)+len(RowKey)) + Σ (8 + 2×len(name) + size(value))
 // over the custom properties, lengths in UTF-16 code units. The server-kept
 // Timestamp is not counted.

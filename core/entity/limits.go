@@ -1,6 +1,7 @@
 package entity
 
-// The service's limits (SPEC §6, house decisions D6–D9).
+// The service's limits (F-KEY-SIZE, F-STRING-SIZE,
+// F-ENTITY-SIZE, F-PROPERTY-COUNT).
 const (
 	MaxKeyLength      = 512     // UTF-16 code units in PartitionKey or RowKey (1 KiB)
 	MaxStringLength   = 32767   // UTF-16 code units in an Edm.String

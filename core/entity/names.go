@@ -8,7 +8,7 @@ import (
 )
 
 // ValidPropertyName reports whether name follows the identifier rule of
-// SPEC §6.2: a letter (Lu Ll Lt Lm Lo Nl) or '_' first, then letters, marks
+// F-PROPERTY-NAMES: a letter (Lu Ll Lt Lm Lo Nl) or '_' first, then letters, marks
 // (Mn Mc), digits (Nd), connectors (Pc) and format characters (Cf).
 func ValidPropertyName(name string) bool {
 	if name == "" {

@@ -16,7 +16,8 @@ func CheckTableName(name string) *tableerr.Error {
 	return nil
 }
 
-// TableNameViolations returns every rule the name breaks (SPEC §6.1, D1, D2).
+// TableNameViolations returns every rule the name breaks (F-TABLE-RESERVED,
+// F-TABLE-NAME-ERRORS).
 func TableNameViolations(name string) []*tableerr.Error {
 	var out []*tableerr.Error
 	n := len([]rune(name))
@@ -48,7 +49,7 @@ func TableNameViolations(name string) []*tableerr.Error {
 		out = append(out, tableerr.Broke(tableerr.InvalidResourceName, tableerr.Rule{
 			ID: "table-name-characters", Property: "TableName", Detail: detail,
 			Statement: stmt, Section: secTableNames, DocURL: dataModelURL + "#table-names",
-			Disputed: true, Dispute: "The service's message spells \"specifed\"; Azurite corrects it and sends an empty error code.",
+			Disputed: true, Dispute: "The service's message spells \"specifed\"; Azurite corrects it and sends an empty error code. tableplay sends the service's text (F-TABLE-NAME-ERRORS).",
 		}))
 		break
 	}
@@ -57,7 +58,7 @@ func TableNameViolations(name string) []*tableerr.Error {
 			ID: "table-name-reserved", Property: "TableName", Detail: name,
 			Statement: "\"tables\" is a reserved name in any case.",
 			Section:   secTableNames, DocURL: dataModelURL + "#table-names",
-			Disputed: true, Dispute: "The docs say 404; the live service answers 400 InvalidInput, which tableplay follows (D1).",
+			Disputed: true, Dispute: "The docs say 404; the live service answers 400 InvalidInput, which tableplay follows (F-TABLE-RESERVED).",
 		}))
 	}
 	return out

@@ -9,7 +9,7 @@ import (
 // Op is a comparison operator.
 type Op uint8
 
-// The comparison operators of SPEC §7.1.
+// The comparison operators of the service's $filter.
 const (
 	Eq Op = iota
 	Ne

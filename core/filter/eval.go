@@ -22,7 +22,7 @@ func (n *BoolProperty) Eval(r Record) bool {
 	return ok && v.Type() == edm.Boolean && v.Bool()
 }
 
-// Eval applies the live service's typed comparison (D16, SPEC §7.2): a
+// Eval applies the live service's typed comparison (F-TYPED-COMPARISON): a
 // missing property never matches, not even "ne"; values of the same type
 // compare naturally; an Int64 property widens an Int32 constant and a Double
 // property widens Int32 and Int64 constants; any other type mismatch counts

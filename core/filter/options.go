@@ -12,7 +12,7 @@ import (
 const MaxTop = 1000
 
 // ParseTop reads $top: an integer from 1 to 1000, anything else 400
-// InvalidInput (D18).
+// InvalidInput (F-TOP-RANGE).
 func ParseTop(s string) (int, *tableerr.Error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 || n > MaxTop {

@@ -10,7 +10,7 @@ import (
 
 // Limits of a filter.
 const (
-	MaxComparisons = 15 // discrete comparisons per filter (SPEC §7.1)
+	MaxComparisons = 15 // discrete comparisons per filter (F-FILTER-FORMS)
 	MaxDepth       = 32 // nesting of parentheses and "not"
 )
 
@@ -20,7 +20,7 @@ type syntaxError struct{ at int }
 
 func syntaxAt(at int) syntaxError { return syntaxError{at} }
 
-// semanticError carries a non-syntax rejection (D15) out of the parser.
+// semanticError carries a non-syntax rejection (F-FILTER-FORMS) out of the parser.
 type semanticError struct{ err *tableerr.Error }
 
 // parser holds one token of lookahead.
@@ -172,7 +172,7 @@ func (p *parser) primary() Node {
 	p.count()
 	switch {
 	case left.kind == tNull || right.kind == tNull:
-		panic(semanticError{tableerr.New(tableerr.InvalidInput)}) // D15: no null comparisons
+		panic(semanticError{tableerr.New(tableerr.InvalidInput)}) // F-FILTER-FORMS: no null comparisons
 	case left.kind == tIdent && right.kind == tLiteral:
 		return &Compare{Property: left.text, Op: op, Value: right.value}
 	case left.kind == tLiteral && right.kind == tIdent:

@@ -146,7 +146,7 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 			if _, ok := e.Get(n); !ok {
 				comma()
 				b = edm.AppendJSONString(b, n)
-				b = append(b, ":null"...) // D17: a selected property the entity lacks
+				b = append(b, ":null"...) // F-SELECT-MISSING: a selected property the entity lacks
 			}
 		}
 	}

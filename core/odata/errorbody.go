@@ -5,7 +5,7 @@ import (
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
-// AppendError appends the service's error body (SPEC §5.1), the same at every
+// AppendError appends the service's error body (odata.error), the same at every
 // metadata level:
 //
 //	{"odata.error":{"code":"…","message":{"lang":"en-US","value":"<message>\nRequestId:<id>\nTime:<time>"}}}

@@ -6,7 +6,7 @@ import (
 	"github.com/tableplay/tableplay/core/edm"
 )
 
-// ETag returns an entity's ETag for its Timestamp (D5):
+// ETag returns an entity's ETag for its Timestamp (F-TIMESTAMP-ETAG):
 // W/"datetime'2021-06-09T01%3A17%3A13.2924321Z'".
 func ETag(t edm.Ticks) string { return string(AppendETag(nil, t)) }
 

@@ -35,7 +35,7 @@ func ParseLevel(s string) (Level, bool) {
 	return MinimalMetadata, false
 }
 
-// ContentType is the Content-Type of a JSON body at this level (D20).
+// ContentType is the Content-Type of a JSON body at this level (F-HEADERS).
 func (l Level) ContentType() string {
 	return "application/json;odata=" + l.String() + ";streaming=true;charset=utf-8"
 }

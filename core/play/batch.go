@@ -87,7 +87,7 @@ func storeKind(name string) (store.Kind, bool) {
 }
 
 // CheckBatch checks a queue of operations (JSON array of Operation) against
-// the rules of entity group transactions (D13): valid entities, one
+// the rules of entity group transactions (F-BATCH-FAILURE): valid entities, one
 // PartitionKey, at most 100 operations, each entity once.
 func (a *API) CheckBatch(opsJSON []byte) []byte {
 	var ops []Operation

@@ -22,7 +22,8 @@ type Credentials struct {
 	AllowUnsigned bool
 }
 
-// The emulator's well-known account and key (SPEC §9.2).
+// The emulator's well-known account and key (devstoreaccount1), which
+// every SDK's development-storage connection string uses.
 const (
 	WellKnownAccount = "devstoreaccount1"
 	WellKnownKey     = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
@@ -63,7 +64,7 @@ func ParseAuthorization(h string) (Authorization, bool) {
 }
 
 // sharedKey checks a request's Shared Key or Shared Key Lite signature
-// (SPEC §9.1). The string to sign uses x-ms-date (or Date) and the canonical
+// (the Table service's flavour of Shared Key). The string to sign uses x-ms-date (or Date) and the canonical
 // resource "/account" + the path as sent — for path-style URLs the account
 // appears twice — plus "?comp=…" when present.
 func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {

@@ -25,8 +25,8 @@ type batchOp struct {
 }
 
 // batch answers POST $batch: the changeset runs as one store transaction and
-// the answer is written in the live service's exact layout (SPEC §8.3/§8.4,
-// D13, D14). A malformed envelope is a plain 400 InvalidInput.
+// the answer is written in the live service's exact layout (F-BATCH-FAILURE,
+// F-BATCH-FRAMING). A malformed envelope is a plain 400 InvalidInput.
 func (x *exchange) batch() {
 	body, err := x.readBody()
 	if err != nil {
@@ -156,7 +156,7 @@ func (x *exchange) batchOperation(p batchPart) (batchOp, *tableerr.Error) {
 }
 
 // partResource resolves a sub-request URL: absolute or relative, with or
-// without the account segment (D27).
+// without the account segment (F-BATCH-ENVELOPE).
 func (x *exchange) partResource(p batchPart) (resource, *tableerr.Error) {
 	path := strings.TrimPrefix(p.req.URL.EscapedPath(), "/")
 	if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
@@ -167,7 +167,7 @@ func (x *exchange) partResource(p batchPart) (resource, *tableerr.Error) {
 
 // failPart writes the single part of a failed changeset: the failing
 // operation's own status and error, its message prefixed "<index>:" when the
-// changeset holds more than one operation (D13).
+// changeset holds more than one operation (F-BATCH-FAILURE).
 func (x *exchange) failPart(w *batchWriter, parts []batchPart, index int, bo batchOp, err *tableerr.Error) {
 	if len(parts) > 1 {
 		err = err.Prefixed(index)
@@ -295,7 +295,7 @@ func (w *batchWriter) success(x *exchange, bo batchOp, e *entity.Entity) {
 	if e != nil {
 		w.header("ETag", odata.ETag(e.Timestamp))
 	}
-	// The service leaves an extra blank line after a body-less part (D14).
+	// The service leaves an extra blank line after a body-less part (F-BATCH-FRAMING).
 	w.b.WriteString("\r\n\r\n")
 }
 

@@ -33,7 +33,7 @@ var errEnvelope = errors.New("malformed batch envelope")
 const maxBatchParts = 1000
 
 // ParseBatch reads a $batch body with mime/multipart and http.ReadRequest
-// (D27): CRLF or LF line endings, absolute or relative sub-request URLs,
+// (F-BATCH-ENVELOPE): CRLF or LF line endings, absolute or relative sub-request URLs,
 // bodies with or without Content-Length, multi-line JSON, Content-ID headers;
 // an empty changeset is valid. contentType is the request's Content-Type.
 func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {

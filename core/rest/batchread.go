@@ -33,7 +33,7 @@ type BatchAnswer struct {
 // ReadBatchResponse reads a $batch response body as a client does: each part's
 // status, ETag and error, and the failing operation's index — the number
 // before the colon in its message, or 0 when the changeset had one operation
-// (D13).
+// (F-BATCH-FAILURE).
 func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 	ans := BatchAnswer{OK: true, FailedIndex: -1, Parts: []BatchPart{}}
 	_, params, err := mime.ParseMediaType(contentType)

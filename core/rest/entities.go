@@ -155,7 +155,7 @@ func (x *exchange) writeEntity(res resource, method string) {
 	x.noContent()
 }
 
-// writeKind maps a verb and If-Match to the operation (SPEC §4.2).
+// writeKind maps a verb and If-Match to the operation (F-IF-MATCH).
 func writeKind(method string, m store.Match) store.Kind {
 	upsert := m.Kind == store.MatchNone
 	switch {
@@ -169,7 +169,7 @@ func writeKind(method string, m store.Match) store.Kind {
 	return store.Replace
 }
 
-// deleteEntity answers DELETE t(…): If-Match is required (D12).
+// deleteEntity answers DELETE t(…): If-Match is required (F-DELETE-IF-MATCH).
 func (x *exchange) deleteEntity(res resource) {
 	m, err := ifMatch(x.r.Header)
 	if err != nil {

@@ -260,7 +260,7 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 }
 
 // jsonBody reads the body of an operation that answers with JSON: it needs
-// a JSON Accept (D21) and a body within the limit. On false the error has
+// a JSON Accept (F-ACCEPT) and a body within the limit. On false the error has
 // been written.
 func (x *exchange) jsonBody() ([]byte, bool) {
 	if err := x.format.requireJSON(); err != nil {
@@ -275,7 +275,7 @@ func (x *exchange) jsonBody() ([]byte, bool) {
 	return body, true
 }
 
-// headers sets the headers of every response (D20).
+// headers sets the headers of every response (F-HEADERS).
 func (x *exchange) headers() http.Header {
 	h := x.w.Header()
 	h.Set("Cache-Control", "no-cache")
@@ -309,7 +309,7 @@ func (x *exchange) noContent() {
 }
 
 // fail writes an error: its status and the odata.error body at the request's
-// metadata level (the service puts the code in the body only, D20).
+// metadata level (the service puts the code in the body only, F-HEADERS).
 func (x *exchange) fail(e *tableerr.Error) {
 	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
 	h := x.headers()

@@ -44,7 +44,7 @@ type format struct {
 	err   *tableerr.Error // a JSON format the service refuses (verbose, old MaxDataServiceVersion)
 }
 
-// negotiate reads $format (which wins) or Accept (D21): the JSON media types
+// negotiate reads $format (which wins) or Accept (F-ACCEPT): the JSON media types
 // at the three levels, plain application/json as minimal metadata;
 // odata=verbose is refused; anything else (Atom, XML, */*, nothing) is not
 // JSON. JSON also needs MaxDataServiceVersion ≥ 3.0 when it is sent.
@@ -96,7 +96,7 @@ func checkMaxVersion(r *http.Request, f format) format {
 }
 
 // requireJSON returns the error for a body-returning operation whose client
-// did not ask for JSON (D21).
+// did not ask for JSON (F-ACCEPT).
 func (f format) requireJSON() *tableerr.Error {
 	if f.err != nil {
 		return f.err
@@ -107,7 +107,7 @@ func (f format) requireJSON() *tableerr.Error {
 	return nil
 }
 
-// preference reads Prefer for create table and insert (D24): whether content
+// preference reads Prefer for create table and insert (F-PREFER): whether content
 // is returned and the Preference-Applied value to echo ("" when no Prefer was
 // sent).
 func preference(h http.Header) (returnContent bool, applied string) {
@@ -121,7 +121,7 @@ func preference(h http.Header) (returnContent bool, applied string) {
 	return true, "return-content"
 }
 
-// ifMatch reads If-Match: absent, "*", or an ETag (SPEC §4.2). A value that
+// ifMatch reads If-Match: absent, "*", or an ETag (F-IF-MATCH). A value that
 // is not an ETag is 400 InvalidInput with the service's message; a weak ETag
 // not of tableplay's form can never match.
 func ifMatch(h http.Header) (store.Match, *tableerr.Error) {
@@ -143,7 +143,7 @@ func ifMatch(h http.Header) (store.Match, *tableerr.Error) {
 		"The etag value '"+v+"' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.")
 }
 
-// effectiveMethod applies X-HTTP-Method (D22) and PATCH-as-MERGE.
+// effectiveMethod applies X-HTTP-Method (F-X-HTTP-METHOD) and PATCH-as-MERGE.
 func effectiveMethod(r *http.Request) (string, *tableerr.Error) {
 	xs := r.Header.Values("X-HTTP-Method")
 	m := r.Method

@@ -89,7 +89,7 @@ func isTableSegment(s string) bool {
 
 // ParseKeyPredicate reads the inside of an entity's key predicate, already
 // percent-decoded: PartitionKey='a',RowKey='b' (either order), with ” for a
-// quote inside a key (SPEC §1.3).
+// quote inside a key, as OData string literals double it.
 func ParseKeyPredicate(s string) (pk, rk string, ok bool) {
 	var havePK, haveRK bool
 	for s != "" {

@@ -13,7 +13,7 @@ import (
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
-// SAS is a parsed shared access signature (SPEC §9.3): a service SAS for one
+// SAS is a parsed shared access signature: a service SAS for one
 // table (tn, optional key range, optional stored policy si) or an account SAS
 // (ss, srt).
 type SAS struct {

@@ -159,7 +159,7 @@ func allTypes(pk, rk string) aztables.EDMEntity {
 			"Int32":    int32(42),
 			"Int64":    aztables.EDMInt64(9223372036854775807),
 			"Double":   3.25,
-			"WholeDbl": float64(2), // the SDK writes 2: the service stores an Int32 (D10)
+			"WholeDbl": float64(2), // the SDK writes 2: the service stores an Int32 (F-NUMBER-INFERENCE)
 			"String":   "héllo 😀",
 			"DateTime": aztables.EDMDateTime(time.Date(2013, 8, 2, 17, 37, 43, 9004300, time.UTC)),
 			"Guid":     aztables.EDMGUID("4185404a-5818-48c3-b9be-f217df0dba6f"),

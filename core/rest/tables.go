@@ -30,7 +30,7 @@ func (x *exchange) queryTables() {
 }
 
 // createTable answers POST Tables: 201 with the table, or 204 with
-// Prefer: return-no-content (D24).
+// Prefer: return-no-content (F-PREFER).
 func (x *exchange) createTable() {
 	body, ok := x.jsonBody()
 	if !ok {
@@ -56,7 +56,7 @@ func (x *exchange) createTable() {
 }
 
 // getTable answers GET Tables('name'): 200 with the table, or 404
-// ResourceNotFound (D3).
+// ResourceNotFound (F-NOT-FOUND).
 func (x *exchange) getTable(name string) {
 	if err := x.format.requireJSON(); err != nil {
 		x.fail(err)

@@ -64,7 +64,7 @@ func (s *Store) CreateTable(name string) (string, *tableerr.Error) {
 	return name, nil
 }
 
-// GetTable returns a table's stored name, or 404 ResourceNotFound (D3).
+// GetTable returns a table's stored name, or 404 ResourceNotFound (F-NOT-FOUND).
 func (s *Store) GetTable(name string) (string, *tableerr.Error) {
 	t := s.lookup(name)
 	if t == nil {
@@ -74,7 +74,7 @@ func (s *Store) GetTable(name string) (string, *tableerr.Error) {
 }
 
 // DeleteTable deletes a table and its entities, or answers 404
-// ResourceNotFound (D3).
+// ResourceNotFound (F-NOT-FOUND).
 func (s *Store) DeleteTable(name string) *tableerr.Error {
 	key := strings.ToLower(name)
 	s.mu.Lock()
@@ -95,7 +95,7 @@ func (s *Store) lookup(name string) *table {
 }
 
 // tableFor returns the table an entity operation or query addresses, or 404
-// TableNotFound (D3).
+// TableNotFound (F-NOT-FOUND).
 func (s *Store) tableFor(name string) (*table, *tableerr.Error) {
 	if t := s.lookup(name); t != nil {
 		return t, nil
@@ -118,7 +118,7 @@ type TableQuery struct {
 }
 
 // TablePage is one page of table names, in the order of their lower-cased
-// names, and the token for the next page when more tables match (D25, D26).
+// names, and the token for the next page when more tables match (F-TABLE-LIST-ORDER, F-CONTINUATION-LOOKAHEAD).
 type TablePage struct {
 	Names         []string
 	NextTableName string

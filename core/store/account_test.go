@@ -67,7 +67,7 @@ func TestListTables(t *testing.T) {
 	if strings.Join(p.Names, ",") != "echo" || p.NextTableName != "" {
 		t.Fatalf("page 3: %+v", p)
 	}
-	// D26: exactly top matches → no continuation.
+	// F-CONTINUATION-LOOKAHEAD: exactly top matches → no continuation.
 	p, _ = s.ListTables(TableQuery{Top: 5})
 	if len(p.Names) != 5 || p.NextTableName != "" {
 		t.Errorf("exact page: %+v", p)

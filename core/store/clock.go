@@ -11,7 +11,7 @@ import (
 type Clock func() time.Time
 
 // stamp returns the Timestamp for a write: the clock's time, but strictly
-// above last and floor so that every write changes the ETag (D5) even when
+// above last and floor so that every write changes the ETag (F-TIMESTAMP-ETAG) even when
 // the clock stalls or runs behind restored data.
 func stamp(c Clock, last, floor edm.Ticks) edm.Ticks {
 	t := edm.TicksFromTime(c())

@@ -320,7 +320,7 @@ func runModel(t *testing.T, seed int64, steps int) {
 				limit = 1000
 			}
 			for i, n := range sizes {
-				// Every page but the last is full: a continuation only when more match (D26).
+				// Every page but the last is full: a continuation only when more match (F-CONTINUATION-LOOKAHEAD).
 				if n > limit || i < len(sizes)-1 && n != limit {
 					fail(step, "query %q pages %v with top %d", p.text, sizes, top)
 				}

@@ -65,11 +65,11 @@ type Op struct {
 }
 
 // Apply performs one write on a table and returns the stored entity (nil for
-// Delete), whose Timestamp gives the new ETag. The rules are SPEC §4.2's:
+// Delete), whose Timestamp gives the new ETag. The rules are F-IF-MATCH's:
 // Insert of an existing entity is 409 EntityAlreadyExists; Replace, Merge and
 // Delete need the entity (404 ResourceNotFound) and a matching ETag (412
 // UpdateConditionNotSatisfied); Delete without If-Match is 400
-// MissingRequiredHeader (D12); a merge result must still satisfy the property
+// MissingRequiredHeader (F-DELETE-IF-MATCH); a merge result must still satisfy the property
 // count and entity size rules.
 func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error) {
 	t, err := s.tableFor(tableName)

@@ -10,7 +10,7 @@ import (
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
-// TestIfMatchTable covers every row and column of SPEC §4.2's table.
+// TestIfMatchTable covers every row and column of the conditional-write table (F-IF-MATCH).
 func TestIfMatchTable(t *testing.T) {
 	type cond int
 	const (

@@ -1,6 +1,6 @@
 package store
 
-// ServiceProperties are the account's table service settings (SPEC §10):
+// ServiceProperties are the account's table service settings (the service-properties XML):
 // analytics logging, hour and minute metrics, and CORS rules.
 type ServiceProperties struct {
 	Logging       Logging    `json:"logging"`

@@ -22,8 +22,8 @@ type Query struct {
 }
 
 // Page is one page of results. When another matching entity exists after it
-// (D26), NextPartitionKey and NextRowKey are the tokens naming that entity;
-// the next page resumes there inclusively (D19).
+// (F-CONTINUATION-LOOKAHEAD), NextPartitionKey and NextRowKey are the tokens naming that entity;
+// the next page resumes there inclusively (F-CONTINUATION-TOKEN).
 type Page struct {
 	Entities                     []*entity.Entity
 	NextPartitionKey, NextRowKey string

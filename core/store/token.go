@@ -9,7 +9,7 @@ import (
 	"github.com/tableplay/tableplay/core/edm"
 )
 
-// The service's continuation tokens (D19, D25): "1!<len>!<payload>", the
+// The service's continuation tokens (F-CONTINUATION-TOKEN, F-TABLE-LIST-ORDER): "1!<len>!<payload>", the
 // payload base64 with '+', '/', '=' written '*', '_', '-', and len its length.
 
 func toTokenAlphabet(r rune) rune {

@@ -17,7 +17,7 @@ type TxError struct {
 
 // Transact applies the operations to one table as one atomic transaction
 // (an entity group transaction): at most 100 operations, all on the same
-// PartitionKey, each entity at most once (D13). The operations run in order on
+// PartitionKey, each entity at most once (F-BATCH-FAILURE). The operations run in order on
 // a copy-on-write copy of the table, which replaces the table only if all of
 // them succeed; otherwise the table is exactly as before. All entities written
 // share one Timestamp. It returns, per operation, the stored entity (nil for
@@ -54,7 +54,7 @@ func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError
 	return out, nil
 }
 
-// CheckBatch applies the batch-level rules (D13) in operation order and names the
+// CheckBatch applies the batch-level rules (F-BATCH-FAILURE) in operation order and names the
 // first offending operation.
 func CheckBatch(ops []Op) (int, *tableerr.Error) {
 	type key struct{ pk, rk string }

@@ -3,7 +3,8 @@ package tableerr
 // Code is a Table service error code such as "EntityAlreadyExists".
 type Code string
 
-// The error codes of SPEC §5.2, plus MissingRequiredHeader (D12).
+// The Table service's error codes (its status table), plus
+// MissingRequiredHeader (F-DELETE-IF-MATCH).
 const (
 	TableAlreadyExists                      Code = "TableAlreadyExists"
 	TableNotFound                           Code = "TableNotFound"
@@ -61,7 +62,7 @@ type entry struct {
 }
 
 // catalogue returns each code's status and the live service's message text
-// (SPEC §5.2, from the service's own status table and the live recordings).
+// (from the service's own status table and the live recordings).
 // A function, not a package variable: nothing can change it.
 func catalogue() map[Code]entry {
 	return map[Code]entry{
@@ -82,8 +83,8 @@ func catalogue() map[Code]entry {
 		DuplicatePropertiesSpecified: {400, "A property is specified more than one time."},
 		TooManyProperties:            {400, "The entity contains more properties than allowed. Each entity can include up to 252 properties to store data. Each entity also has 3 system properties."},
 		PropertyValueTooLarge:        {400, "The property value exceeds the maximum allowed size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters should be 32K or less."},
-		// SPEC has only the start of this text ("(…)"); the size is the one our
-		// key rule (D6) uses. tableplay reports long keys as PropertyValueTooLarge.
+		// Only the start of this text is known; the size is the one our
+		// key rule (F-KEY-SIZE) uses. tableplay reports long keys as PropertyValueTooLarge.
 		KeyValueTooLarge:                        {400, "The 'PartitionKey' property exceeds the maximum allowed key size (1KB)."},
 		EntityTooLarge:                          {400, "The entity is larger than the maximum allowed size (1MB)."},
 		RequestBodyTooLarge:                     {413, "The request body is too large and exceeds the maximum permissible limit."},
@@ -96,18 +97,18 @@ func catalogue() map[Code]entry {
 		JSONFormatNotSupported:                  {415, "JSON format is not supported."},
 		AtomFormatNotSupported:                  {415, "Atom format is not supported."},
 		JSONVerboseFormatNotSupported:           {415, "JSON Verbose format is not supported."},
-		// SPEC gives no text for MediaTypeNotSupported; this is the closest
+		// No recorded text for MediaTypeNotSupported; this is the closest
 		// documented storage message.
 		MediaTypeNotSupported: {415, "The specified media type is not supported."},
 		MethodNotAllowed:      {405, "The requested method is not allowed on the specified resource."},
 		NotImplemented:        {501, "The requested operation is not implemented on the specified resource."},
 		InvalidHeaderValue:    {400, "The value for one of the HTTP headers is not in the correct format."},
-		// SPEC gives no text; this is the common storage service message.
+		// No recorded text; this is the common storage service message.
 		InvalidQueryParameterValue: {400, "Value for one of the query parameters specified in the request URI is invalid."},
-		// D12's text.
+		// F-DELETE-IF-MATCH's text.
 		MissingRequiredHeader: {400, "An HTTP header that's mandatory for this request is not specified."},
 		AuthenticationFailed:  {403, "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."},
-		// SPEC gives no text for the three authorization codes; these are the
+		// No recorded text for the authorization codes; these are the
 		// storage services' documented messages.
 		AuthorizationFailure:              {403, "This request is not authorized to perform this operation."},
 		AuthorizationPermissionMismatch:   {403, "This request is not authorized to perform this operation using this permission."},
@@ -115,7 +116,7 @@ func catalogue() map[Code]entry {
 		AuthorizationServiceMismatch:      {403, "This request is not authorized to perform this operation using this service."},
 		AuthorizationProtocolMismatch:     {403, "This request is not authorized to perform this operation using this protocol."},
 		AuthorizationSourceIPMismatch:     {403, "This request is not authorized to perform this operation using this source IP."},
-		// The storage services' messages for XML bodies and CORS (SPEC has none).
+		// The storage services' messages for XML bodies and CORS.
 		InvalidXMLDocument:   {400, "XML specified is not syntactically valid."},
 		CorsPreflightFailure: {403, "CORS not enabled or no matching rule found for this request."},
 		InternalError:        {500, "The server encountered an internal error. Please retry the request."},

@@ -32,7 +32,7 @@ func Broke(code Code, r Rule) *Error {
 }
 
 // Prefixed returns a copy of e whose message starts with "<index>:", the form
-// a failed batch operation reports (D13).
+// a failed batch operation reports (F-BATCH-FAILURE).
 func (e *Error) Prefixed(index int) *Error {
 	c := *e
 	c.Message = itoa(index) + ":" + e.Message
