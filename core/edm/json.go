@@ -54,17 +54,23 @@ func FromJSON(kind JSONKind, text, typeName string) (Value, error) {
 	}
 	switch t {
 	case Boolean:
-		if kind != JSONBool {
-			return wrong()
+		switch kind {
+		case JSONBool:
+			return BoolValue(text == "true"), nil
+		case JSONString: // as Storage Explorer sends it (F-STRING-TYPED-VALUES)
+			return ParseString(Boolean, text)
 		}
-		return BoolValue(text == "true"), nil
+		return wrong()
 	case Int32:
-		if kind != JSONNumber {
+		if kind == JSONBool {
 			return wrong()
 		}
+		// A JSON number, or its digits in a string (F-STRING-TYPED-VALUES).
 		return ParseString(Int32, text)
 	case Int64:
-		if kind == JSONBool {
+		// The OData v3 reader wants an Int64 quoted: a bare JSON number is
+		// refused (F-INT64-QUOTED).
+		if kind != JSONString {
 			return wrong()
 		}
 		return ParseString(Int64, text)

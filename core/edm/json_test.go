@@ -24,12 +24,20 @@ func TestFromJSON(t *testing.T) {
 		{JSONString, "5", "Edm.Int64", Int64Value(5)},
 		{JSONString, "9223372036854775807", "Edm.Int64", Int64Value(math.MaxInt64)},
 		{JSONString, "-9223372036854775808", "Edm.Int64", Int64Value(math.MinInt64)},
-		{JSONNumber, "12", "Edm.Int64", Int64Value(12)},
 		{JSONNumber, "5", "Edm.Double", DoubleValue(5)},
 		{JSONString, "1.5", "Edm.Double", DoubleValue(1.5)},
 		{JSONString, "Infinity", "Edm.Double", DoubleValue(math.Inf(1))},
 		{JSONString, "-Infinity", "Edm.Double", DoubleValue(math.Inf(-1))},
 		{JSONNumber, "7", "Edm.Int32", Int32Value(7)},
+		// Typed values in JSON strings, as Storage Explorer and the Python
+		// SDK's raw-entity test send them (F-STRING-TYPED-VALUES).
+		{JSONString, "12345", "Edm.Int32", Int32Value(12345)},
+		{JSONString, "-2147483648", "Edm.Int32", Int32Value(math.MinInt32)},
+		{JSONString, "False", "Edm.Boolean", BoolValue(false)},
+		{JSONString, "false", "Edm.Boolean", BoolValue(false)},
+		{JSONString, "FALSE", "Edm.Boolean", BoolValue(false)},
+		{JSONString, "True", "Edm.Boolean", BoolValue(true)},
+		{JSONString, "tRUE", "Edm.Boolean", BoolValue(true)},
 		{JSONString, "text", "", StringValue("text")},
 		{JSONString, "text", "Edm.String", StringValue("text")},
 		{JSONBool, "true", "", BoolValue(true)},
@@ -76,11 +84,19 @@ func TestFromJSONErrors(t *testing.T) {
 		{JSONString, "x", "edm.string", UnknownType},
 		{JSONNumber, "5", "Edm.String", WrongJSONKind},
 		{JSONNumber, "5", "Edm.Guid", WrongJSONKind},
-		{JSONString, "5", "Edm.Int32", WrongJSONKind},
+		{JSONString, "5.0", "Edm.Int32", Malformed},
+		{JSONString, " 5", "Edm.Int32", Malformed},
+		{JSONString, "2147483648", "Edm.Int32", Malformed},
+		{JSONBool, "true", "Edm.Int32", WrongJSONKind},
+		{JSONNumber, "12", "Edm.Int64", WrongJSONKind}, // F-INT64-QUOTED
+		{JSONNumber, "9007199254740993", "Edm.Int64", WrongJSONKind},
 		{JSONNumber, "5.5", "Edm.Int32", Malformed},
 		{JSONNumber, "3000000000", "Edm.Int32", Malformed},
 		{JSONBool, "true", "Edm.Int64", WrongJSONKind},
-		{JSONString, "true", "Edm.Boolean", WrongJSONKind},
+		{JSONString, "yes", "Edm.Boolean", Malformed},
+		{JSONString, "1", "Edm.Boolean", Malformed},
+		{JSONString, "", "Edm.Boolean", Malformed},
+		{JSONNumber, "1", "Edm.Boolean", WrongJSONKind},
 	}
 	for _, tt := range tests {
 		_, err := FromJSON(tt.kind, tt.text, tt.typeName)

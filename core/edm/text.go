@@ -3,6 +3,7 @@ package edm
 import (
 	"encoding/base64"
 	"strconv"
+	"strings"
 )
 
 // ParseString reads a value of type t from its string form: the form an
@@ -19,10 +20,12 @@ func ParseString(t Type, s string) (Value, error) {
 		}
 		return Value{t: Binary, s: string(b)}, nil
 	case Boolean:
-		switch s {
-		case "true":
+		// Any letter case, as the service reads "False" and "FALSE"
+		// (F-STRING-TYPED-VALUES).
+		switch {
+		case strings.EqualFold(s, "true"):
 			return BoolValue(true), nil
-		case "false":
+		case strings.EqualFold(s, "false"):
 			return BoolValue(false), nil
 		}
 		return Value{}, malformed(Boolean, s, "not true or false")

@@ -254,6 +254,13 @@ func valueError(name string, err error) *tableerr.Error {
 			e := tableerr.Broke(tableerr.InvalidInput, rule)
 			e.Message = "An error occurred while processing this request." // the live text for an Int64 overflow
 			return e
+		case edm.WrongJSONKind:
+			if pe.Type == edm.Int64 {
+				rule.ID = "int64-unquoted"
+				rule.Statement = "An Edm.Int64 value travels as a JSON string (\"255\"); a bare JSON number annotated Edm.Int64 is refused."
+				rule.Disputed = true
+				rule.Dispute = "Azurite (and tableplay before) accept a bare number; the OData v3 JSON reader the service runs wants Int64, like Decimal, quoted so that no digit is lost to a double. tableplay refuses it (F-INT64-QUOTED)."
+			}
 		case edm.UnknownType:
 			rule.ID = "type-unknown"
 			rule.Statement = "@odata.type names one of the eight Edm types: Binary, Boolean, DateTime, Double, Guid, Int32, Int64, String."

@@ -258,6 +258,13 @@ func TestValueErrors(t *testing.T) {
 			t.Errorf("%v → %v", tt.err, err)
 		}
 	}
+	// A bare JSON number annotated Edm.Int64 is refused with a disputed card
+	// (F-INT64-QUOTED).
+	_, perr := edm.FromJSON(edm.JSONNumber, "12", "Edm.Int64")
+	_, err := Build(keys(Field{Name: "big", Err: perr}))
+	if codeOf(err) != tableerr.InvalidInput || err.Rule == nil || err.Rule.ID != "int64-unquoted" || !err.Rule.Disputed || !strings.Contains(err.Rule.Dispute, "F-INT64-QUOTED") {
+		t.Errorf("unquoted Int64 → %+v", err)
+	}
 }
 
 func TestIgnoredAndNull(t *testing.T) {

@@ -41,6 +41,7 @@ var transcripts = []string{
 	"query-tables-paged",
 	"insert-entity-go-edm",
 	"insert-entity-no-content",
+	"insert-entity-string-typed",
 	"get-entity-metadata-levels",
 	"query-select",
 	"query-filter-syntax-error",
