@@ -128,10 +128,16 @@ func (x *exchange) insertEntity(table string) {
 }
 
 // writeEntity answers PUT (replace, or insert-or-replace without If-Match)
-// and MERGE (merge, or insert-or-merge): 204 with the new ETag.
+// and MERGE (merge, or insert-or-merge): 204 with the new ETag, or 200 with
+// the entity as stored after Prefer: return-content (F-PREFER).
 func (x *exchange) writeEntity(res resource, method string) {
 	m, err := ifMatch(x.r.Header)
 	if err != nil {
+		x.fail(err)
+		return
+	}
+	content := x.applied == "return-content"
+	if err := x.format.requireJSON(); content && err != nil {
 		x.fail(err)
 		return
 	}
@@ -152,6 +158,10 @@ func (x *exchange) writeEntity(res resource, method string) {
 		return
 	}
 	x.w.Header().Set("ETag", odata.ETag(stored.Timestamp))
+	if content {
+		x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(res.table), stored, nil))
+		return
+	}
 	x.noContent()
 }
 

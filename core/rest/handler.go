@@ -102,9 +102,6 @@ func (x *exchange) serve() {
 	}
 	x.query = q
 	x.format = negotiate(r, q)
-	if _, ok := r.Header["Prefer"]; ok {
-		_, x.applied = preference(r.Header)
-	}
 	if v, verr := version(r.Header); verr != nil {
 		x.fail(verr)
 		return
@@ -125,6 +122,9 @@ func (x *exchange) serve() {
 	if merr != nil {
 		x.fail(merr)
 		return
+	}
+	if _, ok := r.Header["Prefer"]; ok && honoursPrefer(res, method, q) {
+		_, x.applied = preference(r.Header)
 	}
 	isACL := res.kind == resEntities && q.Get("comp") == "acl"
 	if aerr := x.authorize(res, method, isACL); aerr != nil {

@@ -107,9 +107,27 @@ func (f format) requireJSON() *tableerr.Error {
 	return nil
 }
 
-// preference reads Prefer for create table and insert (F-PREFER): whether content
-// is returned and the Preference-Applied value to echo ("" when no Prefer was
-// sent).
+// honoursPrefer reports whether an operation honours Prefer and so answers
+// with Preference-Applied (F-PREFER): create table, insert, and update,
+// merge and their upserts. Reads, deletes, the XML endpoints and $batch (whose
+// parts carry their own Prefer) do not.
+func honoursPrefer(res resource, method string, q map[string][]string) bool {
+	if _, acl := q["comp"]; acl {
+		return false
+	}
+	switch res.kind {
+	case resTables, resEntities:
+		return method == http.MethodPost
+	case resEntity:
+		return method == http.MethodPut || method == "MERGE"
+	}
+	return false
+}
+
+// preference reads Prefer for the operations that honour it (F-PREFER):
+// whether content is returned and the Preference-Applied value to echo (""
+// when no Prefer was sent). Without Prefer, create table and insert return
+// content, update and merge do not.
 func preference(h http.Header) (returnContent bool, applied string) {
 	p := strings.ToLower(strings.TrimSpace(h.Get("Prefer")))
 	switch p {

@@ -48,6 +48,7 @@ var transcripts = []string{
 	"query-continuation",
 	"update-merge-delete",
 	"upsert",
+	"prefer-update",
 	"error-cases",
 	"batch-go-mixed",
 	"batch-go-error",
