@@ -34,15 +34,16 @@ type Report struct {
 	Count      int
 }
 
-// The stages, in the order the service reports violations.
+// The stages, in the order the service reports violations: the whole
+// entity's limits come before a single value's size (F-SIZE-ORDER).
 const (
 	stageJSON = iota
 	stageKeys
 	stageNames
 	stageTypes
-	stageSizes
 	stageCount
 	stageEntitySize
+	stageSizes
 )
 
 type violation struct {
@@ -51,8 +52,8 @@ type violation struct {
 }
 
 // Build turns a draft into an entity, or returns the first violation in the
-// service's order: JSON (duplicates) → keys → names → types → sizes → count →
-// entity size.
+// service's order: JSON (duplicates) → keys → names → types → property count
+// → entity size → value sizes.
 func Build(d Draft) (*Entity, *tableerr.Error) {
 	r := Check(d)
 	if len(r.Violations) > 0 {

@@ -209,6 +209,32 @@ func TestEntitySize(t *testing.T) {
 	}
 }
 
+// TestWholeBeforePart: 127 strings of 32,768 units each break both the
+// string rule and the entity size; the service answers EntityTooLarge (the
+// live answer Azurite's table tests quote), so the entity's size is checked
+// first and the card for each string follows (F-SIZE-ORDER).
+func TestWholeBeforePart(t *testing.T) {
+	d := keys()
+	for i := 0; i < 127; i++ {
+		d.Fields = append(d.Fields, Field{Name: "p" + strconv.Itoa(100+i), Value: edm.StringValue(strings.Repeat("x", 32768))})
+	}
+	r := Check(d)
+	if len(r.Violations) != 128 {
+		t.Fatalf("%d violations, want 128 (the entity, then each string)", len(r.Violations))
+	}
+	if r.Violations[0].Code != tableerr.EntityTooLarge || r.Violations[1].Code != tableerr.PropertyValueTooLarge {
+		t.Errorf("first two: %v, %v", r.Violations[0], r.Violations[1])
+	}
+	if _, err := Build(d); codeOf(err) != tableerr.EntityTooLarge {
+		t.Errorf("Build = %v, want EntityTooLarge", err)
+	}
+	// Under the entity limit, a single long string is still refused.
+	one := keys(Field{Name: "s", Value: edm.StringValue(strings.Repeat("x", 32768))})
+	if _, err := Build(one); codeOf(err) != tableerr.PropertyValueTooLarge {
+		t.Errorf("one long string: %v", err)
+	}
+}
+
 func TestOrderOfViolations(t *testing.T) {
 	// One violation of every stage, given in reverse order.
 	d := Draft{Fields: []Field{
