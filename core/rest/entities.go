@@ -11,11 +11,12 @@ import (
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
-// filterAndTop reads $filter and $top.
+// filterAndTop reads $filter and $top. An empty $filter, as Storage
+// Explorer sends it, is no filter (F-FILTER-EMPTY).
 func (x *exchange) filterAndTop() (filter.Node, int, *tableerr.Error) {
 	var n filter.Node
 	top := 0
-	if f, ok := x.query["$filter"]; ok {
+	if f, ok := x.query["$filter"]; ok && f[0] != "" {
 		var err *tableerr.Error
 		if n, err = filter.Parse(f[0]); err != nil {
 			return nil, 0, err

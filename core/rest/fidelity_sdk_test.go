@@ -1,9 +1,13 @@
 package rest_test
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 )
 
 // TestSDKWholeBeforePart: an entity of 127 strings of 32,768 characters
@@ -26,4 +30,41 @@ func TestSDKWholeBeforePart(t *testing.T) {
 	one := map[string]any{"PartitionKey": "p", "RowKey": "r", "s": long}
 	_, err = c.AddEntity(ctx, marshal(t, one), nil)
 	wantCode(t, err, "PropertyValueTooLarge", 400)
+}
+
+// TestSDKEmptyFilter: an empty $filter, which the Go SDK sends for a filter
+// of "" (and Storage Explorer's query builder with no clause), means no
+// filter, for entities and tables alike (F-FILTER-EMPTY).
+func TestSDKEmptyFilter(t *testing.T) {
+	f := newFixture(t)
+	var seen []string
+	f.tr.before = func(r *http.Request) { seen = append(seen, r.URL.RawQuery) }
+	if _, err := f.svc.CreateTable(ctx, "empty", nil); err != nil {
+		t.Fatal(err)
+	}
+	c := f.svc.NewClient("empty")
+	for _, rk := range []string{"a", "b", "c"} {
+		if _, err := c.AddEntity(ctx, marshal(t, map[string]any{"PartitionKey": "p", "RowKey": rk}), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen = nil
+	pager := c.NewListEntitiesPager(&aztables.ListEntitiesOptions{Filter: to.Ptr("")})
+	page, err := pager.NextPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Entities) != 3 {
+		t.Errorf("%d entities, want 3", len(page.Entities))
+	}
+	if len(seen) != 1 || !strings.Contains(seen[0], "%24filter=&") && !strings.HasSuffix(seen[0], "%24filter=") {
+		t.Errorf("the SDK did not send an empty $filter: %q", seen)
+	}
+	tables, err := f.svc.NewListTablesPager(&aztables.ListTablesOptions{Filter: to.Ptr("")}).NextPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tables.Tables) != 1 || *tables.Tables[0].Name != "empty" {
+		t.Errorf("tables %+v", tables.Tables)
+	}
 }
