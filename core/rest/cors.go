@@ -47,18 +47,23 @@ func corsRule(rules []store.CorsRule, origin, method string, headers []string) (
 	return store.CorsRule{}, false
 }
 
-// preflight answers an OPTIONS request from the account's CORS rules: 200
-// with the Access-Control headers when a rule allows it, else 403
-// CorsPreflightFailure (also when no rule exists).
+// preflight answers an OPTIONS request from the account's CORS rules
+// (F-CORS-PREFLIGHT): 400 when Origin or Access-Control-Request-Method is
+// missing, 200 with the Access-Control headers when a rule allows it, else
+// 403 CorsPreflightFailure (also when no rule exists).
 func (x *exchange) preflight() {
 	origin := x.r.Header.Get("Origin")
 	method := x.r.Header.Get("Access-Control-Request-Method")
+	if origin == "" || method == "" {
+		x.failAuth(tableerr.WithMessage(tableerr.InvalidHeaderValue, "A required CORS header is not present."))
+		return
+	}
 	var headers []string
 	if h := x.r.Header.Get("Access-Control-Request-Headers"); h != "" {
 		headers = strings.Split(h, ",")
 	}
 	rule, ok := corsRule(x.h.store.Properties().Cors, origin, method, headers)
-	if origin == "" || method == "" || !ok {
+	if !ok {
 		x.failAuth(tableerr.New(tableerr.CorsPreflightFailure))
 		return
 	}
@@ -83,21 +88,39 @@ func allowOrigin(rule store.CorsRule, origin string) string {
 	return origin
 }
 
-// corsHeaders adds the CORS headers of an actual request from another origin
-// when a rule allows it; without rules the service adds none.
+// corsHeaders adds the CORS headers of an actual request: without rules the
+// service adds none; with rules, a request from an origin a rule allows gets
+// the Access-Control headers. Vary: Origin marks a cacheable (GET or HEAD)
+// answer that depends on the origin: when CORS is on and no rule allowing
+// every origin ("*") matched (F-CORS-VARY).
 func (x *exchange) corsHeaders() {
-	origin := x.r.Header.Get("Origin")
-	if origin == "" {
-		return
-	}
-	rule, ok := corsRule(x.h.store.Properties().Cors, origin, x.r.Method, nil)
-	if !ok {
+	rules := x.h.store.Properties().Cors
+	if len(rules) == 0 {
 		return
 	}
 	h := x.w.Header()
+	cacheable := x.r.Method == http.MethodGet || x.r.Method == http.MethodHead
+	origin := x.r.Header.Get("Origin")
+	if origin == "" {
+		// Not a CORS request; a cached answer must still not serve one,
+		// unless a rule allows every origin.
+		if _, all := corsRule(rules, "", x.r.Method, nil); cacheable && !all {
+			h.Add("Vary", "Origin")
+		}
+		return
+	}
+	rule, ok := corsRule(rules, origin, x.r.Method, nil)
+	if !ok {
+		if cacheable {
+			h.Add("Vary", "Origin")
+		}
+		return
+	}
 	h.Set("Access-Control-Allow-Origin", allowOrigin(rule, origin))
-	h.Add("Vary", "Origin")
 	if rule.AllowedOrigins != "*" {
+		if cacheable {
+			h.Add("Vary", "Origin")
+		}
 		h.Set("Access-Control-Allow-Credentials", "true")
 	}
 	expose := rule.ExposedHeaders

@@ -60,6 +60,7 @@ var transcripts = []string{
 	"table-acl",
 	"table-acl-js",
 	"service-properties",
+	"cors",
 }
 
 // exchange is one request and its expected response in a transcript.
