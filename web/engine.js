@@ -20,30 +20,43 @@ function emit(name, detail) {
   window.dispatchEvent(new CustomEvent(name, { detail }));
 }
 
-// Download with progress events, compile while downloading, run once.
+// Stream, compile while downloading, run once. instantiateStreaming gets the
+// response itself (the browser can then cache the compiled code); a clone is
+// read only to report progress in bytes on the wire. Content-Length is the
+// compressed size when the server sent a compressed variant; the decoded bytes
+// counted here are scaled to it by X-Decoded-Length, the raw size. Without
+// that header the total is unknown (0) and progress counts decoded bytes.
+function reportProgress(response) {
+  const wire = Number(response.headers.get("Content-Length")) || 0;
+  const encoded = (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
+  const raw = encoded ? Number(response.headers.get("X-Decoded-Length")) || 0 : wire;
+  const total = raw ? wire : 0;
+  const reader = response.body.getReader();
+  let decoded = 0;
+  const pump = ({ done, value }) => {
+    if (!done) decoded += value.byteLength;
+    const loaded = total ? (done ? total : Math.min(total, Math.round((decoded * total) / raw))) : decoded;
+    emit("tableplay:progress", { loaded, total });
+    if (!done) return reader.read().then(pump);
+  };
+  reader.read().then(pump).catch(() => {});
+}
+
 async function start() {
-  const response = await fetch(wasmURL);
-  if (!response.ok) throw new Error(`loading ${wasmURL}: ${response.status}`);
-  const total = Number(response.headers.get("Content-Length")) || 0;
-  let loaded = 0;
-  const counted = response.body.pipeThrough(
-    new TransformStream({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        emit("tableplay:progress", { loaded, total });
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  const module = await WebAssembly.compileStreaming(
-    new Response(counted, { headers: { "Content-Type": "application/wasm" } }),
-  );
+  const fetched = await fetch(wasmURL);
+  if (!fetched.ok) throw new Error(`loading ${wasmURL}: ${fetched.status}`);
+  reportProgress(fetched.clone());
+  // A host that does not know .wasm sends another type, which streaming
+  // compilation refuses: relabel the bytes then (losing only the code cache).
+  const response = (fetched.headers.get("Content-Type") ?? "").startsWith("application/wasm")
+    ? fetched
+    : new Response(fetched.body, { headers: { "Content-Type": "application/wasm" } });
   const go = new globalThis.Go();
   let signalReady;
   const readyNow = new Promise((resolve) => {
     signalReady = resolve;
   });
-  const instance = await WebAssembly.instantiate(module, {
+  const { instance } = await WebAssembly.instantiateStreaming(response, {
     ...go.importObject,
     workers: { ready: () => signalReady() },
   });

@@ -18,11 +18,12 @@ import (
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/tableplay/tableplay/site"
 )
 
 func main() {
@@ -42,7 +43,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:10002", "address to listen on")
-	web := fs.String("web", ".", "directory holding index.html and web/ (the playground)")
+	web := fs.String("web", "", "serve the page from this directory (index.html, web/) instead of the binary's own copy")
 	anon := fs.Bool("allow-anonymous", false, "accept unsigned requests (signed ones are still verified)")
 	quiet := fs.Bool("quiet", false, "no log line per request")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -56,15 +57,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *quiet {
 		logger = nil
 	}
-	srv := &http.Server{
-		Handler:           newServer(serverConfig{web: *web, allowAnonymous: *anon, clock: time.Now, log: logger}),
-		ReadHeaderTimeout: 10 * time.Second,
+	files := site.FS()
+	if *web != "" {
+		dir, closeDir, err := dirFiles(*web)
+		if err != nil {
+			return err
+		}
+		defer closeDir()
+		files = dir
 	}
+	srv := newHTTPServer(newServer(serverConfig{files: files, addr: *addr, allowAnonymous: *anon, clock: time.Now, log: logger}), defaultLimits)
 	// Catch signals before announcing the address: whoever reads it may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(stdout, "tableplay serving on http://%s\n", ln.Addr())
-	fmt.Fprintf(stdout, "playground:        http://%s/\n", ln.Addr())
+	if files == nil {
+		fmt.Fprintf(stdout, "playground:        none in this build (make build embeds it; or --web DIR)\n")
+	} else {
+		fmt.Fprintf(stdout, "playground:        http://%s/\n", ln.Addr())
+	}
 	fmt.Fprintf(stdout, "connection string: %s\n", connectionString(ln.Addr().String()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

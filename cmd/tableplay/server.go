@@ -1,10 +1,11 @@
 package main
 
 import (
+	"io/fs"
 	"log"
 	"mime"
 	"net/http"
-	"path/filepath"
+	"os"
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
@@ -13,14 +14,16 @@ import (
 
 // serverConfig is what the native server is made of.
 type serverConfig struct {
-	web            string
+	files          fs.FS  // the page's files; nil: this binary has none
+	addr           string // the address it listens on, for the Host rule
 	allowAnonymous bool
 	clock          func() time.Time
 	log            *log.Logger // nil: no request log
 }
 
 // newServer returns the native server's handler: the Table API under
-// /devstoreaccount1/ and the playground's files at /.
+// /devstoreaccount1/ and the playground's files at /, for allowed Host names
+// only.
 func newServer(c serverConfig) http.Handler {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = c.allowAnonymous
@@ -34,11 +37,22 @@ func newServer(c serverConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/"+rest.WellKnownAccount+"/", api)
 	mux.Handle("/"+rest.WellKnownAccount, api)
-	mux.Handle("/", http.FileServer(http.Dir(filepath.Clean(c.web))))
+	mux.Handle("/", newFileServer(c.files))
+	h := checkHost(newHostRule(c.addr), mux)
 	if c.log == nil {
-		return mux
+		return h
 	}
-	return logRequests(c.log, mux)
+	return logRequests(c.log, h)
+}
+
+// dirFiles serves a directory (--web) for development: through an os.Root,
+// so no symbolic link inside it reaches a file outside.
+func dirFiles(dir string) (fs.FS, func() error, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return root.FS(), root.Close, nil
 }
 
 // connectionString is what an SDK needs to reach the server at addr.

@@ -23,7 +23,7 @@ func TestServerRoutesAPIAndFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(web, "web", "build", "app.wasm"), []byte("\x00asm"), 0o644)
 	os.WriteFile(filepath.Join(web, "web", "app.js"), []byte("export {}"), 0o644)
 	var logs bytes.Buffer
-	srv := httptest.NewServer(newServer(serverConfig{web: web, allowAnonymous: true, clock: time.Now, log: log.New(&logs, "", 0)}))
+	srv := httptest.NewServer(newServer(serverConfig{files: os.DirFS(web), allowAnonymous: true, clock: time.Now, log: log.New(&logs, "", 0)}))
 	defer srv.Close()
 
 	get := func(path string, hdr ...string) *http.Response {
@@ -54,7 +54,7 @@ func TestServerRoutesAPIAndFiles(t *testing.T) {
 }
 
 func TestServerRequiresSignatureByDefault(t *testing.T) {
-	srv := httptest.NewServer(newServer(serverConfig{web: t.TempDir(), clock: time.Now}))
+	srv := httptest.NewServer(newServer(serverConfig{clock: time.Now}))
 	defer srv.Close()
 	req, _ := http.NewRequest("GET", srv.URL+"/devstoreaccount1/Tables", nil)
 	req.Header.Set("Accept", "application/json")
@@ -122,7 +122,7 @@ func TestRunShutsDownOnSIGINT(t *testing.T) {
 }
 
 func TestSASCommandMakesAWorkingURL(t *testing.T) {
-	srv := httptest.NewServer(newServer(serverConfig{web: t.TempDir(), clock: time.Now}))
+	srv := httptest.NewServer(newServer(serverConfig{clock: time.Now}))
 	defer srv.Close()
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	// A service SAS cannot create tables: the account key does.
