@@ -4,6 +4,8 @@ import (
 	"log"
 	"mime"
 	"net/http"
+	"os"
+	"path"
 	"path/filepath"
 	"time"
 
@@ -34,11 +36,29 @@ func newServer(c serverConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/"+rest.WellKnownAccount+"/", api)
 	mux.Handle("/"+rest.WellKnownAccount, api)
-	mux.Handle("/", http.FileServer(http.Dir(filepath.Clean(c.web))))
+	// The read-only secondary endpoint, path-style (F-STATS-SECONDARY).
+	mux.Handle("/"+rest.WellKnownAccount+"-secondary/", api)
+	mux.Handle("/"+rest.WellKnownAccount+"-secondary", api)
+	mux.Handle("/", filesOr(api, filepath.Clean(c.web)))
 	if c.log == nil {
 		return mux
 	}
 	return logRequests(c.log, mux)
+}
+
+// filesOr serves the playground's files from dir and hands a path that
+// names no file to the API, which answers it with an error body in the
+// service's format instead of a plain-text 404 (F-UNKNOWN-PATH).
+func filesOr(api http.Handler, dir string) http.Handler {
+	files := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path)))
+		if _, err := os.Stat(name); err != nil {
+			api.ServeHTTP(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 }
 
 // connectionString is what an SDK needs to reach the server at addr.

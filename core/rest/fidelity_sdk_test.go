@@ -6,8 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
+	"github.com/tableplay/tableplay/core/rest"
 )
 
 // TestSDKWholeBeforePart: an entity of 127 strings of 32,768 characters
@@ -67,4 +71,43 @@ func TestSDKEmptyFilter(t *testing.T) {
 	if len(tables.Tables) != 1 || *tables.Tables[0].Name != "empty" {
 		t.Errorf("tables %+v", tables.Tables)
 	}
+}
+
+// TestSDKStatsOnTheSecondary: replication statistics are answered on the
+// secondary endpoint, which the Go and Python SDKs address path-style as
+// /{account}-secondary, and refused on the primary; the secondary serves
+// reads of the same account and refuses writes (F-STATS-SECONDARY).
+func TestSDKStatsOnTheSecondary(t *testing.T) {
+	f := newFixture(t)
+	cred, err := aztables.NewSharedKeyCredential(rest.WellKnownAccount, rest.WellKnownKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Transport: f.tr, Retry: policy.RetryOptions{MaxRetries: -1}}}
+	sec, err := aztables.NewServiceClientWithSharedKey(f.srv.URL+"/"+rest.WellKnownAccount+"-secondary", cred, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := sec.GetStatistics(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.GeoReplication == nil || stats.GeoReplication.Status == nil || *stats.GeoReplication.Status != aztables.GeoReplicationStatusLive || stats.GeoReplication.LastSyncTime == nil {
+		t.Errorf("stats %+v", stats.GeoReplication)
+	}
+	_, err = f.svc.GetStatistics(ctx, nil)
+	wantCode(t, err, "InvalidQueryParameterValue", 400)
+
+	if _, err := f.svc.CreateTable(ctx, "replicated", nil); err != nil {
+		t.Fatal(err)
+	}
+	page, err := sec.NewListTablesPager(nil).NextPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Tables) != 1 || *page.Tables[0].Name != "replicated" {
+		t.Errorf("tables on the secondary: %+v", page.Tables)
+	}
+	_, err = sec.CreateTable(ctx, "nowrite", nil)
+	wantCode(t, err, "AuthorizationFailure", 403)
 }
