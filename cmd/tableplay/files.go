@@ -32,7 +32,8 @@ var encodings = [...]struct{ token, suffix string }{{"br", ".br"}, {"gzip", ".gz
 // and an ETag on every answer so a browser revalidates rather than refetches
 // (the names never change, so nothing may be cached without asking).
 type fileServer struct {
-	files fs.FS // nil: this binary has no page
+	files    fs.FS        // nil: this binary has no page
+	fallback http.Handler // what answers a path that names no file
 
 	mu    sync.Mutex
 	etags map[string]etagEntry // by name; recomputed when size or time change
@@ -45,17 +46,29 @@ type etagEntry struct {
 	etag string
 }
 
-func newFileServer(files fs.FS) *fileServer {
-	return &fileServer{files: files, etags: map[string]etagEntry{}}
+// newFileServer serves files; a request that names no file goes to
+// fallback (the API, which answers with the service's error body,
+// F-UNKNOWN-PATH), unless a browser navigates to it and gets the 404 page.
+func newFileServer(files fs.FS, fallback http.Handler) *fileServer {
+	return &fileServer{files: files, fallback: fallback, etags: map[string]etagEntry{}}
+}
+
+// wantsPage reports whether the client asked for an HTML page (a browser
+// navigation), which gets the site's 404 page rather than an API error.
+func wantsPage(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		s.fallback.ServeHTTP(w, r)
 		return
 	}
 	if s.files == nil {
+		if !wantsPage(r) {
+			s.fallback.ServeHTTP(w, r)
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, noPage)
@@ -100,6 +113,10 @@ func fileName(urlPath string) (string, bool) {
 
 // notFound answers 404 with the site's 404.html when it has one.
 func (s *fileServer) notFound(w http.ResponseWriter, r *http.Request) {
+	if !wantsPage(r) {
+		s.fallback.ServeHTTP(w, r)
+		return
+	}
 	info, err := fs.Stat(s.files, "404.html")
 	if err != nil || !info.Mode().IsRegular() {
 		http.NotFound(w, r)

@@ -87,7 +87,7 @@ func TestServeWithoutWebNeverServesTheWorkingDirectory(t *testing.T) {
 	if resp, body := fetch(t, base+"/main.go"); resp.StatusCode != 404 || strings.Contains(body, "package main") {
 		t.Errorf("/main.go from the working directory: %d", resp.StatusCode)
 	}
-	resp, body := fetch(t, base+"/")
+	resp, body := fetch(t, base+"/", "Accept", "text/html")
 	if resp.StatusCode != 404 || !strings.Contains(body, "make build") {
 		t.Errorf("/ in a build without the site: %d %q", resp.StatusCode, body)
 	}
@@ -173,12 +173,16 @@ func TestServeSendsThePrecompressedVariantAllowed(t *testing.T) {
 	if resp, _ := fetch(t, wasm, "Accept-Encoding", "gzip", "If-None-Match", etags["br"]); resp.StatusCode != 200 {
 		t.Errorf("the br ETag must not validate the gzip variant: %d", resp.StatusCode)
 	}
-	// A file without variants has no Vary, and a missing one gets the 404 page.
+	// A file without variants has no Vary; a browser navigating to a missing
+	// one gets the 404 page, any other client the service's error body.
 	if resp, _ := fetch(t, base+"/", "Accept-Encoding", "br"); resp.StatusCode != 200 || resp.Header.Get("Vary") != "" || resp.Header.Get("Content-Encoding") != "" {
 		t.Errorf("index.html: %d %v", resp.StatusCode, resp.Header)
 	}
-	if resp, body := fetch(t, base+"/nope.js"); resp.StatusCode != 404 || !strings.Contains(body, "not here") {
+	if resp, body := fetch(t, base+"/nope.js", "Accept", "text/html"); resp.StatusCode != 404 || !strings.Contains(body, "not here") {
 		t.Errorf("missing file: %d %q", resp.StatusCode, body)
+	}
+	if resp, body := fetch(t, base+"/nope.js"); resp.StatusCode != 404 || !strings.Contains(body, "ResourceNotFound") {
+		t.Errorf("missing file, not a page: %d %q", resp.StatusCode, body)
 	}
 }
 

@@ -37,7 +37,10 @@ func newServer(c serverConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/"+rest.WellKnownAccount+"/", api)
 	mux.Handle("/"+rest.WellKnownAccount, api)
-	mux.Handle("/", newFileServer(c.files))
+	// The read-only secondary endpoint, path-style (F-STATS-SECONDARY).
+	mux.Handle("/"+rest.WellKnownAccount+"-secondary/", api)
+	mux.Handle("/"+rest.WellKnownAccount+"-secondary", api)
+	mux.Handle("/", newFileServer(c.files, api))
 	h := checkHost(newHostRule(c.addr), mux)
 	if c.log == nil {
 		return h

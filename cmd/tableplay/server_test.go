@@ -53,6 +53,39 @@ func TestServerRoutesAPIAndFiles(t *testing.T) {
 	}
 }
 
+// TestServerUnknownPaths: a path that is neither the API nor a file gets the
+// service's error body, never Go's plain-text 404; the secondary endpoint
+// reaches the API (F-UNKNOWN-PATH, F-STATS-SECONDARY).
+func TestServerUnknownPaths(t *testing.T) {
+	web := t.TempDir()
+	os.WriteFile(filepath.Join(web, "index.html"), []byte("<!doctype html>"), 0o644)
+	srv := httptest.NewServer(newServer(serverConfig{files: os.DirFS(web), allowAnonymous: true, clock: time.Now}))
+	defer srv.Close()
+	for _, p := range []string{"/nothing", "/otheraccount/Tables", "/web/missing.js"} {
+		req, _ := http.NewRequest("GET", srv.URL+p, nil)
+		req.Header.Set("Accept", "application/json;odata=nometadata")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 404 || !strings.Contains(string(body), `"code":"ResourceNotFound"`) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %d %s %s", p, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/devstoreaccount1-secondary/?restype=service&comp=stats", nil)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "<StorageServiceStats>") {
+		t.Errorf("stats on the secondary: %d %s", resp.StatusCode, body)
+	}
+}
+
 func TestServerRequiresSignatureByDefault(t *testing.T) {
 	srv := httptest.NewServer(newServer(serverConfig{clock: time.Now}))
 	defer srv.Close()

@@ -11,11 +11,11 @@ import (
 // MaxTop is the largest $top and the most entities on one page.
 const MaxTop = 1000
 
-// ParseTop reads $top: an integer from 1 to 1000, anything else 400
-// InvalidInput (F-TOP-RANGE).
+// ParseTop reads $top: an integer from 0 to 1000, anything else 400
+// InvalidInput (F-TOP-RANGE, F-TOP-ZERO).
 func ParseTop(s string) (int, *tableerr.Error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 || n > MaxTop {
+	if err != nil || n < 0 || n > MaxTop {
 		return 0, tableerr.New(tableerr.InvalidInput)
 	}
 	return n, nil

@@ -127,12 +127,12 @@ func TestProperties(t *testing.T) {
 }
 
 func TestTopAndSelect(t *testing.T) {
-	for s, want := range map[string]int{"1": 1, "1000": 1000, " 5 ": 5} {
+	for s, want := range map[string]int{"0": 0, "1": 1, "1000": 1000, " 5 ": 5} {
 		if n, err := ParseTop(s); err != nil || n != want {
 			t.Errorf("ParseTop(%q) = %d, %v", s, n, err)
 		}
 	}
-	for _, s := range []string{"0", "1001", "-1", "x", "", "1.5"} {
+	for _, s := range []string{"1001", "-1", "x", "", "1.5"} {
 		if _, err := ParseTop(s); err == nil || err.Code != tableerr.InvalidInput {
 			t.Errorf("ParseTop(%q) = %v", s, err)
 		}

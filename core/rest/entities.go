@@ -27,6 +27,9 @@ func (x *exchange) filterAndTop() (filter.Node, int, *tableerr.Error) {
 		if top, err = filter.ParseTop(t[0]); err != nil {
 			return nil, 0, err
 		}
+		if top == 0 {
+			top = store.NoEntities // an empty page (F-TOP-ZERO)
+		}
 	}
 	return n, top, nil
 }

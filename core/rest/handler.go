@@ -19,6 +19,10 @@ import (
 // MaxBody is the largest request body the service accepts (4 MiB).
 const MaxBody = 4 << 20
 
+// secondarySuffix turns the account segment into the account's secondary
+// endpoint, as SDKs build it for a path-style URL.
+const secondarySuffix = "-secondary"
+
 // Options configure a Handler.
 type Options struct {
 	Store       *store.Store
@@ -67,8 +71,11 @@ type exchange struct {
 	format  format
 	query   url.Values
 	base    string // the account URL, no trailing slash
-	applied string // Preference-Applied to echo, if any
-	grant   *grant // what a shared access signature allows, when one signed the request
+	// secondary is set for the account's read-only secondary endpoint,
+	// /{account}-secondary/ (F-STATS-SECONDARY).
+	secondary bool
+	applied   string // Preference-Applied to echo, if any
+	grant     *grant // what a shared access signature allows, when one signed the request
 }
 
 // ServeHTTP answers one request. A panic anywhere below becomes a 500
@@ -90,7 +97,11 @@ func (x *exchange) serve() {
 	r := x.r
 	path := strings.TrimPrefix(r.URL.EscapedPath(), "/")
 	account, rest, _ := strings.Cut(path, "/")
-	if account != x.h.creds.Account {
+	switch account {
+	case x.h.creds.Account:
+	case x.h.creds.Account + secondarySuffix:
+		x.secondary = true
+	default:
 		x.fail(tableerr.New(tableerr.ResourceNotFound))
 		return
 	}
@@ -125,6 +136,11 @@ func (x *exchange) serve() {
 	}
 	if _, ok := r.Header["Prefer"]; ok && honoursPrefer(res, method, q) {
 		_, x.applied = preference(r.Header)
+	}
+	if x.secondary && method != http.MethodGet && method != http.MethodHead {
+		// The secondary endpoint only reads (F-STATS-SECONDARY).
+		x.failAuth(tableerr.New(tableerr.AuthorizationFailure))
+		return
 	}
 	isACL := res.kind == resEntities && q.Get("comp") == "acl"
 	if aerr := x.authorize(res, method, isACL); aerr != nil {

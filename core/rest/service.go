@@ -75,6 +75,10 @@ func (x *exchange) service(method string) {
 		x.h.store.SetProperties(p)
 		x.headers()
 		x.w.WriteHeader(http.StatusAccepted)
+	case comp == "stats" && method == http.MethodGet && !x.secondary:
+		// Replication statistics exist only on the secondary endpoint
+		// (F-STATS-SECONDARY).
+		x.xmlFail(tableerr.New(tableerr.InvalidQueryParameterValue))
 	case comp == "stats" && method == http.MethodGet:
 		x.xmlAnswer(http.StatusOK, statsXML(x.now))
 	case comp == "properties" || comp == "stats":

@@ -46,6 +46,7 @@ var transcripts = []string{
 	"query-select",
 	"query-filter-syntax-error",
 	"query-continuation",
+	"query-thin-evidence",
 	"update-merge-delete",
 	"upsert",
 	"prefer-update",

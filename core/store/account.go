@@ -113,7 +113,7 @@ func (s *Store) floorTicks() edm.Ticks {
 // TableQuery is a Query Tables request.
 type TableQuery struct {
 	Filter        filter.Node // on TableName only; nil for all tables
-	Top           int         // 1–1000; 0 means 1000
+	Top           int         // 1–1000; 0 means 1000, NoEntities none
 	NextTableName string      // a continuation token from a previous page
 }
 
@@ -152,10 +152,7 @@ func (s *Store) ListTables(q TableQuery) (TablePage, *tableerr.Error) {
 		}
 		from = name
 	}
-	top := q.Top
-	if top <= 0 || top > filter.MaxTop {
-		top = filter.MaxTop
-	}
+	top := pageSize(q.Top)
 	s.mu.RLock()
 	all := make([]*table, 0, len(s.tables))
 	for key, t := range s.tables {

@@ -41,11 +41,14 @@ type CorsRule struct {
 // MaxCorsRules is the most CORS rules a service holds.
 const MaxCorsRules = 5
 
-// defaultProperties are a new account's settings: everything off.
+// defaultProperties are a new storage account's settings
+// (F-DEFAULT-PROPERTIES): hour metrics on, API-level included, kept 7 days;
+// minute metrics and logging off; no CORS rules.
 func defaultProperties() ServiceProperties {
+	apis := true
 	return ServiceProperties{
 		Logging:       Logging{Version: "1.0"},
-		HourMetrics:   Metrics{Version: "1.0"},
+		HourMetrics:   Metrics{Version: "1.0", Enabled: true, IncludeAPIs: &apis, RetentionEnabled: true, RetentionDays: 7},
 		MinuteMetrics: Metrics{Version: "1.0"},
 	}
 }

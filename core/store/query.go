@@ -11,7 +11,8 @@ type Query struct {
 	// Filter is the parsed $filter, nil for every entity. The store narrows
 	// the scan to filter.KeyRange(Filter) and evaluates Filter on the rest.
 	Filter filter.Node
-	// Top is $top (1–1000); 0 means a full page of 1000.
+	// Top is $top (1–1000); 0 means a full page of 1000, NoEntities an empty
+	// page ($top=0).
 	Top int
 	// NextPartitionKey and NextRowKey are continuation tokens from the
 	// previous page, or empty.
@@ -33,6 +34,21 @@ type Page struct {
 // More reports whether a continuation was returned.
 func (p *Page) More() bool { return p.NextPartitionKey != "" }
 
+// NoEntities as a Top asks for a page without entities that still carries
+// the continuation when something matches: $top=0 (F-TOP-ZERO).
+const NoEntities = -1
+
+// pageSize is how many entities (or tables) a page with this Top holds.
+func pageSize(top int) int {
+	switch {
+	case top == NoEntities:
+		return 0
+	case top <= 0 || top > filter.MaxTop:
+		return filter.MaxTop
+	}
+	return top
+}
+
 // Query answers one page of a query. Entities are in (PartitionKey, RowKey)
 // order; a page holds at most Top (or 1000) of them.
 func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
@@ -40,10 +56,7 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 	if err != nil {
 		return Page{}, err
 	}
-	top := q.Top
-	if top <= 0 || top > filter.MaxTop {
-		top = filter.MaxTop
-	}
+	top := pageSize(q.Top)
 	r := filter.KeyRange(q.Filter)
 	var page Page
 	if r.Empty {
