@@ -8,7 +8,9 @@ import (
 
 // Lesson is one lesson document (lessons/<id>.json).
 type Lesson struct {
-	ID      string  `json:"id"`
+	ID string `json:"id"`
+	// Order places the lesson in the menu (1 first).
+	Order   int     `json:"order"`
 	Title   string  `json:"title"`
 	Line    string  `json:"line"`    // one line for the menu
 	Summary string  `json:"summary"` // one paragraph

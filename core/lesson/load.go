@@ -39,8 +39,8 @@ func Parse(doc []byte) (*Lesson, error) {
 	return &l, nil
 }
 
-// Load reads every *.json file of a folder as a lesson, in name order; each
-// file's name must be its lesson's id.
+// Load reads every *.json file of a folder as a lesson, in menu order; each
+// file's name must be its lesson's id, and no two lessons share a place.
 func Load(fsys fs.FS) ([]*Lesson, error) {
 	names, err := fs.Glob(fsys, "*.json")
 	if err != nil {
@@ -62,6 +62,12 @@ func Load(fsys fs.FS) ([]*Lesson, error) {
 		}
 		out = append(out, l)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Order < out[j].Order })
+	for i := 1; i < len(out); i++ {
+		if out[i].Order == out[i-1].Order {
+			return nil, fmt.Errorf("%s and %s share order %d", out[i-1].ID, out[i].ID, out[i].Order)
+		}
+	}
 	return out, nil
 }
 
@@ -72,6 +78,8 @@ func (l *Lesson) validate() error {
 	switch {
 	case !idPattern.MatchString(l.ID):
 		return fmt.Errorf("id %q: use lower-case letters, digits and '-'", l.ID)
+	case l.Order < 1:
+		return errors.New("order (the place in the menu, from 1) is required")
 	case l.Title == "" || l.Line == "" || l.Summary == "":
 		return errors.New("title, line and summary are required")
 	case l.Section.Title == "" || !strings.HasPrefix(l.Section.URL, "https://"):

@@ -2,8 +2,8 @@ package rest
 
 import (
 	"net/http"
-	"sort"
 	"net/http/httptest"
+	"sort"
 	"strings"
 )
 
