@@ -165,3 +165,18 @@ func TestLibrary(t *testing.T) {
 		t.Errorf("reset: %s", out)
 	}
 }
+
+// TestGuideListsEveryLesson keeps docs/lessons.md's table of lessons and
+// step counts true.
+func TestGuideListsEveryLesson(t *testing.T) {
+	guide, err := os.ReadFile("../../docs/lessons.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range loadAll(t) {
+		row := "| `" + l.ID + "` | " + l.Title + " | " + itoa(len(l.Steps)) + " |"
+		if !strings.Contains(string(guide), row) {
+			t.Errorf("docs/lessons.md lacks the row %s", row)
+		}
+	}
+}
