@@ -153,6 +153,10 @@ func TestLibrary(t *testing.T) {
 	if r.Before == nil || r.After == nil || r.Before.ETag != r.After.ETag {
 		t.Errorf("a refused write changed the entity: %+v → %+v", r.Before, r.After)
 	}
+	if len(r.Timeline) != 4 || r.Timeline[3].Client != "B" || r.Timeline[3].Status != 412 || r.Timeline[2].Status != 204 {
+		t.Errorf("timeline: %+v", r.Timeline)
+	}
+	r = Result{}
 	json.Unmarshal(b.RunStep("nope", 0), &r)
 	if r.Error == "" || r.OK {
 		t.Error("an unknown lesson ran")

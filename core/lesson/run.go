@@ -26,10 +26,11 @@ type Session struct {
 	Handler *rest.Handler
 	Store   *store.Store
 
-	lesson *Lesson
-	held   map[string]string
-	next   [2]string
-	starts map[string][]byte // expanded start accounts by lesson id
+	lesson   *Lesson
+	held     map[string]string
+	timeline []Event
+	next     [2]string
+	starts   map[string][]byte // expanded start accounts by lesson id
 }
 
 // Result is one step's run: what was sent and answered (or the report of a
@@ -50,7 +51,20 @@ type Result struct {
 	Held     map[string]string `json:"held,omitempty"`
 	Before   *EntityState      `json:"before,omitempty"`
 	After    *EntityState      `json:"after,omitempty"`
-	Error    string            `json:"error,omitempty"`
+	// Timeline lists every operation since the start, this one included.
+	Timeline []Event `json:"timeline"`
+	Error    string  `json:"error,omitempty"`
+}
+
+// Event is one operation on a lesson's timeline: which step sent it, from
+// which client, what it asked and what came back.
+type Event struct {
+	Step   int    `json:"step"`
+	Client string `json:"client,omitempty"`
+	Method string `json:"method"`
+	Target string `json:"target"` // the URL's path and query
+	Status int    `json:"status"`
+	ETag   string `json:"etag,omitempty"`
 }
 
 // EntityState is the entity a write acts on, as stored: absent, or its ETag
@@ -78,7 +92,7 @@ func (s *Session) Start(l *Lesson) error {
 	if err := s.Store.Restore(doc); err != nil {
 		return fmt.Errorf("%s: start account: %v", l.ID, err)
 	}
-	s.lesson, s.held, s.next = l, map[string]string{}, [2]string{}
+	s.lesson, s.held, s.next, s.timeline = l, map[string]string{}, [2]string{}, nil
 	return nil
 }
 
@@ -134,6 +148,7 @@ func (s *Session) Run(i int) Result {
 	}
 	r.OK = len(r.Diffs) == 0
 	r.Held = copyMap(s.held)
+	r.Timeline = append([]Event{}, s.timeline...)
 	return r
 }
 
@@ -200,6 +215,11 @@ func (s *Session) operation(st Step, r *Result) {
 	}
 	reply := s.Handler.Serve(rest.Call{Method: req.Method, URL: req.URL, Headers: req.Headers, Body: req.Body})
 	r.Request, r.Response = &req, &reply
+	target := req.URL
+	if u, err := url.Parse(req.URL); err == nil {
+		target = u.RequestURI()
+	}
+	s.timeline = append(s.timeline, Event{Step: r.Step, Client: st.Client, Method: req.Method, Target: target, Status: reply.Status, ETag: header(reply, "ETag")})
 	out := Expect{Status: reply.Status}
 	body := gjson.Parse(reply.Body)
 	out.Code = body.Get("odata\\.error.code").String()
