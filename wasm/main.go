@@ -12,6 +12,7 @@ import (
 
 	"github.com/syumai/workers"
 
+	"github.com/tableplay/tableplay/core/lesson"
 	"github.com/tableplay/tableplay/core/play"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
@@ -25,7 +26,9 @@ func main() {
 	creds.AllowUnsigned = true // a page holds no secret; a signature that is present is still verified
 	api := rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock})
 	workers.ServeNonBlock(bridge(api))
-	register(binding, st, &play.API{Base: "", Clock: clock, Creds: rest.WellKnown(), Store: st})
+	papi := &play.API{Base: "", Clock: clock, Creds: rest.WellKnown(), Store: st}
+	register(binding, st, papi)
+	registerLessons(binding, &lesson.Session{API: papi, Handler: api, Store: st})
 	workers.Ready()
 	select {}
 }

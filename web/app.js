@@ -13,6 +13,7 @@ import { initBatch } from "./batch.js";
 import { load, initPersistence } from "./persist.js";
 import { initTransfer, openShared } from "./transfer.js";
 import { emit, setStatus } from "./state.js";
+import { mountLessons } from "./lessons/view.js";
 
 initTheme(document.getElementById("theme-toggle"));
 window.addEventListener("tableplay:progress", (e) => {
@@ -57,6 +58,11 @@ async function start() {
   });
   await openShared();
   await refreshTables();
+  mountLessons(document.getElementById("lessons"), {
+    onExchange: (x) => emit("exchange", x),
+    onChange: () => refreshTables(),
+    onStatus: setStatus,
+  });
   document.body.dataset.ready = "true";
   setStatus("Ready. The engine runs in this page: nothing leaves your browser.");
 }

@@ -126,6 +126,10 @@ const tableplay = {
     const error = call("restore", typeof doc === "string" ? doc : JSON.stringify(doc));
     if (error) throw new Error(error);
   },
+  lessons: () => JSON.parse(call("lessons")),
+  lesson: (id) => JSON.parse(call("lesson", String(id))),
+  runLessonStep: (id, step) => JSON.parse(call("runLessonStep", String(id), Number(step))),
+  resetLesson: (id, step) => JSON.parse(call("resetLesson", String(id), Number(step))),
   onchange: null,
 };
 

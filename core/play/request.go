@@ -52,13 +52,7 @@ func (a *API) RequestFor(opJSON []byte) []byte {
 	if err := json.Unmarshal(opJSON, &op); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
-	var r Request
-	var msg string
-	if op.Kind == "batch" {
-		r, msg = a.batchRequest(op.Operations, boundaryID(a.Clock().UnixNano()))
-	} else {
-		r, msg = a.build(op)
-	}
+	r, msg := a.Build(op)
 	if msg != "" {
 		return mustJSON(Request{Error: msg})
 	}
@@ -215,4 +209,13 @@ func setQuery(q url.Values, op Operation) {
 	if op.NextTableName != "" {
 		q.Set("NextTableName", op.NextTableName)
 	}
+}
+
+// Build is RequestFor for Go callers: the request for an operation (a batch
+// included), or the reason it cannot be built.
+func (a *API) Build(op Operation) (Request, string) {
+	if op.Kind == "batch" {
+		return a.batchRequest(op.Operations, boundaryID(a.Clock().UnixNano()))
+	}
+	return a.build(op)
 }

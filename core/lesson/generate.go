@@ -1,0 +1,103 @@
+package lesson
+
+import (
+	"fmt"
+	"hash/fnv"
+	"time"
+)
+
+// MaxGenerated bounds the entities one lesson may generate, so a lesson file
+// cannot make the engine build an unbounded account.
+const MaxGenerated = 20000
+
+// Dataset describes entities the engine generates into one of the start
+// account's tables: Count entities, the i-th built from its index and from
+// seeded pseudo-random numbers, so a lesson names thousands of entities in a
+// few lines and every run builds the same ones.
+type Dataset struct {
+	Table        string        `json:"table"`
+	Count        int           `json:"count"`
+	Seed         uint64        `json:"seed"`
+	PartitionKey Gen           `json:"partitionKey"`
+	RowKey       Gen           `json:"rowKey"`
+	Properties   []GenProperty `json:"properties,omitempty"`
+}
+
+// GenProperty is a generated property: its name, Edm type and value.
+type GenProperty struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Gen
+}
+
+// Gen makes one value per entity. The number n starts as the entity's index
+// (From "index") or a pseudo-random number named by Stream (From "random";
+// the same seed and stream give the same numbers in any dataset, so two
+// tables can hold the same orders keyed differently); then n = n / Div % Mod
+// + Add (Div and Mod apply when set). With Date set the value is that day
+// plus n days (Format is a Go time layout, default 2006-01-02); otherwise it
+// is fmt.Sprintf(Format, n).
+type Gen struct {
+	Format string `json:"format"`
+	From   string `json:"from"`
+	Stream string `json:"stream,omitempty"`
+	Div    int    `json:"div,omitempty"`
+	Mod    int    `json:"mod,omitempty"`
+	Add    int    `json:"add,omitempty"`
+	Date   string `json:"date,omitempty"`
+}
+
+// check reports what makes a generator unusable.
+func (g Gen) check() error {
+	switch g.From {
+	case "index", "random":
+	default:
+		return fmt.Errorf("from must be \"index\" or \"random\", not %q", g.From)
+	}
+	if g.Div < 0 || g.Mod < 0 {
+		return fmt.Errorf("div and mod must not be negative")
+	}
+	if g.Date != "" {
+		if _, err := time.Parse("2006-01-02", g.Date); err != nil {
+			return fmt.Errorf("date %q: want YYYY-MM-DD", g.Date)
+		}
+	} else if g.Format == "" {
+		return fmt.Errorf("format is required")
+	}
+	return nil
+}
+
+// value is the generator's text for entity i of a dataset seeded with seed.
+func (g Gen) value(seed uint64, i int) string {
+	n := uint64(i)
+	if g.From == "random" {
+		n = mix(seed, g.Stream, uint64(i))
+	}
+	if g.Div > 0 {
+		n /= uint64(g.Div)
+	}
+	if g.Mod > 0 {
+		n %= uint64(g.Mod)
+	}
+	v := int64(n) + int64(g.Add)
+	if g.Date != "" {
+		day, _ := time.Parse("2006-01-02", g.Date)
+		layout := g.Format
+		if layout == "" {
+			layout = "2006-01-02"
+		}
+		return day.AddDate(0, 0, int(v)).Format(layout)
+	}
+	return fmt.Sprintf(g.Format, v)
+}
+
+// mix is a stateless pseudo-random number for (seed, stream, i): splitmix64
+// over the three, kept below 2^62 so the arithmetic stays non-negative.
+func mix(seed uint64, stream string, i uint64) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(stream))
+	z := seed ^ h.Sum64() ^ (i+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return (z ^ (z >> 31)) >> 2
+}

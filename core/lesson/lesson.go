@@ -1,0 +1,118 @@
+package lesson
+
+import (
+	"encoding/json"
+
+	"github.com/tableplay/tableplay/core/play"
+)
+
+// Lesson is one lesson document (lessons/<id>.json).
+type Lesson struct {
+	ID string `json:"id"`
+	// Order places the lesson in the menu (1 first).
+	Order   int     `json:"order"`
+	Title   string  `json:"title"`
+	Line    string  `json:"line"`    // one line for the menu
+	Summary string  `json:"summary"` // one paragraph
+	Section Section `json:"section"`
+	// Clients is set (to ["A", "B"]) by lessons that show two clients side by side.
+	Clients []string `json:"clients,omitempty"`
+	// Start is the account the lesson starts from, in the snapshot format.
+	Start json.RawMessage `json:"start"`
+	// Generate adds seeded datasets to Start's tables.
+	Generate []Dataset `json:"generate,omitempty"`
+	Steps    []Step    `json:"steps"`
+}
+
+// Section is the part of the data-model page the lesson teaches.
+type Section struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// Step is one step: prose, exactly one thing to do, an optional prediction
+// and the expected outcome.
+type Step struct {
+	Title string `json:"title"`
+	// Text is plain text; `code` spans are marked with backquotes.
+	Text string `json:"text"`
+	// Note says where the published documents disagree with the service.
+	Note string `json:"note,omitempty"`
+
+	// One of these four is the step's action.
+	Operation *play.Operation `json:"operation,omitempty"`
+	Draft     *play.Draft     `json:"draft,omitempty"`
+	TableName *string         `json:"tableName,omitempty"`
+	Filter    *string         `json:"filter,omitempty"`
+
+	// Client names who sends the operation (two-client lessons).
+	Client string `json:"client,omitempty"`
+	// IfMatchFrom puts the ETag a client holds into the operation's If-Match.
+	IfMatchFrom string `json:"ifMatchFrom,omitempty"`
+	// Continue sends a query from the continuation of the previous query step.
+	Continue bool `json:"continue,omitempty"`
+	// Body, when set, is sent as the write's body instead of the draft's,
+	// for what a draft cannot say (untyped JSON numbers, say); the draft
+	// still names the keys.
+	Body *string `json:"body,omitempty"`
+	// SAS signs the operation with a shared access signature instead of the
+	// account key.
+	SAS *SAS `json:"sas,omitempty"`
+
+	Predict *Prediction `json:"predict,omitempty"`
+	Expect  Expect      `json:"expect"`
+}
+
+// SAS describes a table SAS the lesson signs with the well-known key.
+type SAS struct {
+	Permissions string `json:"permissions"`
+	StartPK     string `json:"startPk,omitempty"`
+	StartRK     string `json:"startRk,omitempty"`
+	EndPK       string `json:"endPk,omitempty"`
+	EndRK       string `json:"endRk,omitempty"`
+}
+
+// Prediction is the question asked before the answer is shown.
+type Prediction struct {
+	Question string   `json:"question"`
+	Choices  []string `json:"choices"`
+	Answer   int      `json:"answer"` // index into Choices
+}
+
+// Expect is what a step claims. Only the fields set are compared; a step
+// must set at least one that fits its action.
+type Expect struct {
+	// Operations: the status and, for errors, the error code.
+	Status int    `json:"status,omitempty"`
+	Code   string `json:"code,omitempty"`
+	// Drafts, table names and filters: whether they pass, and the rule ids
+	// broken, in the order the engine reports them.
+	Valid *bool    `json:"valid,omitempty"`
+	Rules []string `json:"rules,omitempty"`
+	// Drafts: the size by the published formula and the property count.
+	Size  *int `json:"size,omitempty"`
+	Count *int `json:"count,omitempty"`
+	// Filters: the canonical form.
+	Canonical string `json:"canonical,omitempty"`
+	// Queries: the RowKeys of the page in order, how many entities were
+	// examined and returned, and whether a continuation came back.
+	RowKeys  []string `json:"rowKeys,omitempty"`
+	Scanned  *int     `json:"scanned,omitempty"`
+	Returned *int     `json:"returned,omitempty"`
+	More     *bool    `json:"more,omitempty"`
+	// Batches: the index of the failing operation.
+	FailedIndex *int `json:"failedIndex,omitempty"`
+	// The answer body: properties carrying an @odata.type annotation (every
+	// one of them, in body order), and texts it contains.
+	Annotated *[]string `json:"annotated,omitempty"`
+	Contains  []string  `json:"contains,omitempty"`
+	// Entity is the stored entity afterwards (the operation's keys).
+	Entity *EntityAfter `json:"entity,omitempty"`
+}
+
+// EntityAfter is an entity's state after a step: gone, or its properties
+// (besides the keys and Timestamp) with their types and values.
+type EntityAfter struct {
+	Absent     bool       `json:"absent,omitempty"`
+	Properties []play.Row `json:"properties,omitempty"`
+}

@@ -1,0 +1,354 @@
+package lesson
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// Session runs one lesson at a time against an account: the store the page
+// (or a test) owns, the REST handler serving it, and the playground API that
+// builds requests exactly as the page's operations do. It remembers what the
+// steps so far left behind: the ETag each client holds and the last query's
+// continuation.
+type Session struct {
+	API     *play.API
+	Handler *rest.Handler
+	Store   *store.Store
+
+	lesson   *Lesson
+	held     map[string]string
+	timeline []Event
+	next     [2]string
+	starts   map[string][]byte // expanded start accounts by lesson id
+}
+
+// Result is one step's run: what was sent and answered (or the report of a
+// check), the outcome measured in the shape of an expectation, how it
+// differs from the lesson's expectation, and the state a two-client view
+// shows.
+type Result struct {
+	Lesson   string            `json:"lesson"`
+	Step     int               `json:"step"` // 0-based
+	Client   string            `json:"client,omitempty"`
+	Request  *play.Request     `json:"request,omitempty"`
+	Response *rest.Reply       `json:"response,omitempty"`
+	Report   json.RawMessage   `json:"report,omitempty"`
+	Outcome  Expect            `json:"outcome"`
+	Expect   Expect            `json:"expect"`
+	Diffs    []string          `json:"diffs"`
+	OK       bool              `json:"ok"`
+	Held     map[string]string `json:"held,omitempty"`
+	Before   *EntityState      `json:"before,omitempty"`
+	After    *EntityState      `json:"after,omitempty"`
+	// Timeline lists every operation since the start, this one included.
+	Timeline []Event `json:"timeline"`
+	Error    string  `json:"error,omitempty"`
+}
+
+// Event is one operation on a lesson's timeline: which step sent it, from
+// which client, what it asked and what came back.
+type Event struct {
+	Step   int    `json:"step"`
+	Client string `json:"client,omitempty"`
+	Method string `json:"method"`
+	Target string `json:"target"` // the URL's path and query
+	Status int    `json:"status"`
+	ETag   string `json:"etag,omitempty"`
+}
+
+// EntityState is the entity a write acts on, as stored: absent, or its ETag
+// and properties.
+type EntityState struct {
+	Absent     bool       `json:"absent"`
+	ETag       string     `json:"etag,omitempty"`
+	Properties []play.Row `json:"properties,omitempty"`
+}
+
+// Start replaces the account with the lesson's start account and forgets
+// what earlier steps left behind.
+func (s *Session) Start(l *Lesson) error {
+	if s.starts == nil {
+		s.starts = map[string][]byte{}
+	}
+	doc, ok := s.starts[l.ID]
+	if !ok {
+		var err error
+		if doc, err = l.Account(); err != nil {
+			return err
+		}
+		s.starts[l.ID] = doc
+	}
+	if err := s.Store.Restore(doc); err != nil {
+		return fmt.Errorf("%s: start account: %v", l.ID, err)
+	}
+	s.lesson, s.held, s.next, s.timeline = l, map[string]string{}, [2]string{}, nil
+	return nil
+}
+
+// Prepare starts the lesson and runs its first n steps, leaving the account
+// as it stands before step n (0-based); a step that did not go as the lesson
+// says is an error.
+func (s *Session) Prepare(l *Lesson, n int) error {
+	if n < 0 || n > len(l.Steps) {
+		return fmt.Errorf("%s has no step %d", l.ID, n+1)
+	}
+	if err := s.Start(l); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if r := s.Run(i); !r.OK {
+			return fmt.Errorf("%s step %d: %s%s", l.ID, i+1, r.Error, strings.Join(r.Diffs, "; "))
+		}
+	}
+	return nil
+}
+
+// Run runs step i (0-based) of the started lesson and compares its outcome
+// with the expectation.
+func (s *Session) Run(i int) Result {
+	l := s.lesson
+	if l == nil || i < 0 || i >= len(l.Steps) {
+		return Result{Step: i, Error: "no such step"}
+	}
+	st := l.Steps[i]
+	r := Result{Lesson: l.ID, Step: i, Client: st.Client, Expect: st.Expect}
+	switch {
+	case st.Draft != nil:
+		b, _ := json.Marshal(st.Draft)
+		r.Report = s.API.ValidateEntity(b)
+		r.Outcome = checkOutcome(r.Report)
+		g := gjson.ParseBytes(r.Report)
+		size, count := int(g.Get("size").Int()), int(g.Get("count").Int())
+		r.Outcome.Size, r.Outcome.Count = &size, &count
+	case st.TableName != nil:
+		r.Report = s.API.ValidateTableName(*st.TableName)
+		r.Outcome = checkOutcome(r.Report)
+	case st.Filter != nil:
+		r.Report = s.API.ExplainFilter(*st.Filter)
+		r.Outcome = checkOutcome(r.Report)
+		r.Outcome.Canonical = gjson.GetBytes(r.Report, "canonical").String()
+	default:
+		s.operation(st, &r)
+	}
+	if r.Error == "" {
+		r.Diffs = Compare(st.Expect, r.Outcome, bodyOf(r.Response))
+	} else {
+		r.Diffs = []string{r.Error}
+	}
+	r.OK = len(r.Diffs) == 0
+	r.Held = copyMap(s.held)
+	r.Timeline = append([]Event{}, s.timeline...)
+	return r
+}
+
+// checkOutcome reads a validation report (table name, entity or filter):
+// valid, the broken rules' ids and the service's answer (the first card).
+func checkOutcome(report []byte) Expect {
+	g := gjson.ParseBytes(report)
+	valid := g.Get("valid").Bool()
+	out := Expect{Valid: &valid}
+	first := g.Get("violations.0")
+	if !first.Exists() {
+		first = g.Get("error")
+	}
+	out.Status, out.Code = int(first.Get("status").Int()), first.Get("code").String()
+	for _, c := range g.Get("violations").Array() {
+		out.Rules = append(out.Rules, c.Get("rule.id").String())
+	}
+	if id := g.Get("error.rule.id"); id.Exists() {
+		out.Rules = append(out.Rules, id.String())
+	}
+	return out
+}
+
+// operation sends the step's operation through the handler and measures the
+// outcome.
+func (s *Session) operation(st Step, r *Result) {
+	op := *st.Operation
+	if st.IfMatchFrom != "" {
+		op.IfMatch = s.held[st.IfMatchFrom]
+		if op.IfMatch == "" {
+			r.Error = "client " + st.IfMatchFrom + " holds no ETag yet"
+			return
+		}
+	}
+	if st.Continue {
+		if s.next[0] == "" {
+			r.Error = "no continuation from an earlier query"
+			return
+		}
+		op.NextPartitionKey, op.NextRowKey = s.next[0], s.next[1]
+	}
+	req, msg := s.API.Build(op)
+	if msg != "" {
+		r.Error = msg
+		return
+	}
+	if st.Body != nil {
+		req.Body = *st.Body
+		for i, kv := range req.Headers {
+			if kv[0] == "Content-Length" {
+				req.Headers[i][1] = strconv.Itoa(len(req.Body))
+			}
+		}
+	}
+	if st.SAS != nil {
+		if msg := s.signSAS(&req, op.Table, *st.SAS); msg != "" {
+			r.Error = msg
+			return
+		}
+	}
+	pk, rk, keyed := keysOf(op)
+	if keyed {
+		r.Before = s.state(op.Table, pk, rk)
+	}
+	reply := s.Handler.Serve(rest.Call{Method: req.Method, URL: req.URL, Headers: req.Headers, Body: req.Body})
+	r.Request, r.Response = &req, &reply
+	target := req.URL
+	if u, err := url.Parse(req.URL); err == nil {
+		target = u.RequestURI()
+	}
+	s.timeline = append(s.timeline, Event{Step: r.Step, Client: st.Client, Method: req.Method, Target: target, Status: reply.Status, ETag: header(reply, "ETag")})
+	out := Expect{Status: reply.Status}
+	body := gjson.Parse(reply.Body)
+	out.Code = body.Get("odata\\.error.code").String()
+	if etag := header(reply, "ETag"); etag != "" && st.Client != "" {
+		s.held[st.Client] = etag
+	}
+	switch op.Kind {
+	case "batch":
+		ans, err := rest.ReadBatchResponse(header(reply, "Content-Type"), reply.Body)
+		if err == nil {
+			fi := ans.FailedIndex
+			out.FailedIndex = &fi
+			if fi >= 0 && fi < len(ans.Parts) {
+				out.Code = ans.Parts[fi].Code
+			} else if len(ans.Parts) == 1 && !ans.OK {
+				out.Code = ans.Parts[0].Code
+			}
+		}
+	case "query":
+		rowKeys := []string{}
+		for _, e := range body.Get("value").Array() {
+			rowKeys = append(rowKeys, e.Get("RowKey").String())
+		}
+		n := len(rowKeys)
+		more := header(reply, "x-ms-continuation-NextPartitionKey") != ""
+		out.RowKeys, out.Returned, out.More = rowKeys, &n, &more
+		s.next = [2]string{header(reply, "x-ms-continuation-NextPartitionKey"), header(reply, "x-ms-continuation-NextRowKey")}
+		if st.SAS == nil && reply.Status == 200 {
+			b, _ := json.Marshal(op)
+			scanned := int(gjson.GetBytes(s.API.QueryStats(b), "scanned").Int())
+			out.Scanned = &scanned
+		}
+	}
+	ann := annotated(body)
+	out.Annotated = &ann
+	if keyed {
+		r.After = s.state(op.Table, pk, rk)
+		after := EntityAfter{Absent: r.After.Absent, Properties: r.After.Properties}
+		out.Entity = &after
+	}
+	r.Outcome = out
+}
+
+// signSAS replaces the request's Shared Key signature with a table SAS
+// signed with the account key, valid from a minute ago for an hour.
+func (s *Session) signSAS(req *play.Request, table string, g SAS) string {
+	now := s.API.Clock().UTC()
+	sas := rest.SAS{Version: "2019-02-02", Table: table, Permissions: g.Permissions, StartPK: g.StartPK, StartRK: g.StartRK,
+		EndPK: g.EndPK, EndRK: g.EndRK, Protocol: "https,http",
+		Start: now.Add(-time.Minute).Format("2006-01-02T15:04:05Z"), Expiry: now.Add(time.Hour).Format("2006-01-02T15:04:05Z")}
+	sas.Signature = s.API.Creds.SignSAS(sas)
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		return "bad request URL"
+	}
+	if u.RawQuery != "" {
+		u.RawQuery += "&"
+	}
+	u.RawQuery += sas.Encode()
+	req.URL = u.String()
+	kept := req.Headers[:0:0]
+	for _, kv := range req.Headers {
+		if kv[0] != "Authorization" {
+			kept = append(kept, kv)
+		}
+	}
+	req.Headers = kept
+	return ""
+}
+
+// keysOf names the entity a single-entity operation acts on.
+func keysOf(op play.Operation) (pk, rk string, ok bool) {
+	if op.Kind == "batch" || op.Kind == "query" || op.Entity == nil || op.Entity.PartitionKey == nil || op.Entity.RowKey == nil {
+		return "", "", false
+	}
+	return *op.Entity.PartitionKey, *op.Entity.RowKey, true
+}
+
+// state reads an entity as stored.
+func (s *Session) state(table, pk, rk string) *EntityState {
+	e, err := s.Store.Get(table, pk, rk)
+	if err != nil {
+		return &EntityState{Absent: true}
+	}
+	st := &EntityState{ETag: odata.ETag(e.Timestamp), Properties: []play.Row{}}
+	for _, p := range e.Properties {
+		st.Properties = append(st.Properties, play.Row{Name: p.Name, Type: p.Value.Type().String(), Text: p.Value.Text()})
+	}
+	return st
+}
+
+// annotated lists the properties an answer body annotates with @odata.type:
+// the entity's, or the first entity's of a query.
+func annotated(body gjson.Result) []string {
+	e := body
+	if v := body.Get("value"); v.IsArray() {
+		e = v.Get("0")
+	}
+	out := []string{}
+	e.ForEach(func(k, _ gjson.Result) bool {
+		if name, ok := strings.CutSuffix(k.String(), "@odata.type"); ok {
+			out = append(out, name)
+		}
+		return true
+	})
+	return out
+}
+
+// header finds a header of a reply by name, in any case.
+func header(r rest.Reply, name string) string {
+	for _, kv := range r.Headers {
+		if strings.EqualFold(kv[0], name) {
+			return kv[1]
+		}
+	}
+	return ""
+}
+
+func bodyOf(r *rest.Reply) string {
+	if r == nil {
+		return ""
+	}
+	return r.Body
+}
+
+func copyMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,240 @@
+// web/lessons/view.js is responsible for the lesson view: the lessons menu,
+// one lesson a step at a time (prediction first, then the step run through
+// the engine with its exchange), links of the form #lesson=<id>&step=<n>,
+// progress remembered in this browser, and presenter mode (#present). It
+// mounts into a root element it is given and talks only to window.tableplay;
+// every outcome, rule and byte it shows comes from the engine.
+import { el, replace } from "../dom.js";
+import { prose, exchange } from "./text.js";
+import { clientsView } from "./clients.js";
+import { Progress } from "./progress.js";
+
+// parseHash reads #lesson=<id>&step=<n>[&present] (present alone works too).
+export function parseHash(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const step = Number.parseInt(params.get("step") ?? "1", 10);
+  return { id: params.get("lesson"), step: Number.isFinite(step) && step > 0 ? step : 1, present: params.has("present") };
+}
+
+export function lessonHash(id, step, present) {
+  return `#lesson=${encodeURIComponent(id)}&step=${step}${present ? "&present" : ""}`;
+}
+
+class LessonView {
+  constructor(root, options) {
+    this.root = root;
+    this.options = options;
+    this.progress = new Progress();
+    this.menu = tableplay.lessons();
+    this.lesson = null; // the open lesson's view
+    this.step = 1; // 1-based
+    this.result = null; // the open step's run, once run
+    this.choice = null; // the prediction's chosen index
+    this.present = false;
+    this.saved = null; // the person's own account while a lesson uses it
+    this.details = el("details", { class: "lessons-box" },
+      el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
+        el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
+    this.body = el("div", { class: "lessons-body" });
+    this.details.append(this.body);
+    replace(root, this.details);
+    window.addEventListener("hashchange", () => this.route());
+    document.addEventListener("keydown", (e) => this.key(e));
+    this.route();
+  }
+
+  route() {
+    const { id, step, present } = parseHash(location.hash);
+    this.setPresent(present && !!id);
+    if (!id) {
+      if (this.lesson) this.leave();
+      this.renderMenu();
+      return;
+    }
+    if (!this.lesson || this.lesson.id !== id) {
+      const view = tableplay.lesson(id);
+      if (view.error) {
+        this.renderMenu(`No lesson “${id}”.`);
+        return;
+      }
+      this.lesson = view;
+    }
+    this.step = Math.min(step, this.lesson.steps.length);
+    this.result = null;
+    this.choice = null;
+    this.details.open = true;
+    this.renderLesson();
+  }
+
+  go(step) {
+    location.hash = lessonHash(this.lesson.id, step, this.present);
+  }
+
+  // leave gives the person their own account back.
+  leave() {
+    this.lesson = null;
+    this.result = null;
+    if (this.saved) {
+      try {
+        tableplay.restore(this.saved);
+      } catch (err) {
+        this.options.onStatus?.(`Your account could not be restored: ${err.message}`);
+      }
+      this.saved = null;
+      this.options.onChange?.();
+    }
+  }
+
+  setPresent(on) {
+    this.present = on;
+    document.documentElement.classList.toggle("presenting", on);
+  }
+
+  renderMenu(message) {
+    const items = this.menu.map((m) => {
+      const done = this.progress.done(m.id).size;
+      return el("li", {},
+        el("a", { href: lessonHash(m.id, this.progress.last(m.id) ?? 1, false) }, m.title),
+        el("span", { class: "hint" }, ` — ${m.line} `),
+        el("span", { class: "steps" }, `${m.steps} steps${done ? ` · ${done} run` : ""}`));
+    });
+    replace(this.body,
+      message ? el("p", { class: "card", role: "alert" }, message) : null,
+      el("p", { class: "hint" }, "A lesson uses the account: your own tables are set aside while it runs and come back when you leave it."),
+      el("ol", { class: "lesson-menu", "aria-label": "Lessons" }, items));
+  }
+
+  renderLesson() {
+    const l = this.lesson;
+    const s = l.steps[this.step - 1];
+    const n = l.steps.length;
+    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, `${this.step}. ${s.title}`);
+    const predict = s.predict ? this.predictView(s.predict) : null;
+    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, "Run step");
+    this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
+    replace(this.body,
+      el("nav", { class: "lesson-nav row wrap", "aria-label": "Lesson" },
+        el("a", { href: "#", class: "back" }, "All lessons"),
+        this.present
+          ? el("a", { href: lessonHash(l.id, this.step, false) }, "Leave presenter mode")
+          : el("a", { href: lessonHash(l.id, this.step, true) }, "Presenter mode")),
+      el("h2", { class: "lesson-title" }, l.title),
+      this.present ? null : prose(l.summary, "p", { class: "lesson-summary" }),
+      this.present ? null : el("p", { class: "hint" }, "Teaches: ", el("a", { href: l.section.url, target: "_blank", rel: "noopener" }, l.section.title)),
+      el("p", { class: "step-count" }, `Step ${this.step} of ${n}`),
+      heading,
+      prose(s.text, "p", { class: "lesson-text" }),
+      s.note ? prose(`The docs and the service disagree: ${s.note}`, "p", { class: "lesson-note" }) : null,
+      predict,
+      el("div", { class: "row wrap lesson-buttons" },
+        el("button", { type: "button", class: "secondary", disabled: this.step === 1, onclick: () => this.go(this.step - 1) }, "Previous step"),
+        this.runButton,
+        el("button", { type: "button", class: "secondary next-step", disabled: this.step === n, onclick: () => this.go(this.step + 1) }, "Next step"),
+        el("button", { type: "button", class: "secondary", onclick: () => this.reset() }, "Reset lesson")),
+      this.resultBox,
+      this.present ? null : el("p", { class: "hint try-it" },
+        "Try it yourself: after a step the account is the lesson's, so the editor, queries and batches below act on it. “Reset lesson” puts it back as the step left it."),
+    );
+    if (this.present) heading.focus();
+  }
+
+  predictView(p) {
+    const name = `predict-${this.lesson.id}-${this.step}`;
+    return el("fieldset", { class: "prediction" },
+      el("legend", {}, prose(p.question, "span")),
+      p.choices.map((c, i) => el("label", {},
+        el("input", { type: "radio", name, value: String(i), onchange: () => { this.choice = i; } }),
+        " ", prose(c, "span"))));
+  }
+
+  run() {
+    const s = this.lesson.steps[this.step - 1];
+    if (s.predict && this.choice === null && !this.present) {
+      replace(this.resultBox, el("p", { class: "card", role: "alert" }, "Choose your prediction first."));
+      this.body.querySelector(".prediction input")?.focus();
+      return;
+    }
+    if (!this.saved) this.saved = tableplay.snapshot();
+    const r = tableplay.runLessonStep(this.lesson.id, this.step - 1);
+    this.result = r;
+    if (!r.error) this.progress.mark(this.lesson.id, this.step);
+    if (r.request && r.response) {
+      this.options.onExchange?.({ operation: s.operation, request: r.request, response: r.response });
+    }
+    this.options.onChange?.();
+    this.renderResult(s, r);
+  }
+
+  renderResult(s, r) {
+    const parts = [];
+    if (s.predict) {
+      const right = s.predict.answer;
+      if (this.choice === null) parts.push(prose(`The answer: ${s.predict.choices[right]}`, "p", { class: "verdict" }));
+      else if (this.choice === right) parts.push(prose(`Your prediction was right: ${s.predict.choices[right]}`, "p", { class: "verdict good" }));
+      else parts.push(prose(`You predicted “${s.predict.choices[this.choice]}”; the answer is ${s.predict.choices[right]}`, "p", { class: "verdict bad" }));
+    }
+    if (r.error) {
+      parts.push(el("p", { class: "card", role: "alert" }, r.error));
+    } else {
+      parts.push(el("p", { class: r.ok ? "agrees good" : "agrees bad" },
+        r.ok ? "The engine did what the lesson says." : `The engine differs from the lesson: ${r.diffs.join("; ")}`));
+      parts.push(this.outcomeView(r));
+      if (this.lesson.clients && r.request) parts.push(clientsView(this.lesson, r));
+      if (r.request && r.response) parts.push(exchange(r.request, r.response, `Step ${this.step}`));
+    }
+    replace(this.resultBox, parts);
+  }
+
+  outcomeView(r) {
+    const o = r.outcome;
+    const items = [];
+    if (o.status) items.push(el("li", {}, `Status ${o.status}${o.code ? ` · ${o.code}` : ""}`));
+    if (o.valid !== undefined) items.push(el("li", {}, o.valid ? "Valid" : "Invalid"));
+    if (r.report) {
+      for (const v of r.report.violations ?? []) items.push(el("li", {}, el("code", {}, v.rule?.id ?? v.code), ` ${v.rule?.statement ?? v.message}`));
+      if (r.report.error) items.push(el("li", {}, el("code", {}, r.report.error.code), ` ${r.report.error.message}`));
+      if (r.report.canonical) items.push(el("li", {}, "Read as ", el("code", {}, r.report.canonical)));
+    }
+    if (o.size !== undefined) items.push(el("li", {}, `Size ${o.size} bytes, ${o.count} properties`));
+    if (o.rowKeys) {
+      items.push(el("li", {}, `Returned ${o.returned}${o.scanned !== undefined ? `, examined ${o.scanned}` : ""}${o.more ? ", with a continuation" : ""}`));
+      if (o.rowKeys.length && o.rowKeys.length <= 30) items.push(el("li", {}, "RowKeys: ", o.rowKeys.map((k, i) => [i ? ", " : "", el("code", {}, k)])));
+    }
+    if (o.failedIndex !== undefined && o.failedIndex >= 0) items.push(el("li", {}, `Failing operation: index ${o.failedIndex}`));
+    if (o.annotated && r.request?.method === "GET" && !o.rowKeys) {
+      items.push(el("li", {}, o.annotated.length ? ["Annotated with @odata.type: ", o.annotated.map((k, i) => [i ? ", " : "", el("code", {}, k)])] : "No @odata.type annotations"));
+    }
+    return el("ul", { class: "outcome", "aria-label": "Outcome" }, items);
+  }
+
+  reset() {
+    if (!this.saved) this.saved = tableplay.snapshot();
+    const upTo = this.result && !this.result.error ? this.step : this.step - 1;
+    const r = tableplay.resetLesson(this.lesson.id, upTo);
+    this.options.onChange?.();
+    replace(this.resultBox, el("p", { class: r.error ? "card" : "hint", role: "status" },
+      r.error ?? (upTo === this.step ? "The account is back as this step left it." : "The account is back as this step begins.")));
+  }
+
+  key(e) {
+    if (!this.present || !this.lesson) return;
+    if (e.target.closest?.("input, textarea, select")) return;
+    if (e.key === "ArrowRight") {
+      e.preventDefault();
+      if (!this.result) this.run();
+      else if (this.step < this.lesson.steps.length) this.go(this.step + 1);
+    } else if (e.key === "ArrowLeft") {
+      e.preventDefault();
+      if (this.step > 1) this.go(this.step - 1);
+    } else if (e.key === "Escape") {
+      location.hash = lessonHash(this.lesson.id, this.step, false);
+    }
+  }
+}
+
+// mountLessons puts the lesson view into root. options: onExchange(x) to
+// show a step's exchange in the page's wire view, onChange() after the
+// account changed, onStatus(text) for messages.
+export function mountLessons(root, options = {}) {
+  return new LessonView(root, options);
+}
