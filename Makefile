@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: measure run wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz
+.PHONY: measure perf run wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz
 
 ADDR ?= 127.0.0.1:10002
 
@@ -42,6 +42,19 @@ wasm-core:
 ## the store's fixture of 1,000,000 entities takes about 20 s to build)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./...
+
+## perf: tableplay serve driven by the Go SDK, phase by phase: throughput,
+## p50/p99 and server CPU per operation (not part of make test). PERF_VS=azurite
+## runs Azurite side by side (installed here from cmd/perf/azurite, pinned);
+## PERF_FLAGS passes -n, -c, -runs, -phases, -profile (see go run ./cmd/perf -h)
+PERF_VS ?=
+PERF_FLAGS ?=
+perf:
+	$(GO) build -o bin/tableplay ./cmd/tableplay
+	$(GO) build -o bin/perf ./cmd/perf
+	@if [ "$(PERF_VS)" = azurite ] && [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
+		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+	./bin/perf -server bin/tableplay $(if $(PERF_VS),-vs $(PERF_VS)) $(PERF_FLAGS)
 
 ## measure: browser figures (wasm size, time to ready, call costs) and the
 ## wasm's biggest symbols; not part of make test

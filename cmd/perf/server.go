@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// server is one Table service under test.
+type server struct {
+	name     string
+	endpoint string // the account URL, http://127.0.0.1:PORT/devstoreaccount1
+	pid      int    // whose CPU time is read
+	stop     func()
+}
+
+// startupLimit bounds how long a server may take to listen.
+const startupLimit = 60 * time.Second
+
+// startTableplay runs `tableplay serve` on a free loopback port and reads the
+// address it announces.
+func startTableplay(ctx context.Context, bin string) (*server, error) {
+	web, err := os.MkdirTemp("", "perf-web")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--quiet", "--web", web)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w (build it with make perf)", bin, err)
+	}
+	exited := make(chan struct{})
+	stop := func() { stopProcess(cmd, exited); os.RemoveAll(web) }
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "tableplay serving on http://"); ok {
+				addr <- a
+			}
+		}
+		cmd.Wait() // after the pipe is drained, as exec requires
+		close(exited)
+	}()
+	select {
+	case a := <-addr:
+		return &server{name: "tableplay", endpoint: "http://" + a + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}, nil
+	case <-exited:
+		stop()
+		return nil, errors.New("tableplay exited before listening")
+	case <-time.After(startupLimit):
+		stop()
+		return nil, errors.New("tableplay did not announce its address")
+	}
+}
+
+// startAzurite runs Azurite's table service in memory on a free loopback port.
+// --loose and --skipApiVersionCheck let the SDK's headers and version in.
+// It runs in a scratch folder, in case it writes anything there.
+func startAzurite(ctx context.Context, script string) (*server, error) {
+	script, err := filepath.Abs(script)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(script); err != nil {
+		return nil, fmt.Errorf("azurite not installed (%w): run make perf PERF_VS=azurite", err)
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "perf-azurite")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "node", script, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port),
+		"--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--silent", "--disableTelemetry",
+		"--disableProductStyleUrl")
+	cmd.Dir = work
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	stop := func() { stopProcess(cmd, exited); os.RemoveAll(work) }
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	deadline := time.Now().Add(startupLimit)
+	for {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case <-exited:
+			stop()
+			return nil, errors.New("azurite exited before listening")
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return nil, errors.New("azurite did not listen on " + addr)
+		}
+	}
+	return &server{name: "azurite", endpoint: "http://" + addr + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}, nil
+}
+
+// startInProcess serves tableplay's handler from this process, for profiles.
+func startInProcess() (*server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	h := rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now})
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return &server{name: "tableplay (in process)", endpoint: "http://" + ln.Addr().String() + "/" + rest.WellKnownAccount,
+		pid: os.Getpid(), stop: func() { srv.Close() }}, nil
+}
+
+// freePort asks the kernel for a loopback port nobody holds.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// stopProcess asks a server to stop, then kills it if it lingers; exited
+// closes once the process has been waited for.
+func stopProcess(cmd *exec.Cmd, exited <-chan struct{}) {
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+	}
+}
+
+// userHZ is the unit of utime and stime in /proc/<pid>/stat: the kernel
+// reports them in USER_HZ, which is 100 on every Linux architecture Go runs on.
+const userHZ = 100
+
+// cpuTime is the user plus system CPU time a process (all its threads) has
+// used so far, from /proc/<pid>/stat.
+func cpuTime(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces:
+	// count fields from the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, errors.New("unreadable /proc stat")
+	}
+	f := strings.Fields(s[i+1:])
+	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
+	if len(f) < 13 {
+		return 0, errors.New("short /proc stat")
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, errors.New("unreadable /proc stat times")
+	}
+	return time.Duration(ut+st) * time.Second / userHZ, nil
+}
