@@ -28,18 +28,28 @@ const SECOND_VISIT_BUDGET = 400;
 const WIRE_BUDGET = 1.7e6;
 
 // visit loads the page in page and returns {ms, bytes}: navigation to ready
-// (the page's own clock) and the bytes Chromium received (headers included).
+// (the page's own clock) and the bytes Chromium received for the requests the
+// visit made (headers included), counted once every one of them finished.
 async function visit(page, cdp, url) {
   let bytes = 0;
-  const count = (e) => (bytes += e.encodedDataLength);
-  cdp.on("Network.loadingFinished", count);
+  const pending = new Set();
+  const sent = (e) => pending.add(e.requestId);
+  const done = (e) => {
+    if (pending.delete(e.requestId)) bytes += e.encodedDataLength ?? 0;
+  };
+  cdp.on("Network.requestWillBeSent", sent);
+  cdp.on("Network.loadingFinished", done);
+  cdp.on("Network.loadingFailed", done);
   await page.goto(url, { waitUntil: "commit" });
   const ms = await page.evaluate(async () => {
     for (let i = 0; i < 200 && !window.tableplay; i++) await new Promise((r) => setTimeout(r, 10));
     await window.tableplay.ready;
     return performance.now();
   });
-  cdp.off("Network.loadingFinished", count);
+  for (let i = 0; i < 100 && pending.size; i++) await new Promise((r) => setTimeout(r, 50));
+  cdp.off("Network.requestWillBeSent", sent);
+  cdp.off("Network.loadingFinished", done);
+  cdp.off("Network.loadingFailed", done);
   return { ms, bytes };
 }
 
