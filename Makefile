@@ -2,30 +2,65 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: measure perf run wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz
+.PHONY: measure perf run build site wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 ADDR ?= 127.0.0.1:10002
+SITE ?= site/public
 
-## run: build the engine for the browser and the native server, and serve
-## the API and the page on ADDR
-run: wasm
-	$(GO) build -o bin/tableplay ./cmd/tableplay
-	./bin/tableplay serve --addr $(ADDR) --web .
+## run: build the one binary (the page inside) and serve the API and the
+## page on ADDR
+run: build
+	./bin/tableplay serve --addr $(ADDR)
+
+## build: bin/tableplay carrying the static site (go:embed, build tag
+## tableplay_site); one file to copy
+build: site
+	$(GO) build -tags tableplay_site -o bin/tableplay ./cmd/tableplay
+
+## site: the playground as a static folder for any static host (SITE)
+site: wasm
+	./scripts/build-site $(SITE)
 
 ## wasm: the engine for the browser in web/build/ (generated, git-ignored):
-## syumai/workers' glue (workers-assets-gen wipes its folder, so it runs
-## first) and app.wasm
-wasm:
-	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -runtime=browser -o web/build
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/build/app.wasm ./wasm
+## syumai/workers' wasm_exec.js, app.wasm and its .br and .gz. app.wasm is
+## replaced only when it changed, so the slow brotli -11 runs only then.
+wasm: setup-run web/build/wasm_exec.js
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/app.wasm ./wasm
+	@cmp -s bin/app.wasm web/build/app.wasm || cp bin/app.wasm web/build/app.wasm
+	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz
+
+# workers-assets-gen wipes its output folder, so it writes to bin/ and only
+# the loader's glue is kept.
+web/build/wasm_exec.js: go.mod go.sum
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -runtime=browser -o bin/workers-glue
+	@mkdir -p web/build
+	cp bin/workers-glue/wasm_exec.js $@
+
+web/build/app.wasm.br: web/build/app.wasm
+	brotli -q 11 -c $< >$@
+
+web/build/app.wasm.gz: web/build/app.wasm
+	gzip -9 -n -c $< >$@
+
+setup-run:
+	@./scripts/setup run
+
+setup-test:
+	@./scripts/setup test
 
 ## test: everything a fresh machine needs to pass before a change lands
-test: fmt-check vet check-deps unit race wasm-core e2e
+test: setup-test fmt-check vet check-deps unit race wasm-core e2e
 
-## e2e: the page in Debian's Chromium, driven by playwright-core (npm ci first)
-e2e: wasm
-	$(GO) build -o bin/tableplay ./cmd/tableplay
+## e2e: the page in Chromium, driven by playwright-core: the checkout served
+## by bin/tableplay --web, the binary's own page, and the static site
+e2e: setup-test build
 	node --test --test-concurrency=1 e2e/
+
+## fresh-check: clone the committed tree into a temporary directory and run
+## make test and make run there, with nothing else done (not part of make
+## test, which it runs)
+fresh-check:
+	./scripts/fresh-check
 
 unit:
 	$(GO) test -count=1 ./...
@@ -50,19 +85,19 @@ bench:
 PERF_VS ?=
 PERF_FLAGS ?=
 perf:
-	$(GO) build -o bin/tableplay ./cmd/tableplay
+	$(GO) build -o bin/tableplay-api ./cmd/tableplay
 	$(GO) build -o bin/perf ./cmd/perf
 	@if [ "$(PERF_VS)" = azurite ] && [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
 		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
-	./bin/perf -server bin/tableplay $(if $(PERF_VS),-vs $(PERF_VS)) $(PERF_FLAGS)
+	./bin/perf -server bin/tableplay-api $(if $(PERF_VS),-vs $(PERF_VS)) $(PERF_FLAGS)
 
-## measure: browser figures (wasm size, time to ready, call costs) and the
-## wasm's biggest symbols; not part of make test
-measure: wasm
-	$(GO) build -o bin/tableplay ./cmd/tableplay
+## measure: browser figures (bytes on the wire and time to ready on
+## loopback and throttled, a second visit; call costs) and what each package
+## adds to app.wasm; not part of make test
+measure: setup-test build
+	node e2e/measure-network.mjs
 	node e2e/measure.mjs
-	@echo "packages contributing most to app.wasm (go tool nm -size, before linking):"
-	@./scripts/wasm-sizes 15
+	@./scripts/wasm-sizes 20
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -8,14 +8,20 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+export const chromiumPath = process.env.CHROME || process.env.CHROMIUM || "/usr/bin/chromium";
 
-// startServer runs bin/tableplay (make e2e builds it) and resolves with its
-// base URL once it prints its address.
+// startServer runs bin/tableplay (make e2e builds it) serving the checkout
+// (--web) and resolves with its base URL once it prints its address.
 export function startServer(...flags) {
+  return startBinary("--web", root, ...flags);
+}
+
+// startBinary runs bin/tableplay with only the given flags: without --web it
+// serves the page embedded in the binary.
+export function startBinary(...flags) {
   const bin = path.join(root, "bin", "tableplay");
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run make e2e`);
-  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--quiet", "--web", root, ...flags], {
+  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--quiet", ...flags], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

@@ -23,6 +23,10 @@ or serve a checkout's files with "tableplay serve --web DIR" after "make wasm".
 The Table API answers under /devstoreaccount1/ either way.
 `
 
+// wasmPath is where the page's loader (web/engine.js) finds the engine,
+// relative to index.html.
+const wasmPath = "web/build/app.wasm"
+
 // encodings are the precompressed variants the file server looks for, best
 // first: NAME.br, then NAME.gz.
 var encodings = [...]struct{ token, suffix string }{{"br", ".br"}, {"gzip", ".gz"}}
@@ -150,6 +154,12 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 	if hasVariant {
 		h.Add("Vary", "Accept-Encoding")
 	}
+	if status == http.StatusOK && name == "index.html" {
+		// The playground loads the engine: let the browser fetch it while it
+		// still reads the page's modules (the loader's fetch is the same
+		// request, so it takes this one). Relative, for any prefix.
+		h.Set("Link", "<"+wasmPath+">; rel=preload; as=fetch; crossorigin")
+	}
 	if coding != "" {
 		h.Set("Content-Encoding", coding)
 		// The loader scales its progress (counted in decoded bytes) to the
@@ -181,6 +191,13 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 	if !ok {
 		http.Error(w, "cannot seek "+name, http.StatusInternalServerError)
 		return
+	}
+	if coding != "" {
+		// ServeContent leaves out Content-Length for an encoded body, but
+		// the loader's progress needs it; ranges of a variant are not offered.
+		r.Header.Del("Range")
+		h.Del("Accept-Ranges")
+		h.Set("Content-Length", strconv.FormatInt(sentInfo.Size(), 10))
 	}
 	http.ServeContent(w, r, name, sentInfo.ModTime(), rs)
 }

@@ -154,6 +154,9 @@ func TestServeSendsThePrecompressedVariantAllowed(t *testing.T) {
 		if h.Get("Content-Type") != "application/wasm" || h.Get("Vary") != "Accept-Encoding" || h.Get("Cache-Control") != "no-cache" || h.Get("ETag") == "" {
 			t.Errorf("Accept-Encoding %q: headers %v", c.accept, h)
 		}
+		if resp.ContentLength != int64(len(c.body)) {
+			t.Errorf("Accept-Encoding %q: Content-Length %d", c.accept, resp.ContentLength)
+		}
 		if c.coding != "" && h.Get("X-Decoded-Length") != "40" /* the raw file's size */ {
 			t.Errorf("Accept-Encoding %q: X-Decoded-Length %q", c.accept, h.Get("X-Decoded-Length"))
 		}
@@ -174,8 +177,10 @@ func TestServeSendsThePrecompressedVariantAllowed(t *testing.T) {
 		t.Errorf("the br ETag must not validate the gzip variant: %d", resp.StatusCode)
 	}
 	// A file without variants has no Vary; a browser navigating to a missing
-	// one gets the 404 page, any other client the service's error body.
-	if resp, _ := fetch(t, base+"/", "Accept-Encoding", "br"); resp.StatusCode != 200 || resp.Header.Get("Vary") != "" || resp.Header.Get("Content-Encoding") != "" {
+	// one gets the 404 page, any other client the service's error body. The
+	// playground asks for the engine early.
+	if resp, _ := fetch(t, base+"/", "Accept-Encoding", "br"); resp.StatusCode != 200 || resp.Header.Get("Vary") != "" || resp.Header.Get("Content-Encoding") != "" ||
+		resp.Header.Get("Link") != "<web/build/app.wasm>; rel=preload; as=fetch; crossorigin" {
 		t.Errorf("index.html: %d %v", resp.StatusCode, resp.Header)
 	}
 	if resp, body := fetch(t, base+"/nope.js", "Accept", "text/html"); resp.StatusCode != 404 || !strings.Contains(body, "not here") {

@@ -1,0 +1,177 @@
+// e2e/delivery.test.js is responsible for testing how the page reaches a
+// browser: the one binary's own page (compressed, revalidated on a second
+// visit) and the static site of make site served by a plain static server
+// under a prefix (every page loads with nothing missing). make e2e builds
+// both (make build).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { root, startBinary, launchBrowser } from "./harness.js";
+
+const site = path.join(root, "site", "public");
+let browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+// files lists the files under dir (relative, "/"-separated), dotfiles too.
+function files(dir, base = dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? files(p, base) : [path.relative(base, p).split(path.sep).join("/")];
+  });
+}
+
+// load opens url in a fresh profile and records every response on the wire.
+async function load(url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  const responses = new Map(); // requestId → {url, status, headers, bytes}
+  cdp.on("Network.responseReceived", (e) => responses.set(e.requestId, { url: e.response.url, status: e.response.status, headers: e.response.headers, bytes: 0 }));
+  cdp.on("Network.loadingFinished", (e) => {
+    const r = responses.get(e.requestId);
+    if (r) r.bytes = e.encodedDataLength;
+  });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("requestfailed", (r) => errors.push(`${r.url()}: ${r.failure()?.errorText}`));
+  await page.addInitScript(() => {
+    window.progressSeen = [];
+    window.addEventListener("tableplay:progress", (e) => window.progressSeen.push(e.detail));
+  });
+  await page.goto(url);
+  return { context, page, responses, errors };
+}
+
+const header = (r, name) => Object.entries(r.headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+test("the binary's own page: compressed on the wire, revalidated on a second visit", async () => {
+  const server = await startBinary(); // no --web: the page embedded by make build
+  try {
+    const { context, page, responses, errors } = await load(server.url + "/");
+    await page.evaluate(() => window.tableplay.ready);
+    const all = [...responses.values()];
+    const wasm = all.filter((r) => r.url.endsWith("/web/build/app.wasm"));
+    assert.equal(wasm.length, 1, "app.wasm fetched once (the preload is the loader's request)");
+    assert.equal(wasm[0].status, 200);
+    assert.equal(header(wasm[0], "content-encoding"), "br");
+    assert.equal(header(wasm[0], "vary"), "Accept-Encoding");
+    assert.equal(header(wasm[0], "cache-control"), "no-cache");
+    assert.ok(header(wasm[0], "etag"), "an ETag");
+    const br = statSync(path.join(root, "web", "build", "app.wasm.br")).size;
+    assert.equal(Number(header(wasm[0], "content-length")), br);
+    assert.equal(Number(header(wasm[0], "x-decoded-length")), statSync(path.join(root, "web", "build", "app.wasm")).size);
+    // Progress is counted in bytes on the wire: it ends at the brotli size.
+    await page.waitForFunction((n) => window.progressSeen.at(-1)?.loaded === n, br);
+    const progress = await page.evaluate(() => window.progressSeen);
+    assert.deepEqual(progress.at(-1), { loaded: br, total: br });
+    assert.ok(progress.every((p, i) => p.total === br && p.loaded <= br && (i === 0 || p.loaded >= progress[i - 1].loaded)), "monotonic, in wire bytes");
+    assert.ok(progress.length > 2, "progress while downloading");
+    for (const r of all) {
+      if (/\.(js|css|html)$|\/$/.test(new URL(r.url).pathname) && r.bytes > 2000) {
+        assert.ok(header(r, "content-encoding"), `${r.url} sent uncompressed (${r.bytes} bytes)`);
+      }
+    }
+    const wire = all.reduce((n, r) => n + r.bytes, 0);
+    assert.ok(wire < br + 200_000, `${wire} bytes on the wire`);
+
+    // The second visit asks again and gets 304s: no body crosses the wire
+    // (Chromium reports a revalidated preload as the cached 200, so bytes tell).
+    responses.clear();
+    await page.goto(server.url + "/");
+    await page.evaluate(() => window.tableplay.ready);
+    const again = [...responses.values()].filter((r) => r.url.endsWith("/web/build/app.wasm"));
+    assert.equal(again.length, 1);
+    assert.ok(again[0].bytes < 1000, `app.wasm revalidated, not downloaded: ${again[0].bytes} bytes`);
+    const wire2 = [...responses.values()].reduce((n, r) => n + r.bytes, 0);
+    assert.ok(wire2 < 30_000, `second visit: ${wire2} bytes on the wire`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
+// staticServer serves dir under prefix the way a plain static host does: the
+// file at the path with a type from its extension, 404.html when missing; no
+// compression, no headers file, no knowledge of this project.
+function staticServer(dir, prefix) {
+  const types = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json" };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    let rel = decodeURIComponent(url.pathname);
+    if (!rel.startsWith(prefix)) rel = "/nope";
+    rel = rel.slice(prefix.length);
+    if (rel === "" || rel.endsWith("/")) rel += "index.html";
+    const file = path.join(dir, path.normalize("/" + rel));
+    if (existsSync(file) && statSync(file).isFile()) {
+      res.writeHead(200, { "Content-Type": types[path.extname(file)] ?? "application/octet-stream" });
+      res.end(readFileSync(file));
+    } else {
+      res.writeHead(404, { "Content-Type": types[".html"] });
+      res.end(readFileSync(path.join(dir, "404.html")));
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}${prefix}`, stop: () => server.close() })));
+}
+
+test("make site holds every page file, with compressed variants and the hosts' files", () => {
+  const out = new Set(files(site));
+  const expected = [
+    ...readdirSync(root).filter((f) => f.endsWith(".html")),
+    ...files(path.join(root, "web")).map((f) => "web/" + f).filter((f) => !f.split("/").some((s) => s.startsWith(".")) && !/\.(br|gz)$/.test(f)),
+    ...(existsSync(path.join(root, "docs")) ? files(path.join(root, "docs")).filter((f) => f.endsWith(".html")).map((f) => "docs/" + f) : []),
+    "404.html",
+    "_headers",
+    "web/build/app.wasm.br",
+    "web/build/app.wasm.gz",
+    "web/app.js.br",
+    "index.html.gz",
+  ];
+  for (const f of expected) assert.ok(out.has(f), `${f} missing from site/public`);
+  for (const f of out) assert.ok(!f.split("/").some((s) => s.startsWith(".")), `dotfile ${f} in the site`);
+  // Every page refers to its files relatively, so the site works under any prefix.
+  for (const f of [...out].filter((f) => f.endsWith(".html"))) {
+    const html = readFileSync(path.join(site, f), "utf8");
+    assert.doesNotMatch(html, /(src|href)="\/(?!\/)/, `${f} has a root-relative URL`);
+  }
+});
+
+test("make site served by a plain static server under a prefix: every page works", async () => {
+  const server = await staticServer(site, "/some/prefix/");
+  try {
+    const pages = files(site).filter((f) => f.endsWith(".html") && f !== "404.html");
+    assert.ok(pages.includes("index.html"));
+    for (const p of pages) {
+      const { context, page, responses, errors } = await load(server.url + p);
+      const hasEngine = await page.evaluate(() => "tableplay" in window);
+      if (hasEngine) {
+        await page.evaluate(() => window.tableplay.ready);
+        const status = await page.evaluate(async () => {
+          const r = await tableplay.fetch("/devstoreaccount1/Tables", { method: "POST", headers: { Accept: "application/json;odata=nometadata", "Content-Type": "application/json" }, body: '{"TableName":"fromStatic"}' });
+          return r.status;
+        });
+        assert.equal(status, 201, `${p}: the engine answers`);
+      }
+      const failed = [...responses.values()].filter((r) => r.status >= 400);
+      assert.deepEqual(failed.map((r) => `${r.status} ${r.url}`), [], `${p}: missing files`);
+      assert.deepEqual(errors, [], `${p}: errors`);
+      if (p === "index.html") assert.ok(hasEngine, "the playground loads the engine");
+      await context.close();
+    }
+    const { context, page, responses } = await load(server.url + "no/such/page");
+    assert.equal([...responses.values()][0].status, 404);
+    assert.match(await page.textContent("h1"), /Nothing here/);
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
