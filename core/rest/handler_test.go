@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -227,12 +228,32 @@ func FuzzParseBatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if env.get == nil && env.changeset == nil && !strings.Contains(body, "--") {
-			t.Fatal("an envelope without boundaries parsed")
+		// What parsed is one envelope delimited by the declared boundary.
+		_, params, _ := mime.ParseMediaType(ct)
+		if !strings.Contains(body, "--"+params["boundary"]) {
+			t.Fatalf("parsed without its boundary %q", params["boundary"])
+		}
+		// Either one GET outside a changeset or one changeset, never both.
+		if env.get != nil && (len(env.changeset) > 0 || env.get.req == nil || env.get.req.Method != http.MethodGet) {
+			t.Fatalf("a lone part that is not a single GET: %+v", env)
+		}
+		if len(env.changeset) > maxBatchParts {
+			t.Fatalf("%d parts, over the bound", len(env.changeset))
 		}
 		for _, p := range env.changeset {
-			if p.req == nil || len(p.body) > MaxBody {
-				t.Fatal("bad part")
+			if p.req == nil || p.req.URL == nil || p.req.Method == "" || len(p.body) > MaxBody {
+				t.Fatalf("bad part %+v", p)
+			}
+		}
+		// Parsing is a function of its input.
+		again, err := ParseBatch(ct, []byte(body))
+		if err != nil || len(again.changeset) != len(env.changeset) || (again.get == nil) != (env.get == nil) {
+			t.Fatal("a second parse differs")
+		}
+		for i, p := range env.changeset {
+			q := again.changeset[i]
+			if q.req.Method != p.req.Method || q.req.URL.String() != p.req.URL.String() || !bytes.Equal(q.body, p.body) || q.contentID != p.contentID {
+				t.Fatalf("part %d differs on a second parse", i)
 			}
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/filter"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -25,8 +26,16 @@ func TestConcurrency(t *testing.T) {
 		default:
 		}
 	}
-	s.Apply("tbl", Op{Kind: Insert, Entity: ent("counter", "c", i32("n", 0))})
+	if _, err := s.Apply("tbl", Op{Kind: Insert, Entity: ent("counter", "c", i32("n", 0))}); err != nil {
+		t.Fatal(err)
+	}
 	var increments [writers]int
+	// The readers' filters are parsed here: t.Fatal (in mustFilter) may
+	// only be called from the test's own goroutine.
+	txFilter := make([]filter.Node, txers)
+	for x := range txFilter {
+		txFilter[x] = mustFilter(t, "PartitionKey eq 'tx"+strconv.Itoa(x)+"'")
+	}
 
 	for w := 0; w < writers; w++ {
 		wg.Add(1)
@@ -84,7 +93,7 @@ func TestConcurrency(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < rounds/3; i++ {
 				for x := 0; x < txers; x++ {
-					p, err := s.Query("tbl", Query{Filter: mustFilter(t, "PartitionKey eq 'tx"+strconv.Itoa(x)+"'")})
+					p, err := s.Query("tbl", Query{Filter: txFilter[x]})
 					if err != nil {
 						report("query: %v", err)
 						continue
@@ -127,23 +136,35 @@ func TestConcurrency(t *testing.T) {
 	for _, n := range increments {
 		total += n
 	}
-	c, _ := s.Get("tbl", "counter", "c")
+	c, err := s.Get("tbl", "counter", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if n, _ := c.Get("n"); int(n.Int()) != total || total != writers*rounds {
 		t.Errorf("counter %d, %d successful increments, want %d: a write was lost", n.Int(), total, writers*rounds)
 	}
 	for w := 0; w < writers; w++ {
 		for i := 0; i < 20; i++ {
 			e, err := s.Get("tbl", "w"+strconv.Itoa(w), rk(i))
+			if err != nil {
+				t.Errorf("writer %d row %d: %v", w, i, err)
+				continue
+			}
 			v, _ := e.Get("v")
 			// The writer's last round that wrote row i.
-			last := (rounds-1-i)/20*20 + i
-			if err != nil || v.Int() != int64(last) {
-				t.Errorf("writer %d row %d: %v %v", w, i, v, err)
+			if last := (rounds-1-i)/20*20 + i; v.Int() != int64(last) {
+				t.Errorf("writer %d row %d: v = %v, want %d", w, i, v, last)
 			}
 		}
 	}
 	for x := 0; x < txers; x++ {
-		p, _ := s.Query("tbl", Query{Filter: mustFilter(t, "PartitionKey eq 'tx"+strconv.Itoa(x)+"'")})
+		p, err := s.Query("tbl", Query{Filter: txFilter[x]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Entities) != 10 {
+			t.Errorf("tx%d: %d entities, want 10", x, len(p.Entities))
+		}
 		for _, e := range p.Entities {
 			if g, _ := e.Get("gen"); g != edm.Int32Value(rounds-2) { // the last successful generation
 				t.Errorf("tx%d %s: gen %v", x, e.RowKey, g)
