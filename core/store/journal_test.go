@@ -300,7 +300,6 @@ func FuzzRedo(f *testing.F) {
 	})
 }
 
-
 // The account keeps only ACL times its snapshot can hold.
 func TestSetACLTimesMustBeStorable(t *testing.T) {
 	s := newStore(t, "tbl")
