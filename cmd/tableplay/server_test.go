@@ -128,7 +128,7 @@ func TestRunShutsDownOnSIGINT(t *testing.T) {
 	out := make(lineWriter, 16)
 	done := make(chan error, 1)
 	go func() {
-		done <- run([]string{"serve", "--addr", "127.0.0.1:0", "--quiet", "--web", t.TempDir()}, out, io.Discard)
+		done <- run([]string{"serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", "--web", t.TempDir()}, out, io.Discard)
 	}()
 	select {
 	case line := <-out:
