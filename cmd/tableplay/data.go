@@ -42,6 +42,8 @@ type account struct {
 	// close makes every change durable and releases the data directory;
 	// calls after the first do nothing.
 	close func() error
+	// log is the data directory's log; nil in memory.
+	log *persist.Log
 }
 
 // dataOptions say where the account is kept.
@@ -81,5 +83,5 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 		lg.Close()
 		return account{}, err
 	}
-	return account{store: st, summary: rep.String(), close: sync.OnceValue(lg.Close)}, nil
+	return account{store: st, summary: rep.String(), close: sync.OnceValue(lg.Close), log: lg}, nil
 }
