@@ -38,7 +38,7 @@ func benchInsert(b *testing.B, inMemory bool, writers int) {
 		b.Fatal(err)
 	}
 	defer acct.close()
-	srv := httptest.NewServer(newServer(serverConfig{web: b.TempDir(), clock: time.Now, store: acct.store}))
+	srv := httptest.NewServer(newServer(serverConfig{clock: time.Now, store: acct.store}))
 	defer srv.Close()
 	cred, _ := aztables.NewSharedKeyCredential(rest.WellKnownAccount, rest.WellKnownKey)
 	svc, err := aztables.NewServiceClientWithSharedKey(srv.URL+"/"+rest.WellKnownAccount, cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{

@@ -32,7 +32,21 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// No test may touch the user's data directory: point the default at an
+	// empty one, and fail if anything lands there.
+	home, err := os.MkdirTemp("", "tableplay-default-data")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_DATA_HOME", home)
+	code := m.Run()
+	if entries, _ := os.ReadDir(home); len(entries) > 0 {
+		fmt.Fprintf(os.Stderr, "a test wrote to the default data directory (%d entries): pass --in-memory or --data\n", len(entries))
+		code = 1
+	}
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 // child is a `tableplay serve` process.
