@@ -224,5 +224,10 @@ func (l *Log) closeFiles() error {
 		err = l.seg.Close()
 		l.seg = nil
 	}
+	if l.err == nil {
+		// A request still running after the shutdown's grace period
+		// gets an error, not a write to a closed file.
+		l.err = fmt.Errorf("data log in %s: closed", l.dir)
+	}
 	return errors.Join(err, l.lock.Close())
 }

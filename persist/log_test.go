@@ -380,3 +380,16 @@ func FuzzReadFrames(f *testing.F) {
 		}
 	})
 }
+
+func TestWriteAfterCloseFails(t *testing.T) {
+	l, st, _ := open(t, t.TempDir(), Options{})
+	if _, err := st.CreateTable("Orders"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateTable("Later"); err == nil || err.Status != 500 {
+		t.Errorf("write after close: %v", err)
+	}
+}
