@@ -21,7 +21,8 @@ export function startServer(...flags) {
 export function startBinary(...flags) {
   const bin = path.join(root, "bin", "tableplay");
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run make e2e`);
-  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--quiet", ...flags], {
+  // --in-memory: tests never touch the user's data directory.
+  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", ...flags], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

@@ -37,7 +37,9 @@ func startTableplay(ctx context.Context, bin string) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--quiet", "--web", web)
+	// In memory, as Azurite runs here (--inMemoryPersistence); and never
+	// the user's own data directory.
+	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", "--web", web)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ func serve(t *testing.T, args ...string) string {
 	out := make(lineWriter, 16)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(append([]string{"serve", "--addr", "127.0.0.1:0", "--quiet"}, args...), out, io.Discard)
+		done <- run(append([]string{"serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory"}, args...), out, io.Discard)
 	}()
 	var url string
 	select {

@@ -1,9 +1,11 @@
 // Command tableplay runs the Azure Table service engine natively.
 //
-//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--allow-anonymous] [--quiet]
+//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--allow-anonymous] [--quiet]
 //
 // serves the Table API under /devstoreaccount1/ (the emulator's path-style
-// account, signed with the well-known key) and the playground page at /.
+// account, signed with the well-known key) and the playground page at /. The
+// account is kept in the data directory (default: the per-user one) and
+// survives restarts and crashes; --in-memory keeps it in memory only.
 //
 //	tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk …] [--end-pk …] [--policy ID]
 //
@@ -23,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tableplay/tableplay/persist"
 	"github.com/tableplay/tableplay/site"
 )
 
@@ -38,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return sasCommand(args[1:], stdout, stderr, time.Now())
 	}
 	if len(args) == 0 || args[0] != "serve" {
-		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]")
+		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]")
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -46,14 +49,34 @@ func run(args []string, stdout, stderr io.Writer) error {
 	web := fs.String("web", "", "serve the page from this directory (index.html, web/) instead of the binary's own copy")
 	anon := fs.Bool("allow-anonymous", false, "accept unsigned requests (signed ones are still verified)")
 	quiet := fs.Bool("quiet", false, "no log line per request")
+	data := fs.String("data", "", "directory that keeps the account (default: $XDG_DATA_HOME/tableplay or ~/.local/share/tableplay)")
+	inMemory := fs.Bool("in-memory", false, "keep the account in memory only: it is gone when the server stops")
+	compact := fs.Int64("compact-bytes", persist.DefaultCompactBytes, "log size at which the account is compacted into a snapshot")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	if *inMemory && *data != "" {
+		return errors.New("--data and --in-memory exclude each other")
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	logger := log.New(stderr, "", log.LstdFlags)
+	defer ln.Close()
+	warn := log.New(stderr, "", log.LstdFlags)
+	acct, err := openAccount(dataOptions{dir: *data, inMemory: *inMemory, compactBytes: *compact,
+		report: func(s string) { warn.Print(s) },
+		fail: func(err error) {
+			// Memory is ahead of the disk: answering more requests would
+			// acknowledge writes a restart cannot bring back.
+			warn.Printf("stopping: %v", err)
+			os.Exit(1)
+		}}, time.Now)
+	if err != nil {
+		return err
+	}
+	defer acct.close()
+	logger := warn
 	if *quiet {
 		logger = nil
 	}
@@ -66,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		defer closeDir()
 		files = dir
 	}
-	srv := newHTTPServer(newServer(serverConfig{files: files, addr: *addr, allowAnonymous: *anon, clock: time.Now, log: logger}), defaultLimits)
+	srv := newHTTPServer(newServer(serverConfig{files: files, addr: *addr, allowAnonymous: *anon, clock: time.Now, log: logger, store: acct.store}), defaultLimits)
 	// Catch signals before announcing the address: whoever reads it may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -77,6 +100,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "playground:        http://%s/\n", ln.Addr())
 	}
 	fmt.Fprintf(stdout, "connection string: %s\n", connectionString(ln.Addr().String()))
+	fmt.Fprintf(stdout, "account:           %s\n", acct.summary)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -86,5 +110,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdown)
+	// Requests finish first, then the log is flushed and closed.
+	return errors.Join(srv.Shutdown(shutdown), acct.close())
 }

@@ -18,7 +18,8 @@ type serverConfig struct {
 	addr           string // the address it listens on, for the Host rule
 	allowAnonymous bool
 	clock          func() time.Time
-	log            *log.Logger // nil: no request log
+	log            *log.Logger  // nil: no request log
+	store          *store.Store // the account; nil: a new one in memory
 }
 
 // newServer returns the native server's handler: the Table API under
@@ -27,8 +28,11 @@ type serverConfig struct {
 func newServer(c serverConfig) http.Handler {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = c.allowAnonymous
+	if c.store == nil {
+		c.store = store.New(store.Options{Clock: c.clock})
+	}
 	api := rest.New(rest.Options{
-		Store:       store.New(store.Options{Clock: c.clock}),
+		Store:       c.store,
 		Credentials: creds,
 		Clock:       c.clock,
 	})

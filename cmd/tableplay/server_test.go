@@ -104,7 +104,7 @@ func TestRunPrintsConnectionStringAndStops(t *testing.T) {
 	if err := run([]string{"nope"}, io.Discard, io.Discard); err == nil {
 		t.Error("unknown command accepted")
 	}
-	if err := run([]string{"serve", "--addr", "256.0.0.1:1"}, io.Discard, io.Discard); err == nil {
+	if err := run([]string{"serve", "--addr", "256.0.0.1:1", "--in-memory"}, io.Discard, io.Discard); err == nil {
 		t.Error("bad address accepted")
 	}
 	cs := connectionString("127.0.0.1:10002")
@@ -128,7 +128,7 @@ func TestRunShutsDownOnSIGINT(t *testing.T) {
 	out := make(lineWriter, 16)
 	done := make(chan error, 1)
 	go func() {
-		done <- run([]string{"serve", "--addr", "127.0.0.1:0", "--quiet", "--web", t.TempDir()}, out, io.Discard)
+		done <- run([]string{"serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", "--web", t.TempDir()}, out, io.Discard)
 	}()
 	select {
 	case line := <-out:

@@ -72,7 +72,10 @@ func (x *exchange) service(method string) {
 			x.xmlFail(err)
 			return
 		}
-		x.h.store.SetProperties(p)
+		if err := x.h.store.SetProperties(p); err != nil {
+			x.xmlFail(err)
+			return
+		}
 		x.headers()
 		x.w.WriteHeader(http.StatusAccepted)
 	case comp == "stats" && method == http.MethodGet && !x.secondary:

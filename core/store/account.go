@@ -20,6 +20,7 @@ type Store struct {
 	floor    edm.Ticks         // guarded by mu: Timestamps stay above restored ones
 	props    ServiceProperties // guarded by mu
 	onChange func()
+	journal  Journal // nil: the account lives in memory only
 
 	probes sync.Pool // *entity.Entity search keys for Get: a point read allocates nothing
 }
@@ -31,11 +32,14 @@ type Options struct {
 	// OnChange, if set, is called after every change to the account (for
 	// persistence); it must not call back into the store synchronously.
 	OnChange func()
+	// Journal, if set, records every change and makes it durable before
+	// the call that made it returns (see Journal).
+	Journal Journal
 }
 
 // New returns an empty account.
 func New(o Options) *Store {
-	s := &Store{clock: o.Clock, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange}
+	s := &Store{clock: o.Clock, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange, journal: o.Journal}
 	s.probes.New = func() any { return new(entity.Entity) }
 	return s
 }
@@ -52,16 +56,27 @@ func (s *Store) CreateTable(name string) (string, *tableerr.Error) {
 	if err := entity.CheckTableName(name); err != nil {
 		return "", err
 	}
-	key := strings.ToLower(name)
-	s.mu.Lock()
-	if _, ok := s.tables[key]; ok {
-		s.mu.Unlock()
-		return "", tableerr.New(tableerr.TableAlreadyExists)
+	seq, err := s.createTable(name)
+	if err != nil {
+		return "", err
 	}
-	s.tables[key] = newTable(name, stamp(s.clock, 0, s.floor))
-	s.mu.Unlock()
+	if err := s.durable(seq); err != nil {
+		return "", err
+	}
 	s.changed()
 	return name, nil
+}
+
+func (s *Store) createTable(name string) (uint64, *tableerr.Error) {
+	key := strings.ToLower(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tables[key]; ok {
+		return 0, tableerr.New(tableerr.TableAlreadyExists)
+	}
+	t := newTable(name, stamp(s.clock, 0, s.floor))
+	s.tables[key] = t
+	return s.record(func() change { return change{Op: opCreateTable, Table: name, Created: t.created.String()} }), nil
 }
 
 // GetTable returns a table's stored name, or 404 ResourceNotFound (F-NOT-FOUND).
@@ -76,16 +91,29 @@ func (s *Store) GetTable(name string) (string, *tableerr.Error) {
 // DeleteTable deletes a table and its entities, or answers 404
 // ResourceNotFound (F-NOT-FOUND).
 func (s *Store) DeleteTable(name string) *tableerr.Error {
-	key := strings.ToLower(name)
-	s.mu.Lock()
-	if _, ok := s.tables[key]; !ok {
-		s.mu.Unlock()
-		return tableerr.New(tableerr.ResourceNotFound)
+	seq, err := s.deleteTable(name)
+	if err != nil {
+		return err
 	}
-	delete(s.tables, key)
-	s.mu.Unlock()
+	if err := s.durable(seq); err != nil {
+		return err
+	}
 	s.changed()
 	return nil
+}
+
+func (s *Store) deleteTable(name string) (uint64, *tableerr.Error) {
+	key := strings.ToLower(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tables[key]
+	if !ok {
+		return 0, tableerr.New(tableerr.ResourceNotFound)
+	}
+	delete(s.tables, key)
+	return t.drop(func() uint64 {
+		return s.record(func() change { return change{Op: opDeleteTable, Table: t.name} })
+	}), nil
 }
 
 func (s *Store) lookup(name string) *table {

@@ -33,14 +33,15 @@ func (s *Store) ACL(tableName string) ([]SignedIdentifier, *tableerr.Error) {
 }
 
 // SetACL replaces a table's stored access policies: at most 5, each id
-// non-empty and at most 64 characters (400 InvalidXmlDocument otherwise, as
-// the service answers an ACL it refuses).
+// non-empty and at most 64 characters, times within the DateTime range the
+// account stores (400 InvalidXmlDocument otherwise, as the service answers
+// an ACL it refuses).
 func (s *Store) SetACL(tableName string, ids []SignedIdentifier) *tableerr.Error {
 	if len(ids) > MaxSignedIdentifiers {
 		return tableerr.New(tableerr.InvalidXMLDocument)
 	}
 	for _, id := range ids {
-		if id.ID == "" || len(id.ID) > 64 || strings.TrimSpace(id.ID) != id.ID {
+		if id.ID == "" || len(id.ID) > 64 || strings.TrimSpace(id.ID) != id.ID || !storable(id.Start) || !storable(id.Expiry) {
 			return tableerr.New(tableerr.InvalidXMLDocument)
 		}
 	}
@@ -48,9 +49,28 @@ func (s *Store) SetACL(tableName string, ids []SignedIdentifier) *tableerr.Error
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	t.acl = append([]SignedIdentifier(nil), ids...)
-	t.mu.Unlock()
+	seq, err := s.setACL(t, ids)
+	if err != nil {
+		return err
+	}
+	if err := s.durable(seq); err != nil {
+		return err
+	}
 	s.changed()
 	return nil
 }
+
+func (s *Store) setACL(t *table, ids []SignedIdentifier) (uint64, *tableerr.Error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dropped {
+		return 0, tableerr.New(tableerr.TableNotFound)
+	}
+	t.acl = append([]SignedIdentifier(nil), ids...)
+	return s.record(func() change { return change{Op: opACL, Table: t.name, ACL: policyRecords(t.acl)} }), nil
+}
+
+// storable reports whether a policy time is absent or one the snapshot
+// document can hold (1601 to 9999): an ACL the account keeps must survive a
+// snapshot and a replay.
+func storable(t *edm.Ticks) bool { return t == nil || *t >= edm.MinTicks && *t <= edm.MaxTicks }

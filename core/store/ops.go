@@ -76,19 +76,56 @@ func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error)
 	if err != nil {
 		return nil, err
 	}
+	out, txErr := s.commit(t, []Op{op}, false)
+	if txErr != nil {
+		return nil, txErr.Err
+	}
+	return out[0], nil
+}
+
+// commit performs ops on t as one change: in place for a single write, on a
+// copy-on-write copy that replaces the table only if every operation
+// succeeds for a transaction. The change is recorded with the table's writer
+// lock held, so the journal sees a table's changes in the order they took
+// effect, and made durable after the lock is released, so that writers to
+// the same table share flushes.
+func (s *Store) commit(t *table, ops []Op, tx bool) ([]*entity.Entity, *TxError) {
+	out, seq, txErr := s.commitLocked(t, ops, tx)
+	if txErr != nil {
+		return nil, txErr
+	}
+	if err := s.durable(seq); err != nil {
+		return nil, &TxError{Index: 0, Err: err}
+	}
+	s.changed()
+	return out, nil
+}
+
+func (s *Store) commitLocked(t *table, ops []Op, tx bool) ([]*entity.Entity, uint64, *TxError) {
 	floor := s.floorTicks()
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dropped {
+		return nil, 0, &TxError{Index: 0, Err: tableerr.New(tableerr.TableNotFound)}
+	}
+	work := t.work
+	if tx {
+		work = t.work.Copy()
+	}
 	ts := stamp(s.clock, t.last, floor)
-	out, err := apply(t.work, op, ts)
-	if err == nil {
-		t.last = ts
-		t.published()
+	out := make([]*entity.Entity, len(ops))
+	for i, op := range ops {
+		e, err := apply(work, op, ts)
+		if err != nil {
+			return nil, 0, &TxError{Index: i, Err: err}
+		}
+		out[i] = e
 	}
-	t.mu.Unlock()
-	if err == nil {
-		s.changed()
-	}
-	return out, err
+	t.work = work
+	t.last = ts
+	t.published()
+	seq := s.record(func() change { return writeChange(t.name, ts, ops, out) })
+	return out, seq, nil
 }
 
 // apply performs op on tr with Timestamp ts.

@@ -1,5 +1,7 @@
 package store
 
+import "github.com/tableplay/tableplay/core/tableerr"
+
 // ServiceProperties are the account's table service settings (the service-properties XML):
 // analytics logging, hour and minute metrics, and CORS rules.
 type ServiceProperties struct {
@@ -79,11 +81,20 @@ func (s *Store) Properties() ServiceProperties {
 }
 
 // SetProperties replaces the account's service properties (the REST layer
-// merges a partial request into the current ones first).
-func (s *Store) SetProperties(p ServiceProperties) {
+// merges a partial request into the current ones first). It fails only when
+// the change cannot be made durable.
+func (s *Store) SetProperties(p ServiceProperties) *tableerr.Error {
+	if err := s.durable(s.setProperties(p)); err != nil {
+		return err
+	}
+	s.changed()
+	return nil
+}
+
+func (s *Store) setProperties(p ServiceProperties) uint64 {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	p.Cors = append([]CorsRule(nil), p.Cors...)
 	s.props = p
-	s.mu.Unlock()
-	s.changed()
+	return s.record(func() change { return change{Op: opProperties, Properties: &p} })
 }

@@ -69,26 +69,9 @@ func (s *Store) Snapshot() []byte {
 	for _, t := range tables {
 		v := t.view()
 		st := snapshotTable{Name: t.name, Created: t.created.String(), Entities: make([]snapshotEntity, 0, v.Len())}
-		t.mu.Lock()
-		for _, p := range t.acl {
-			sp := snapshotPolicy{ID: p.ID, Permission: p.Permission}
-			if p.Start != nil {
-				sp.Start = p.Start.String()
-			}
-			if p.Expiry != nil {
-				sp.Expiry = p.Expiry.String()
-			}
-			st.ACL = append(st.ACL, sp)
-		}
-		t.mu.Unlock()
+		st.ACL = t.policies()
 		v.Scan(func(it item) bool {
-			e := it.e
-			se := snapshotEntity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp.String(),
-				Properties: make([][]string, len(e.Properties))}
-			for i, p := range e.Properties {
-				se.Properties[i] = []string{p.Name, p.Value.Type().String(), p.Value.Text()}
-			}
-			st.Entities = append(st.Entities, se)
+			st.Entities = append(st.Entities, entityRecord(it.e))
 			return true
 		})
 		doc.Tables = append(doc.Tables, st)
@@ -103,6 +86,40 @@ func (s *Store) Snapshot() []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
+// entityRecord is an entity as a snapshot or a change record holds it.
+func entityRecord(e *entity.Entity) snapshotEntity {
+	se := snapshotEntity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp.String(),
+		Properties: make([][]string, len(e.Properties))}
+	for i, p := range e.Properties {
+		se.Properties[i] = []string{p.Name, p.Value.Type().String(), p.Value.Text()}
+	}
+	return se
+}
+
+// policies returns the table's stored access policies in record form.
+func (t *table) policies() []snapshotPolicy {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return policyRecords(t.acl)
+}
+
+// policyRecords renders stored access policies as records; empty fields are
+// left out.
+func policyRecords(ids []SignedIdentifier) []snapshotPolicy {
+	var out []snapshotPolicy
+	for _, p := range ids {
+		sp := snapshotPolicy{ID: p.ID, Permission: p.Permission}
+		if p.Start != nil {
+			sp.Start = p.Start.String()
+		}
+		if p.Expiry != nil {
+			sp.Expiry = p.Expiry.String()
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
 // Restore replaces the whole account with a snapshot document. Everything is
 // checked first — the format and version, every table name, every key,
 // property name, type and value against the entity rules, duplicate tables
@@ -113,15 +130,43 @@ func (s *Store) Restore(doc []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := s.durable(s.replace(tables, props, max, doc)); err != nil {
+		return fmt.Errorf("%s", err.Message)
+	}
+	s.changed()
+	return nil
+}
+
+// Load replaces the whole account with a snapshot document as Restore does,
+// without recording the change: it is how a journal's owner starts from its
+// compacted snapshot.
+func (s *Store) Load(doc []byte) error {
+	tables, props, max, err := parseSnapshot(doc)
+	if err != nil {
+		return err
+	}
+	s.replace(tables, props, max, nil)
+	return nil
+}
+
+// replace installs a parsed account. The tables it replaces are dropped, so
+// that a writer holding one of them cannot change it afterwards; doc, when
+// set, is recorded.
+func (s *Store) replace(tables map[string]*table, props ServiceProperties, max edm.Ticks, doc []byte) uint64 {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tables {
+		t.drop(func() uint64 { return 0 })
+	}
 	s.tables = tables
 	s.props = props
 	if max > s.floor {
 		s.floor = max
 	}
-	s.mu.Unlock()
-	s.changed()
-	return nil
+	if doc == nil {
+		return 0
+	}
+	return s.record(func() change { return change{Op: opRestore, Doc: doc} })
 }
 
 // parseSnapshot validates a document completely and builds the account: its

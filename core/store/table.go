@@ -96,6 +96,10 @@ type table struct {
 	work *tree              // guarded by mu
 	last edm.Ticks          // guarded by mu: the latest Timestamp written
 	acl  []SignedIdentifier // guarded by mu: stored access policies
+	// dropped is set, under mu, when the table leaves the account: a writer
+	// that looked the table up before must not change it afterwards (its
+	// change would be lost, and logged after the deletion).
+	dropped bool
 
 	snap atomic.Pointer[tree] // readers' snapshot; nil after a write
 }
@@ -117,6 +121,15 @@ func (t *table) view() *tree {
 	s := t.work.Copy()
 	t.snap.Store(s)
 	return s
+}
+
+// drop marks the table deleted and runs then (which records the deletion)
+// with its writer lock held, so no write to it is recorded after it.
+func (t *table) drop(then func() uint64) uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.dropped = true
+	return then()
 }
 
 // published records that work changed: the next reader takes a new copy.

@@ -33,25 +33,7 @@ func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError
 	if len(ops) == 0 {
 		return nil, nil
 	}
-	floor := s.floorTicks()
-	t.mu.Lock()
-	tx := t.work.Copy()
-	ts := stamp(s.clock, t.last, floor)
-	out := make([]*entity.Entity, len(ops))
-	for i, op := range ops {
-		e, err := apply(tx, op, ts)
-		if err != nil {
-			t.mu.Unlock()
-			return nil, &TxError{Index: i, Err: err}
-		}
-		out[i] = e
-	}
-	t.work = tx
-	t.last = ts
-	t.published()
-	t.mu.Unlock()
-	s.changed()
-	return out, nil
+	return s.commit(t, ops, true)
 }
 
 // CheckBatch applies the batch-level rules (F-BATCH-FAILURE) in operation order and names the

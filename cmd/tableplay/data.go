@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/persist"
+)
+
+// defaultDataDir is where the account is kept without --data: the per-user
+// data directory ($XDG_DATA_HOME/tableplay or ~/.local/share/tableplay; the
+// user's application-data folder on macOS and Windows).
+func defaultDataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "tableplay"), nil
+	}
+	switch runtime.GOOS {
+	case "darwin", "ios", "windows", "plan9":
+		d, err := os.UserConfigDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(d, "tableplay"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", errors.New("no home directory for the default data directory: pass --data DIR or --in-memory")
+	}
+	return filepath.Join(home, ".local", "share", "tableplay"), nil
+}
+
+// account is the store the server serves and how to put it away.
+type account struct {
+	store *store.Store
+	// summary says where the account lives, for the start-up lines.
+	summary string
+	// close makes every change durable and releases the data directory;
+	// calls after the first do nothing.
+	close func() error
+	// log is the data directory's log; nil in memory.
+	log *persist.Log
+}
+
+// dataOptions say where the account is kept.
+type dataOptions struct {
+	dir          string // "" for the default directory
+	inMemory     bool
+	compactBytes int64
+	report       func(string)    // a cut tail, a failed compaction
+	fail         func(err error) // the log cannot write: the process must stop
+}
+
+// openAccount loads the account from its data directory (replaying the log)
+// or, with inMemory, starts an empty one.
+func openAccount(o dataOptions, clock func() time.Time) (account, error) {
+	if o.inMemory {
+		return account{
+			store:   store.New(store.Options{Clock: clock}),
+			summary: "in memory (--in-memory): gone when the server stops",
+			close:   func() error { return nil },
+		}, nil
+	}
+	dir := o.dir
+	if dir == "" {
+		d, err := defaultDataDir()
+		if err != nil {
+			return account{}, err
+		}
+		dir = d
+	}
+	lg, err := persist.Open(dir, persist.Options{CompactBytes: o.compactBytes, Report: o.report, OnFail: o.fail})
+	if err != nil {
+		return account{}, err
+	}
+	st := store.New(store.Options{Clock: clock, Journal: lg})
+	rep, err := lg.Recover(st)
+	if err != nil {
+		lg.Close()
+		return account{}, err
+	}
+	return account{store: st, summary: rep.String(), close: sync.OnceValue(lg.Close), log: lg}, nil
+}

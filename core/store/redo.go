@@ -1,0 +1,141 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+)
+
+// Redo applies one change record as Journal.Record received it: how a
+// journal's owner replays its log at start. It records nothing, reads no
+// clock and checks every value as Restore does; a record that is not a valid
+// change is an error and changes nothing.
+//
+// A record that names a table the account does not have is skipped: a
+// compacted snapshot is taken while writes go on, so it may already reflect a
+// deletion that the log replays after older writes to the deleted table.
+// Every other record sets state outright (an entity stored, a key removed, a
+// table created empty), so replaying the log from the point where the
+// snapshot was begun gives the state the log ends in.
+func (s *Store) Redo(rec []byte) error {
+	var c change
+	dec := json.NewDecoder(bytes.NewReader(rec))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return fmt.Errorf("not a change record: %v", err)
+	}
+	if dec.More() {
+		return fmt.Errorf("not a change record: text after the record")
+	}
+	switch c.Op {
+	case opCreateTable:
+		return s.redoCreate(c)
+	case opDeleteTable:
+		s.redoDelete(c.Table)
+		return nil
+	case opWrite:
+		return s.redoWrite(c)
+	case opACL:
+		return s.redoACL(c)
+	case opProperties:
+		if c.Properties == nil || !c.Properties.valid() {
+			return fmt.Errorf("properties record: not valid service properties")
+		}
+		s.setProperties(*c.Properties)
+		return nil
+	case opRestore:
+		tables, props, max, err := parseSnapshot(c.Doc)
+		if err != nil {
+			return fmt.Errorf("restore record: %v", err)
+		}
+		s.replace(tables, props, max, nil)
+		return nil
+	}
+	return fmt.Errorf("not a change record: unknown op %q", c.Op)
+}
+
+func (s *Store) redoCreate(c change) error {
+	if err := entity.CheckTableName(c.Table); err != nil {
+		return fmt.Errorf("createTable record: %s", err.Message)
+	}
+	created, err := edm.ParseDateTime(c.Created)
+	if err != nil {
+		return fmt.Errorf("createTable record %q: created: %v", c.Table, err)
+	}
+	key := strings.ToLower(c.Table)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old := s.tables[key]; old != nil {
+		old.drop(func() uint64 { return 0 })
+	}
+	s.tables[key] = newTable(c.Table, created)
+	return nil
+}
+
+func (s *Store) redoDelete(name string) {
+	key := strings.ToLower(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.tables[key]; t != nil {
+		delete(s.tables, key)
+		t.drop(func() uint64 { return 0 })
+	}
+}
+
+func (s *Store) redoWrite(c change) error {
+	ts, err := edm.ParseDateTime(c.Stamp)
+	if err != nil {
+		return fmt.Errorf("write record: ts: %v", err)
+	}
+	put := make([]*entity.Entity, len(c.Put))
+	for i, se := range c.Put {
+		e, err := restoreEntity(se)
+		if err != nil {
+			return fmt.Errorf("write record on %q, entity %d: %v", c.Table, i+1, err)
+		}
+		put[i] = e
+	}
+	t := s.lookup(c.Table)
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, e := range put {
+		t.work.Set(itemOf(e))
+	}
+	for _, k := range c.Delete {
+		t.work.Delete(probe(k[0], k[1]))
+	}
+	if ts > t.last {
+		t.last = ts
+	}
+	t.published()
+	return nil
+}
+
+func (s *Store) redoACL(c change) error {
+	if len(c.ACL) > MaxSignedIdentifiers {
+		return fmt.Errorf("acl record on %q: more than %d stored access policies", c.Table, MaxSignedIdentifiers)
+	}
+	ids := make([]SignedIdentifier, 0, len(c.ACL))
+	for _, p := range c.ACL {
+		id, err := restorePolicy(p)
+		if err != nil {
+			return fmt.Errorf("acl record on %q, policy %q: %v", c.Table, p.ID, err)
+		}
+		ids = append(ids, id)
+	}
+	t := s.lookup(c.Table)
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.acl = ids
+	return nil
+}

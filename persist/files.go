@@ -1,0 +1,151 @@
+package persist
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// File names: a generation is a decimal number, zero-padded so that names
+// sort as numbers do.
+const (
+	logPrefix      = "log-"
+	snapshotPrefix = "snapshot-"
+	tmpSuffix      = ".tmp"
+)
+
+func logName(gen uint64) string      { return fmt.Sprintf("%s%020d", logPrefix, gen) }
+func snapshotName(gen uint64) string { return fmt.Sprintf("%s%020d", snapshotPrefix, gen) }
+
+// dirFiles is what a data directory holds, by generation.
+type dirFiles struct {
+	logs, snapshots []uint64 // ascending
+	temporary       []string // leftovers of an interrupted snapshot write
+}
+
+func listDir(dir string) (dirFiles, error) {
+	var d dirFiles
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return d, err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasSuffix(name, tmpSuffix) {
+			d.temporary = append(d.temporary, name)
+			continue
+		}
+		for _, k := range []struct {
+			prefix string
+			dst    *[]uint64
+		}{{logPrefix, &d.logs}, {snapshotPrefix, &d.snapshots}} {
+			if rest, ok := strings.CutPrefix(name, k.prefix); ok && len(rest) == 20 {
+				if gen, err := strconv.ParseUint(rest, 10, 64); err == nil && gen > 0 {
+					*k.dst = append(*k.dst, gen)
+				}
+			}
+		}
+	}
+	sort.Slice(d.logs, func(i, j int) bool { return d.logs[i] < d.logs[j] })
+	sort.Slice(d.snapshots, func(i, j int) bool { return d.snapshots[i] < d.snapshots[j] })
+	return d, nil
+}
+
+// createSegment creates an empty log segment and makes its name durable.
+func createSegment(dir string, gen uint64) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, logName(gen)), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syncDir(dir); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// syncDir makes the directory's entries (created, renamed, removed files)
+// durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// writeSnapshot writes doc as snapshot-gen: a temporary file, fsynced, then
+// renamed, so that a crash leaves either no snapshot or a whole one.
+func writeSnapshot(dir string, gen uint64, doc []byte) error {
+	final := filepath.Join(dir, snapshotName(gen))
+	tmp := final + tmpSuffix
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(appendFrame(nil, doc))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, final)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+// readSnapshot reads snapshot-gen: exactly one whole frame.
+func readSnapshot(dir string, gen uint64) ([]byte, error) {
+	f, err := os.Open(filepath.Join(dir, snapshotName(gen)))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	fr := newFrameReader(f, st.Size())
+	doc, err := fr.next()
+	if err == nil && fr.offset != st.Size() {
+		err = fmt.Errorf("%d bytes after the snapshot", st.Size()-fr.offset)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s is damaged: %w", snapshotName(gen), err)
+	}
+	return doc, nil
+}
+
+// removeBefore removes the segments and snapshots older than gen, which a
+// snapshot of generation gen replaces.
+func removeBefore(dir string, gen uint64) error {
+	d, err := listDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, g := range d.logs {
+		if g < gen {
+			if err := os.Remove(filepath.Join(dir, logName(g))); err != nil {
+				return err
+			}
+		}
+	}
+	for _, g := range d.snapshots {
+		if g < gen {
+			if err := os.Remove(filepath.Join(dir, snapshotName(g))); err != nil {
+				return err
+			}
+		}
+	}
+	return syncDir(dir)
+}

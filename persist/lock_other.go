@@ -1,0 +1,13 @@
+//go:build !unix
+
+package persist
+
+import "io"
+
+type noLock struct{}
+
+func (noLock) Close() error { return nil }
+
+// lockDir does nothing where flock is not available: run one server per
+// data directory.
+func lockDir(string) (io.Closer, error) { return noLock{}, nil }

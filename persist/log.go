@@ -1,0 +1,233 @@
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// DefaultCompactBytes is the size of the live segment that starts a
+// compaction when Options.CompactBytes is zero.
+const DefaultCompactBytes = 64 << 20
+
+// Options configure a Log.
+type Options struct {
+	// CompactBytes is the size the live segment reaches before it is
+	// compacted into a snapshot; zero means DefaultCompactBytes.
+	CompactBytes int64
+	// Report receives one line per noteworthy event: a cut tail, a
+	// compaction that failed. Nil: none.
+	Report func(string)
+	// OnFail is called once, from the writer that saw it, when the log
+	// cannot write or sync: every later Wait fails, and the account in
+	// memory is ahead of the disk, so the owner should stop the process.
+	OnFail func(error)
+}
+
+// Account is what the log needs of the store: loading a snapshot, replaying
+// a change record, taking a snapshot.
+type Account interface {
+	Load(doc []byte) error
+	Redo(change []byte) error
+	Snapshot() []byte
+}
+
+// Stats are counters since Open.
+type Stats struct {
+	Records     uint64 // change records written
+	Syncs       uint64 // fsyncs of the log (one per group of records)
+	Bytes       int64  // log bytes written
+	Compactions uint64 // snapshots written
+}
+
+// Log is the data directory's log; it implements store.Journal.
+type Log struct {
+	dir  string
+	opts Options
+	lock io.Closer
+
+	mu          sync.Mutex
+	flushed     sync.Cond // on mu: a flush ended
+	pending     []byte    // frames recorded but not yet written
+	spare       []byte    // a written buffer kept for reuse
+	appended    uint64    // sequence number of the last record
+	durable     uint64    // every record up to this one is fsynced
+	flushing    bool      // a writer is writing and syncing
+	err         error     // the first write or sync error: sticky
+	seg         *os.File  // the live segment
+	gen         uint64    // its generation
+	segBytes    int64     // its size
+	acct        Account   // set by Recover; compaction needs it
+	compacting  bool
+	nextCompact int64 // segBytes at which to compact
+	closed      bool
+	stats       Stats
+
+	background sync.WaitGroup // a running compaction
+}
+
+// Open creates the data directory if needed and takes its lock; Recover
+// must be called next, before the store takes writes.
+func Open(dir string, opts Options) (*Log, error) {
+	if opts.CompactBytes <= 0 {
+		opts.CompactBytes = DefaultCompactBytes
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	l := &Log{dir: dir, opts: opts, lock: lock, nextCompact: opts.CompactBytes}
+	l.flushed.L = &l.mu
+	return l, nil
+}
+
+// Record appends one change record and returns its sequence number; it does
+// no I/O (the store calls it with its locks held).
+func (l *Log) Record(change []byte) uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending = appendFrame(l.pending, change)
+	l.appended++
+	return l.appended
+}
+
+// Wait returns once record seq is durable. The first waiter to find no
+// flush running writes and fsyncs everything recorded so far; the others
+// wait for it, and their records ride along.
+func (l *Log) Wait(seq uint64) error {
+	for {
+		b, done, err := l.claim(seq)
+		if done {
+			return err
+		}
+		werr := b.write()
+		if failed := l.finish(b, werr); failed != nil && l.opts.OnFail != nil {
+			l.opts.OnFail(failed)
+		}
+	}
+}
+
+// batch is what one flush writes.
+type batch struct {
+	f    *os.File
+	buf  []byte
+	upto uint64
+}
+
+func (b *batch) write() error {
+	if len(b.buf) > 0 {
+		if _, err := b.f.Write(b.buf); err != nil {
+			return err
+		}
+	}
+	return b.f.Sync()
+}
+
+// claim returns done when seq is durable (or the log has failed); otherwise
+// it waits for a running flush, or makes the caller the flusher of
+// everything pending.
+func (l *Log) claim(seq uint64) (*batch, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for {
+		switch {
+		case l.err != nil:
+			return nil, true, l.err
+		case l.durable >= seq:
+			return nil, true, nil
+		case !l.flushing:
+			return l.take(), false, nil
+		}
+		l.flushed.Wait()
+	}
+}
+
+// take makes the caller the flusher of everything pending. Call with mu held
+// and no flush running.
+func (l *Log) take() *batch {
+	l.flushing = true
+	b := &batch{f: l.seg, buf: l.pending, upto: l.appended}
+	l.pending, l.spare = l.spare[:0], nil
+	return b
+}
+
+// finish ends a flush; it returns the error the first time the log fails.
+func (l *Log) finish(b *batch, err error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	defer l.flushed.Broadcast()
+	l.flushing = false
+	if err != nil {
+		return l.fail(err)
+	}
+	l.advance(b)
+	if cap(b.buf) <= 1<<20 {
+		l.spare = b.buf[:0]
+	}
+	l.maybeCompact()
+	return nil
+}
+
+// advance records that a flush made b durable. Call with mu held.
+func (l *Log) advance(b *batch) {
+	l.stats.Records += b.upto - l.durable
+	l.stats.Syncs++
+	l.stats.Bytes += int64(len(b.buf))
+	l.durable = b.upto
+	l.segBytes += int64(len(b.buf))
+}
+
+// fail makes err the log's sticky error; it returns err the first time.
+// Call with mu held.
+func (l *Log) fail(err error) error {
+	if l.err != nil {
+		return nil
+	}
+	l.err = fmt.Errorf("data log in %s: %w", l.dir, err)
+	return l.err
+}
+
+// Stats returns the counters.
+func (l *Log) Stats() Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stats
+}
+
+// Close waits for a running compaction, makes every record durable and
+// releases the directory.
+func (l *Log) Close() error {
+	last := l.shut()
+	l.background.Wait()
+	err := l.Wait(last)
+	return errors.Join(err, l.closeFiles())
+}
+
+// shut stops compactions from starting and returns the last record.
+func (l *Log) shut() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	return l.appended
+}
+
+func (l *Log) closeFiles() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var err error
+	if l.seg != nil {
+		err = l.seg.Close()
+		l.seg = nil
+	}
+	if l.err == nil {
+		// A request still running after the shutdown's grace period
+		// gets an error, not a write to a closed file.
+		l.err = fmt.Errorf("data log in %s: closed", l.dir)
+	}
+	return errors.Join(err, l.lock.Close())
+}
