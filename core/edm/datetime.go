@@ -38,11 +38,43 @@ func (t Ticks) Time() time.Time {
 // point) dropped.
 func (t Ticks) String() string { return string(t.AppendText(nil)) }
 
-// AppendText appends the service's text form of t to b.
+// AppendText appends the service's text form of t to b. The calendar is
+// computed with integer arithmetic (time.Format costs several times more, and
+// every entity read writes a Timestamp).
 func (t Ticks) AppendText(b []byte) []byte {
-	tm := t.Time()
-	b = tm.AppendFormat(b, "2006-01-02T15:04:05")
+	if t < 0 || t > MaxTicks {
+		return t.appendTextSlow(b)
+	}
+	secs := int64(t) / ticksPerSecond
+	y, m, d := civil(secs / 86400)
+	sod := int(secs % 86400)
+	b = append4(b, y)
+	b = append(b, '-')
+	b = append2(b, m)
+	b = append(b, '-')
+	b = append2(b, d)
+	b = append(b, 'T')
+	b = append2(b, sod/3600)
+	b = append(b, ':')
+	b = append2(b, sod/60%60)
+	b = append(b, ':')
+	b = append2(b, sod%60)
+	return appendFraction(b, int64(t)%ticksPerSecond)
+}
+
+// appendTextSlow formats through time.Time, for ticks outside 0001–9999.
+func (t Ticks) appendTextSlow(b []byte) []byte {
+	b = t.Time().AppendFormat(b, "2006-01-02T15:04:05")
 	frac := int64(t) % ticksPerSecond
+	if frac < 0 {
+		frac += ticksPerSecond
+	}
+	return appendFraction(b, frac)
+}
+
+// appendFraction writes ".fffffff" without trailing zeros (nothing for a
+// whole second) and the closing 'Z'.
+func appendFraction(b []byte, frac int64) []byte {
 	if frac != 0 {
 		var d [8]byte
 		d[0] = '.'
@@ -57,6 +89,33 @@ func (t Ticks) AppendText(b []byte) []byte {
 		b = append(b, d[:n]...)
 	}
 	return append(b, 'Z')
+}
+
+// civil converts days since 0001-01-01 to a proleptic Gregorian date
+// (Howard Hinnant's days-to-civil algorithm, on eras of 400 years).
+func civil(days int64) (year, month, day int) {
+	z := days + 306 // days since 0000-03-01
+	era := z / 146097
+	doe := z - era*146097                                  // [0, 146096]
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365 // [0, 399]
+	doy := doe - (365*yoe + yoe/4 - yoe/100)               // [0, 365], from March 1
+	mp := (5*doy + 2) / 153                                // [0, 11], March = 0
+	day = int(doy - (153*mp+2)/5 + 1)
+	month = int(mp + 3)
+	if month > 12 {
+		month -= 12
+	}
+	year = int(yoe + era*400)
+	if month <= 2 {
+		year++
+	}
+	return year, month, day
+}
+
+func append2(b []byte, v int) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
+
+func append4(b []byte, v int) []byte {
+	return append(b, byte('0'+v/1000), byte('0'+v/100%10), byte('0'+v/10%10), byte('0'+v%10))
 }
 
 // ParseDateTime reads an ISO 8601 date-time as the service does:

@@ -2,6 +2,7 @@ package edm
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -76,5 +77,29 @@ func TestTicksMatchTime(t *testing.T) {
 	}
 	if MinTicks.String() != "1601-01-01T00:00:00Z" || MaxTicks.String() != "9999-12-31T23:59:59.9999999Z" {
 		t.Errorf("bounds print as %s and %s", MinTicks, MaxTicks)
+	}
+}
+
+// The arithmetic calendar of AppendText agrees with time.Format over the
+// whole range, leap days and century years included.
+func TestAppendTextMatchesTimeFormat(t *testing.T) {
+	cases := []Ticks{0, 1, MinTicks, MaxTicks, MaxTicks - 1, unixEpochTicks, unixEpochTicks - 1}
+	for _, d := range []string{"1600-02-29", "1700-02-28", "1700-03-01", "1900-03-01", "2000-02-29", "2000-03-01", "2024-12-31", "9999-12-31"} {
+		tm, err := time.Parse("2006-01-02", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, off := range []time.Duration{0, -100, time.Hour*23 + 59*time.Minute + 59*time.Second + 999999900} {
+			cases = append(cases, TicksFromTime(tm.Add(off)))
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200000; i++ {
+		cases = append(cases, Ticks(r.Int64N(int64(MaxTicks)+1)))
+	}
+	for _, c := range cases {
+		if got, want := string(c.AppendText(nil)), string(c.appendTextSlow(nil)); got != want {
+			t.Fatalf("ticks %d: %s, time.Format gives %s", int64(c), got, want)
+		}
 	}
 }

@@ -15,6 +15,12 @@ type Entity struct {
 	RowKey       string
 	Timestamp    edm.Ticks
 	Properties   []Property
+	// Encoded, when not nil, is Properties already written as the OData JSON
+	// members that every metadata level but nometadata sends (each value
+	// after its type annotation, where one is needed). The store sets it on
+	// the entities it keeps, so reads copy instead of encoding; it is
+	// read-only, and any change to Properties must drop it (Clone does).
+	Encoded []byte
 }
 
 // Names of the system properties.
@@ -44,10 +50,11 @@ func (e *Entity) Get(name string) (edm.Value, bool) {
 }
 
 // Clone returns a copy whose property slice can be changed independently
-// (values are immutable and shared).
+// (values are immutable and shared), without Encoded.
 func (e *Entity) Clone() *Entity {
 	c := *e
 	c.Properties = append([]Property(nil), e.Properties...)
+	c.Encoded = nil
 	return &c
 }
 

@@ -17,6 +17,17 @@ func mustParse(t *testing.T, s string) Node {
 	return n
 }
 
+// evalBoth evaluates a filter by walking its tree and through Compile, and
+// fails the test when the two disagree.
+func evalBoth(t *testing.T, n Node, e *entity.Entity) bool {
+	t.Helper()
+	got := n.Eval(e)
+	if c := Compile(n)(e); c != got {
+		t.Errorf("%s on %+v: Eval %v, Compile %v", String(n), e, got, c)
+	}
+	return got
+}
+
 func lit(t *testing.T, s string) edm.Value {
 	t.Helper()
 	v, err := edm.ParseLiteral(s)
@@ -66,12 +77,12 @@ func TestEveryOperatorOnEveryType(t *testing.T) {
 			}
 			for _, c := range cases {
 				e := &entity.Entity{Properties: []entity.Property{{Name: "P", Value: lit(t, c.val)}}}
-				if got := n.Eval(e); got != c.want {
+				if got := evalBoth(t, n, e); got != c.want {
 					t.Errorf("%s: P=%s %s %s = %v, want %v", ty.name, c.val, o.op, ty.constant, got, c.want)
 				}
 			}
 			// A comparison on a missing property is false, ne included.
-			if n.Eval(&entity.Entity{}) {
+			if evalBoth(t, n, &entity.Entity{}) {
 				t.Errorf("%s: missing P %s matched", ty.name, o.op)
 			}
 		}
@@ -134,6 +145,10 @@ func TestTypedSemantics(t *testing.T) {
 		{"Name", false},
 		// system properties
 		{"PartitionKey eq 'pk' and RowKey eq 'rk'", true},
+		{"PartitionKey gt 'pj' and PartitionKey lt 'pl' and RowKey ge 'rk' and RowKey le 'rk'", true},
+		{"PartitionKey ne 'pk' or RowKey gt 'rk'", false},
+		{"PartitionKey lt 5", true}, // a string key against a number: less than it
+		{"RowKey eq 5", false},
 		{"Timestamp lt datetime'1700-01-01T00:00:00Z'", false},
 		{"Timestamp eq datetime'2021-06-09T01:17:13.2924321Z'", true},
 		{"Timestamp gt datetime'2021-06-09T01:17:13.2924320Z'", true},
@@ -141,7 +156,7 @@ func TestTypedSemantics(t *testing.T) {
 		{"Active and Age32 lt 10 or Off", false},
 	}
 	for _, tt := range tests {
-		if got := mustParse(t, tt.filter).Eval(e); got != tt.want {
+		if got := evalBoth(t, mustParse(t, tt.filter), e); got != tt.want {
 			t.Errorf("%s = %v, want %v", tt.filter, got, tt.want)
 		}
 	}
@@ -150,7 +165,7 @@ func TestTypedSemantics(t *testing.T) {
 func TestStringOrderIsUTF16(t *testing.T) {
 	e := &entity.Entity{Properties: []entity.Property{{Name: "S", Value: edm.StringValue("😀")}}}
 	// U+1F600 is a surrogate pair (D83D …) and sorts below U+E000 in UTF-16.
-	if !mustParse(t, "S lt '\uE000'").Eval(e) {
+	if !evalBoth(t, mustParse(t, "S lt '\uE000'"), e) {
 		t.Error("'😀' should be less than U+E000")
 	}
 }

@@ -131,12 +131,19 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 		b = e.Timestamp.AppendText(b)
 		b = append(b, '"')
 	}
-	for _, p := range e.Properties {
-		if !sel.has(p.Name) {
-			continue
+	if e.Encoded != nil && c.Level != NoMetadata && sel.all() {
+		if len(e.Encoded) > 0 {
+			comma()
+			b = append(b, e.Encoded...)
 		}
-		comma()
-		b = appendProperty(b, c.Level, p.Name, p.Value)
+	} else {
+		for _, p := range e.Properties {
+			if !sel.has(p.Name) {
+				continue
+			}
+			comma()
+			b = appendProperty(b, c.Level, p.Name, p.Value)
+		}
 	}
 	if !sel.all() {
 		for i, n := range sel.Names {
@@ -149,6 +156,23 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 				b = append(b, ":null"...) // F-SELECT-MISSING: a selected property the entity lacks
 			}
 		}
+	}
+	return b
+}
+
+// Members writes e's custom properties as the JSON members of minimal and
+// full metadata (each annotated where its type needs it), for the store to
+// keep in entity.Entity.Encoded.
+func Members(e *entity.Entity) []byte {
+	if len(e.Properties) == 0 {
+		return []byte{}
+	}
+	var b []byte
+	for i, p := range e.Properties {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendProperty(b, MinimalMetadata, p.Name, p.Value)
 	}
 	return b
 }

@@ -1,12 +1,15 @@
 package rest
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"hash"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tableplay/tableplay/core/tableerr"
@@ -20,6 +23,38 @@ type Credentials struct {
 	// native server's --allow-anonymous, and the browser, where a page holds
 	// no secret). A signature that is present is always verified.
 	AllowUnsigned bool
+	// macs holds HMACs already keyed with Key (keying costs two SHA-256
+	// blocks and several allocations per request); nil keys one afresh.
+	macs *macPool
+}
+
+// macPool is a pool of HMAC-SHA256 states keyed with one key.
+type macPool struct {
+	key  []byte
+	pool sync.Pool
+}
+
+// newMACPool keys its HMACs with a copy of key.
+func newMACPool(key []byte) *macPool {
+	p := &macPool{key: append([]byte(nil), key...)}
+	p.pool.New = func() any { return hmac.New(sha256.New, p.key) }
+	return p
+}
+
+// sum returns the HMAC-SHA256 of msg under the account key into out. A pool
+// made for another key (the Key field changed after WellKnown) is not used.
+func (c Credentials) sum(msg []byte, out *[sha256.Size]byte) {
+	if c.macs == nil || !bytes.Equal(c.macs.key, c.Key) {
+		m := hmac.New(sha256.New, c.Key)
+		m.Write(msg)
+		m.Sum(out[:0])
+		return
+	}
+	m := c.macs.pool.Get().(hash.Hash)
+	m.Reset()
+	m.Write(msg)
+	m.Sum(out[:0])
+	c.macs.pool.Put(m)
 }
 
 // The emulator's well-known account and key (devstoreaccount1), which
@@ -32,7 +67,7 @@ const (
 // WellKnown returns the emulator account's credentials.
 func WellKnown() Credentials {
 	key, _ := base64.StdEncoding.DecodeString(WellKnownKey)
-	return Credentials{Account: WellKnownAccount, Key: key}
+	return Credentials{Account: WellKnownAccount, Key: key, macs: newMACPool(key)}
 }
 
 // maxClockSkew is how far a request's date may be from the server's clock.
@@ -82,32 +117,71 @@ func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
 	if t, err := http.ParseTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	resource := "/" + c.Account + r.URL.EscapedPath()
-	if comp, ok := r.URL.Query()["comp"]; ok {
-		resource += "?comp=" + comp[0]
+	// The string to sign, built in one buffer.
+	sts := make([]byte, 0, 256)
+	if a.Scheme != "SharedKeyLite" {
+		sts = append(sts, r.Method...)
+		sts = append(sts, '\n')
+		sts = append(sts, r.Header.Get("Content-MD5")...)
+		sts = append(sts, '\n')
+		sts = append(sts, r.Header.Get("Content-Type")...)
+		sts = append(sts, '\n')
 	}
-	var sts string
-	if a.Scheme == "SharedKeyLite" {
-		sts = date + "\n" + resource
-	} else {
-		sts = r.Method + "\n" + r.Header.Get("Content-MD5") + "\n" + r.Header.Get("Content-Type") + "\n" + date + "\n" + resource
-	}
-	m := hmac.New(sha256.New, c.Key)
-	m.Write([]byte(sts))
-	if !hmac.Equal(m.Sum(nil), a.Signature) {
+	sts = append(sts, date...)
+	sts = append(sts, '\n')
+	sts = c.appendResource(sts, r.URL)
+	var sum [sha256.Size]byte
+	c.sum(sts, &sum)
+	if !hmac.Equal(sum[:], a.Signature) {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	return nil
 }
 
+// appendResource appends the canonical resource: "/account", the path as
+// sent and "?comp=…" when the query has comp.
+func (c Credentials) appendResource(b []byte, u *url.URL) []byte {
+	b = append(b, '/')
+	b = append(b, c.Account...)
+	b = append(b, u.EscapedPath()...)
+	if comp, ok := queryValue(u.RawQuery, "comp"); ok {
+		b = append(b, "?comp="...)
+		b = append(b, comp...)
+	}
+	return b
+}
+
+// queryValue returns the first value of key in a raw query, decoded, as
+// url.URL.Query would give it (pairs with a ';' or a bad escape are
+// skipped), without building the whole map.
+func queryValue(raw, key string) (string, bool) {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" || strings.Contains(pair, ";") {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		if k != key {
+			uk, err := url.QueryUnescape(k)
+			if err != nil || uk != key {
+				continue
+			}
+		}
+		uv, err := url.QueryUnescape(v)
+		if err != nil {
+			continue
+		}
+		return uv, true
+	}
+	return "", false
+}
+
 // Sign returns the SharedKeyLite Authorization value for a request, as the Go
 // SDK computes it; tests and the playground's request builder use it.
 func (c Credentials) Sign(date string, u *url.URL) string {
-	resource := "/" + c.Account + u.EscapedPath()
-	if comp, ok := u.Query()["comp"]; ok {
-		resource += "?comp=" + comp[0]
-	}
-	m := hmac.New(sha256.New, c.Key)
-	m.Write([]byte(date + "\n" + resource))
-	return "SharedKeyLite " + c.Account + ":" + base64.StdEncoding.EncodeToString(m.Sum(nil))
+	sts := append([]byte(date), '\n')
+	var sum [sha256.Size]byte
+	c.sum(c.appendResource(sts, u), &sum)
+	return "SharedKeyLite " + c.Account + ":" + base64.StdEncoding.EncodeToString(sum[:])
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -167,6 +168,7 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 		next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
 	}
 	next.Timestamp = ts
+	next.Encoded = odata.Members(next)
 	tr.Set(itemOf(next))
 	return next, nil
 }

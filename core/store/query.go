@@ -81,6 +81,7 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 		}
 	}
 	fixed := r.PartitionFixed()
+	match := filter.Compile(q.Filter)
 	page.Entities = make([]*entity.Entity, 0, min(top, 64))
 	t.view().Ascend(start, func(it item) bool {
 		e := it.e
@@ -94,7 +95,7 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 		if !r.PKLow.AboveLow(e.PartitionKey) || fixed && !r.RKLow.AboveLow(e.RowKey) {
 			return true
 		}
-		if q.Within != nil && !q.Within(e) || q.Filter != nil && !q.Filter.Eval(e) {
+		if q.Within != nil && !q.Within(e) || match != nil && !match(e) {
 			return true
 		}
 		if len(page.Entities) == top {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/odata"
 )
 
 // The snapshot document: one versioned JSON object describing a whole account
@@ -307,6 +308,7 @@ func restoreEntity(se snapshotEntity) (*entity.Entity, error) {
 		return nil, fmt.Errorf("%s", msg)
 	}
 	e.Timestamp = ts
+	e.Encoded = odata.Members(e)
 	return e, nil
 }
 
