@@ -141,6 +141,10 @@ test("a link opens a lesson at a step; Reset lesson and leaving give the account
   assert.equal(await count(), "");
   await page.getByRole("button", { name: "Reset lesson" }).click();
   assert.equal(await count(), "OrdersByCustomer:2000,OrdersByDay:2000");
+  // A reload in the middle of the lesson still gives the account back on leaving.
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  await page.waitForFunction(() => window.tableplay.snapshot().tables.length === 2);
   await page.getByRole("link", { name: "All lessons" }).click();
   await page.getByRole("button", { name: "Mine", exact: true }).waitFor();
   assert.equal(await count(), "Mine:0");

@@ -20,6 +20,26 @@ export function lessonHash(id, step, present) {
   return `#lesson=${encodeURIComponent(id)}&step=${step}${present ? "&present" : ""}`;
 }
 
+const STASH = "tableplay-lesson-aside";
+
+function stashed() {
+  try {
+    const text = sessionStorage.getItem(STASH);
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+function stash(doc) {
+  try {
+    if (doc) sessionStorage.setItem(STASH, JSON.stringify(doc));
+    else sessionStorage.removeItem(STASH);
+  } catch {
+    // too large or unavailable: kept in memory for this visit
+  }
+}
+
 class LessonView {
   constructor(root, options) {
     this.root = root;
@@ -31,7 +51,7 @@ class LessonView {
     this.result = null; // the open step's run, once run
     this.choice = null; // the prediction's chosen index
     this.present = false;
-    this.saved = null; // the person's own account while a lesson uses it
+    this.saved = stashed(); // the person's own account while a lesson uses it
     this.details = el("details", { class: "lessons-box" },
       el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
         el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
@@ -47,7 +67,7 @@ class LessonView {
     const { id, step, present } = parseHash(location.hash);
     this.setPresent(present && !!id);
     if (!id) {
-      if (this.lesson) this.leave();
+      if (this.lesson || this.saved) this.leave();
       this.renderMenu();
       return;
     }
@@ -81,8 +101,18 @@ class LessonView {
         this.options.onStatus?.(`Your account could not be restored: ${err.message}`);
       }
       this.saved = null;
+      stash(null);
       this.options.onChange?.();
     }
+  }
+
+  // setAside keeps the person's own account before a lesson first replaces
+  // it, in memory and for this tab (so a reload mid-lesson still gives it
+  // back on leaving).
+  setAside() {
+    if (this.saved) return;
+    this.saved = tableplay.snapshot();
+    stash(this.saved);
   }
 
   setPresent(on) {
@@ -154,7 +184,7 @@ class LessonView {
       this.body.querySelector(".prediction input")?.focus();
       return;
     }
-    if (!this.saved) this.saved = tableplay.snapshot();
+    this.setAside();
     const r = tableplay.runLessonStep(this.lesson.id, this.step - 1);
     this.result = r;
     if (!r.error) this.progress.mark(this.lesson.id, this.step);
@@ -208,7 +238,7 @@ class LessonView {
   }
 
   reset() {
-    if (!this.saved) this.saved = tableplay.snapshot();
+    this.setAside();
     const upTo = this.result && !this.result.error ? this.step : this.step - 1;
     const r = tableplay.resetLesson(this.lesson.id, upTo);
     this.options.onChange?.();
