@@ -194,3 +194,6 @@ func prepare(t *testing.T, c runCase, clock func() time.Time) prepared {
 	}
 	return prepared{before: s.Snapshot(), opJSON: b, typed: typed}
 }
+
+// codegenInput wraps a typed operation for the generator.
+type codegenInput struct{ op op.Operation }

@@ -165,3 +165,45 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestPythonCompilesAndRuns compiles every generated script with
+// py_compile and, where Debian's python3-azure (azure-data-tables) is
+// installed, runs it against a loopback server.
+func TestPythonCompilesAndRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python")
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal("python3 is not installed")
+	}
+	// Debian's package installs for Debian's interpreter.
+	runner := ""
+	if exec.Command("/usr/bin/python3", "-c", "import azure.data.tables").Run() == nil {
+		runner = "/usr/bin/python3"
+	} else if exec.Command("dpkg", "-s", "python3-azure").Run() == nil {
+		t.Fatal("python3-azure is installed but /usr/bin/python3 cannot import azure.data.tables")
+	} else {
+		t.Log("python3-azure is not installed: the scripts are compiled, not run")
+	}
+	clock := fixedClock()
+	srv := newServer(t, clock)
+	dir := t.TempDir()
+	for _, c := range runCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p := prepare(t, c, clock)
+			file := filepath.Join(dir, c.name+".py")
+			write(t, file, codeFor(t, srv, clock, p, "python"))
+			if out, errOut, failed := run(t, dir, nil, py, "-m", "py_compile", file); failed {
+				t.Fatalf("py_compile: %s%s", out, errOut)
+			}
+			if runner == "" {
+				return
+			}
+			want := engineOutcome(t, p, clock)
+			srv.reset(t, p.before)
+			stdout, stderr, failed := run(t, dir, nil, runner, file)
+			compare(t, srv, want, p.typed.Kind, stdout, stderr, failed, reads(p.typed.Kind))
+		})
+	}
+}
