@@ -111,6 +111,7 @@ const tableplay = {
   previewEntity: (draft, table, level = "") => JSON.parse(call("previewEntity", JSON.stringify(draft), String(table), level)),
   explainFilter: (text) => JSON.parse(call("explainFilter", String(text))),
   requestFor: (operation) => JSON.parse(call("requestFor", JSON.stringify(operation))),
+  codeFor: (operation, language) => JSON.parse(call("codeFor", JSON.stringify(operation), String(language))),
   draftBody: (draft) => JSON.parse(call("draftBody", JSON.stringify(draft))).body,
   parseBody: (body) => JSON.parse(call("parseBody", String(body))),
   readEntities: (body) => JSON.parse(call("readEntities", String(body))),

@@ -179,7 +179,7 @@ func codeFor(t *testing.T, srv *server, clock func() time.Time, p prepared, lang
 		Notes []string `json:"notes"`
 		Error string   `json:"error"`
 	}
-	if err := json.Unmarshal(api.CodeFor(p.opJSON, language), &s); err != nil || s.Error != "" || s.Code == "" {
+	if err := json.Unmarshal(api.CodeFor(p.opJSON, language, srv.endpoint), &s); err != nil || s.Error != "" || s.Code == "" {
 		t.Fatalf("codeFor %s: %v %q", language, err, s.Error)
 	}
 	return s.Code

@@ -12,8 +12,9 @@ import (
 const codeSASLife = 24 * time.Hour
 
 // CodeFor generates the program that performs an operation (JSON of
-// Operation) in a language: {language, code, notes}, or {error}.
-func (a *API) CodeFor(opJSON []byte, language string) []byte {
+// Operation) in a language: {language, code, notes}, or {error}. The code
+// connects to endpoint (the emulator's well-known one when empty).
+func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
 	var o Operation
 	if err := json.Unmarshal(opJSON, &o); err != nil {
 		return errorJSON("not an operation: " + err.Error())
@@ -22,7 +23,7 @@ func (a *API) CodeFor(opJSON []byte, language string) []byte {
 	if err != nil {
 		return errorJSON(err.Error())
 	}
-	s, err := codegen.For(t, language, codegen.Options{Endpoint: a.Base, SAS: a.accountSAS()})
+	s, err := codegen.For(t, language, codegen.Options{Endpoint: endpoint, SAS: a.accountSAS()})
 	if err != nil {
 		return errorJSON(err.Error())
 	}
