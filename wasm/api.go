@@ -48,6 +48,8 @@ func register(binding js.Value, st *store.Store, api *play.API) {
 		}
 		return string(api.CodeFor([]byte(arg(a, 0)), arg(a, 1), endpoint))
 	})
+	fn("exportCSV", func(a []js.Value) any { return string(api.ExportCSV(arg(a, 0), arg(a, 1))) })
+	fn("importCSV", func(a []js.Value) any { return string(api.ImportCSV(arg(a, 0), arg(a, 1))) })
 	fn("draftBody", func(a []js.Value) any { return string(api.DraftBody([]byte(arg(a, 0)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
 	fn("readEntities", func(a []js.Value) any { return string(api.ReadEntities(arg(a, 0))) })

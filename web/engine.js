@@ -112,6 +112,8 @@ const tableplay = {
   explainFilter: (text) => JSON.parse(call("explainFilter", String(text))),
   requestFor: (operation) => JSON.parse(call("requestFor", JSON.stringify(operation))),
   codeFor: (operation, language) => JSON.parse(call("codeFor", JSON.stringify(operation), String(language))),
+  exportCSV: (table, filter = "") => JSON.parse(call("exportCSV", String(table), String(filter))),
+  importCSV: (table, text) => JSON.parse(call("importCSV", String(table), String(text))),
   draftBody: (draft) => JSON.parse(call("draftBody", JSON.stringify(draft))).body,
   parseBody: (body) => JSON.parse(call("parseBody", String(body))),
   readEntities: (body) => JSON.parse(call("readEntities", String(body))),
