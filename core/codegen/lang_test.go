@@ -20,6 +20,7 @@ func TestGoProgramsRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs programs")
 	}
+	t.Parallel()
 	clock := fixedClock()
 	srv := newServer(t, clock)
 	root := repoRoot(t)
@@ -68,11 +69,13 @@ func TestJavaScriptRuns(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(modules, "@azure", "data-tables", "package.json")); err != nil {
 		t.Fatalf("@azure/data-tables is not installed (run npm ci): %v", err)
 	}
+	t.Parallel()
 	clock := fixedClock()
-	srv := newServer(t, clock)
 	dir := t.TempDir()
 	for _, c := range runCases() {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, clock)
 			p := prepare(t, c, clock)
 			file := filepath.Join(dir, c.name+".cjs")
 			write(t, file, codeFor(t, srv, clock, p, "javascript"))
@@ -186,11 +189,13 @@ func TestPythonCompilesAndRuns(t *testing.T) {
 	} else {
 		t.Log("python3-azure is not installed: the scripts are compiled, not run")
 	}
+	t.Parallel()
 	clock := fixedClock()
-	srv := newServer(t, clock)
 	dir := t.TempDir()
 	for _, c := range runCases() {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newServer(t, clock)
 			p := prepare(t, c, clock)
 			file := filepath.Join(dir, c.name+".py")
 			write(t, file, codeFor(t, srv, clock, p, "python"))

@@ -151,7 +151,7 @@ func (s *server) reset(t *testing.T, snapshot []byte) {
 // run executes a command with a bound on its time.
 func run(t *testing.T, dir string, env []string, name string, args ...string) (stdout, stderr string, failed bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
