@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"syscall/js"
 
 	"github.com/tableplay/tableplay/core/play"
@@ -38,6 +39,17 @@ func register(binding js.Value, st *store.Store, api *play.API) {
 		api.Base = base()
 		return string(api.RequestFor([]byte(arg(a, 0))))
 	})
+	fn("codeFor", func(a []js.Value) any {
+		// Code names the page's server only when it is a local one (tableplay
+		// serve on another port); otherwise the emulator's well-known address.
+		endpoint := ""
+		if b := base(); strings.HasPrefix(b, "http://127.0.0.1:") || strings.HasPrefix(b, "http://localhost:") {
+			endpoint = b
+		}
+		return string(api.CodeFor([]byte(arg(a, 0)), arg(a, 1), endpoint))
+	})
+	fn("exportCSV", func(a []js.Value) any { return string(api.ExportCSV(arg(a, 0), arg(a, 1))) })
+	fn("importCSV", func(a []js.Value) any { return string(api.ImportCSV(arg(a, 0), arg(a, 1))) })
 	fn("draftBody", func(a []js.Value) any { return string(api.DraftBody([]byte(arg(a, 0)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
 	fn("readEntities", func(a []js.Value) any { return string(api.ReadEntities(arg(a, 0))) })

@@ -1,0 +1,159 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// The languages code is generated for.
+const (
+	Go         = "go"
+	JavaScript = "javascript"
+	Python     = "python"
+	CSharp     = "csharp"
+	Curl       = "curl"
+)
+
+// Languages lists the languages For accepts, in the order a picker shows them.
+func Languages() []string { return []string{Go, JavaScript, Python, CSharp, Curl} }
+
+// The emulator's well-known account, which the local server (`tableplay
+// serve`) and Azurite accept.
+const (
+	WellKnownAccount  = "devstoreaccount1"
+	WellKnownKey      = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+	WellKnownEndpoint = "http://127.0.0.1:10002/devstoreaccount1"
+)
+
+// Options say where the generated code connects.
+type Options struct {
+	// Endpoint is the account URL (WellKnownEndpoint when empty); the
+	// connection string carries it and the well-known key.
+	Endpoint string
+	// SAS is the query string of an account SAS for the curl commands
+	// (signed by the caller, who holds the key); empty leaves a placeholder
+	// the reader replaces.
+	SAS string
+}
+
+// Snippet is generated code and what a reader should know about it.
+type Snippet struct {
+	Language string   `json:"language"`
+	Code     string   `json:"code"`
+	Notes    []string `json:"notes"`
+}
+
+func (o Options) endpoint() string {
+	if o.Endpoint == "" {
+		return WellKnownEndpoint
+	}
+	return strings.TrimRight(o.Endpoint, "/")
+}
+
+// connectionString is the emulator's connection string for the endpoint.
+func (o Options) connectionString() string {
+	return "DefaultEndpointsProtocol=http;AccountName=" + WellKnownAccount + ";AccountKey=" + WellKnownKey +
+		";TableEndpoint=" + o.endpoint() + ";"
+}
+
+// For generates the program for an operation in a language.
+func For(o op.Operation, language string, opt Options) (Snippet, error) {
+	if err := supported(o); err != nil {
+		return Snippet{}, err
+	}
+	var code string
+	var err error
+	switch language {
+	case Go:
+		code, err = goProgram(o, opt)
+	case JavaScript:
+		code = jsProgram(o, opt)
+	case Python:
+		code = pyProgram(o, opt)
+	case CSharp:
+		code = csProgram(o, opt)
+	case Curl:
+		code = curlCommands(o, opt)
+	default:
+		return Snippet{}, fmt.Errorf("unknown language %q: use one of %s", language, strings.Join(Languages(), ", "))
+	}
+	if err != nil {
+		return Snippet{}, err
+	}
+	return Snippet{Language: language, Code: code, Notes: notesFor(o, language)}, nil
+}
+
+// supported rejects the operations the generators do not cover.
+func supported(o op.Operation) error {
+	switch o.Kind {
+	case op.CreateTable, op.DeleteTable, op.GetTable, op.ListTables, op.Query:
+		return nil
+	case op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
+		if o.Entity == nil {
+			return fmt.Errorf("%s needs an entity", o.Kind)
+		}
+		return nil
+	case op.Get, op.Delete:
+		return nil
+	case op.Batch:
+		if len(o.Operations) == 0 {
+			return fmt.Errorf("a batch needs at least one operation")
+		}
+		for _, p := range o.Operations {
+			if !p.Kind.InBatch() || p.Kind == op.Get {
+				return fmt.Errorf("%s cannot be part of a transaction here", p.Kind)
+			}
+			if err := supported(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("no code for %s", o.Kind)
+}
+
+// batchTable is the table a batch writes to.
+func batchTable(o op.Operation) string {
+	if o.Table == "" && len(o.Operations) > 0 {
+		return o.Operations[0].Table
+	}
+	return o.Table
+}
+
+// keys are the keys an operation names.
+func keys(o op.Operation) (pk, rk string) {
+	if o.Entity != nil && (o.Kind == op.Insert || o.PartitionKey == "" && o.RowKey == "") {
+		return o.Entity.PartitionKey, o.Entity.RowKey
+	}
+	return o.PartitionKey, o.RowKey
+}
+
+// entityOf is the entity a write sends, keys included (Delete: keys only).
+func entityOf(o op.Operation) *entity.Entity {
+	pk, rk := keys(o)
+	if o.Entity == nil {
+		return &entity.Entity{PartitionKey: pk, RowKey: rk}
+	}
+	e := *o.Entity
+	e.PartitionKey, e.RowKey = pk, rk
+	return &e
+}
+
+// conditional reports whether the write carries a specific ETag (else "*"
+// or, for upserts, nothing).
+func conditional(o op.Operation) bool {
+	return (o.Kind == op.Replace || o.Kind == op.Merge || o.Kind == op.Delete) && o.IfMatch.Kind == store.MatchETag
+}
+
+// integralDouble reports whether a Double has no fraction, the case several
+// SDKs write as a JSON integer.
+func integralDouble(v edm.Value) bool {
+	f := v.Float()
+	_, special := edm.DoubleSpecial(f)
+	return !special && f == float64(int64(f))
+}

@@ -1,0 +1,192 @@
+package codegen
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
+)
+
+// curlCommands writes a POSIX shell script of curl commands: the account SAS
+// in a variable, then one request (one page for a query).
+func curlCommands(o op.Operation, opt Options) string {
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	base := opt.endpoint()
+	w("# Runs against the local emulator: `tableplay serve` on 127.0.0.1:10002.\n")
+	if opt.SAS != "" {
+		w("# An account SAS the server signed with the emulator's well-known key.\n")
+		w("SAS=%s\n", shellQuote(opt.SAS))
+	} else {
+		w("# Replace with an account SAS (sv, ss=t, srt=sco, sp, se, sig) for your account.\n")
+		w("SAS='<account SAS>'\n")
+	}
+	w("BASE=%s\n", shellQuote(base))
+	headers := []string{"Accept: application/json;odata=minimalmetadata", "x-ms-version: 2019-02-02", "DataServiceVersion: 3.0"}
+	cmd := func(method, path string, extra []string, body string, params [][2]string, showHeaders bool) {
+		w("curl -sS --fail-with-body")
+		if showHeaders {
+			w(" -D -")
+		}
+		if len(params) > 0 {
+			w(" -G")
+		}
+		if method != "GET" {
+			w(" -X %s", method)
+		}
+		w(" \"$BASE\"%s'?'\"$SAS\"", shellQuote(path))
+		for _, h := range append(append([]string{}, headers...), extra...) {
+			w(" \\\n  -H %s", shellQuote(h))
+		}
+		for _, p := range params {
+			w(" \\\n  --data-urlencode %s", shellQuote(p[0]+"="+p[1]))
+		}
+		if body != "" {
+			w(" \\\n  --data-binary %s", shellQuote(body))
+		}
+		w("\n")
+	}
+	jsonType := []string{"Content-Type: application/json"}
+	switch o.Kind {
+	case op.CreateTable:
+		cmd("POST", "/Tables", jsonType, `{"TableName":`+jsString(o.Table)+`}`, nil, false)
+	case op.DeleteTable:
+		cmd("DELETE", "/"+url.PathEscape(odata.TablePath(o.Table)), nil, "", nil, false)
+	case op.GetTable:
+		cmd("GET", "/"+url.PathEscape(odata.TablePath(o.Table)), nil, "", nil, false)
+	case op.ListTables:
+		w("# One page: the next one starts at the x-ms-continuation-NextTableName header (add --data-urlencode NextTableName=...).\n")
+		cmd("GET", "/Tables", nil, "", curlParams(o.Query, false), true)
+	case op.Query:
+		w("# One page: the next one starts at the x-ms-continuation-NextPartitionKey and -NextRowKey headers.\n")
+		cmd("GET", "/"+url.PathEscape(o.Table)+"()", nil, "", curlParams(o.Query, true), true)
+	case op.Get:
+		var params [][2]string
+		if o.Query.Select != nil {
+			params = append(params, [2]string{"$select", *o.Query.Select})
+		}
+		cmd("GET", entityPath(o.Table, o.PartitionKey, o.RowKey), nil, "", params, false)
+	case op.Insert:
+		cmd("POST", "/"+url.PathEscape(o.Table), jsonType, string(curlEntity(entityOf(o))), nil, false)
+	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete:
+		method, h := curlWrite(o)
+		body := ""
+		if o.Kind != op.Delete {
+			body = string(curlEntity(entityOf(o)))
+			h = append(h, jsonType...)
+		}
+		pk, rk := keys(o)
+		cmd(method, entityPath(o.Table, pk, rk), h, body, nil, o.Kind != op.Delete)
+	case op.Batch:
+		curlBatch(&b, o, base)
+		w("curl -sS --fail-with-body -X POST \"$BASE\"'/$batch?'\"$SAS\"")
+		for _, h := range []string{"Content-Type: multipart/mixed; boundary=batch_tableplay", "x-ms-version: 2019-02-02", "DataServiceVersion: 3.0"} {
+			w(" \\\n  -H %s", shellQuote(h))
+		}
+		w(" \\\n  --data-binary @-\n")
+	}
+	return b.String()
+}
+
+// curlWrite is the verb and If-Match of a write: the service tells an update
+// from an upsert by the presence of If-Match.
+func curlWrite(o op.Operation) (string, []string) {
+	method := map[op.Kind]string{op.Replace: "PUT", op.InsertOrReplace: "PUT", op.Merge: "MERGE", op.InsertOrMerge: "MERGE", op.Delete: "DELETE"}[o.Kind]
+	switch {
+	case conditional(o):
+		return method, []string{"If-Match: " + odata.ETag(o.IfMatch.ETag)}
+	case o.Kind == op.Replace || o.Kind == op.Merge || o.Kind == op.Delete:
+		return method, []string{"If-Match: *"}
+	}
+	return method, nil
+}
+
+// curlBatch writes the multipart body with printf, one line per argument, so
+// that every line ends in CRLF as the format requires.
+func curlBatch(b *strings.Builder, o op.Operation, base string) {
+	lines := []string{"--batch_tableplay", "Content-Type: multipart/mixed; boundary=changeset_tableplay", ""}
+	for _, p := range o.Operations {
+		lines = append(lines, "--changeset_tableplay", "Content-Type: application/http", "Content-Transfer-Encoding: binary", "")
+		pk, rk := keys(p)
+		method, path := "POST", "/"+url.PathEscape(p.Table)
+		var h []string
+		if p.Kind != op.Insert {
+			method, h = curlWrite(p)
+			path = entityPath(p.Table, pk, rk)
+		}
+		lines = append(lines, method+" "+base+path+" HTTP/1.1", "Accept: application/json;odata=minimalmetadata")
+		lines = append(lines, h...)
+		if p.Kind == op.Delete {
+			lines = append(lines, "")
+			continue
+		}
+		body := curlEntity(entityOf(p))
+		lines = append(lines, "Content-Type: application/json", "Content-Length: "+strconv.Itoa(len(body)), "", string(body))
+	}
+	lines = append(lines, "--changeset_tableplay--", "--batch_tableplay--")
+	fmt.Fprintf(b, "# A $batch is multipart with CRLF line ends: printf writes one line per argument.\nprintf '%%s\\r\\n'")
+	for _, l := range lines {
+		fmt.Fprintf(b, " \\\n  %s", shellQuote(l))
+	}
+	b.WriteString(" |\n")
+}
+
+// curlParams are the query options as curl --data-urlencode pairs.
+func curlParams(q op.Options, entities bool) [][2]string {
+	var p [][2]string
+	if q.Filter != nil {
+		p = append(p, [2]string{"$filter", *q.Filter})
+	}
+	if q.Select != nil && entities {
+		p = append(p, [2]string{"$select", *q.Select})
+	}
+	if q.Top > 0 {
+		p = append(p, [2]string{"$top", strconv.Itoa(q.Top)})
+	}
+	if q.NextPartitionKey != "" {
+		p = append(p, [2]string{"NextPartitionKey", q.NextPartitionKey}, [2]string{"NextRowKey", q.NextRowKey})
+	}
+	if q.NextTableName != "" {
+		p = append(p, [2]string{"NextTableName", q.NextTableName})
+	}
+	return p
+}
+
+// entityPath addresses one entity: quotes doubled inside the key literals,
+// then the whole escaped for the path.
+func entityPath(table, pk, rk string) string {
+	key := func(s string) string { return url.PathEscape(strings.ReplaceAll(s, "'", "''")) }
+	return "/" + url.PathEscape(table) + "(PartitionKey='" + key(pk) + "',RowKey='" + key(rk) + "')"
+}
+
+// curlEntity is the JSON body of an entity with every type the service
+// cannot infer annotated (Double always, so that 20.0 stays a Double).
+func curlEntity(e *entity.Entity) []byte {
+	b := []byte(`{"PartitionKey":`)
+	b = edm.AppendJSONString(b, e.PartitionKey)
+	b = append(b, `,"RowKey":`...)
+	b = edm.AppendJSONString(b, e.RowKey)
+	for _, p := range e.Properties {
+		b = append(b, ',')
+		b = edm.AppendJSONString(b, p.Name)
+		b = append(b, ':')
+		b = p.Value.AppendJSON(b)
+		if p.Value.NeedsAnnotation() || p.Value.Type() == edm.Double {
+			b = append(b, ',')
+			b = edm.AppendJSONString(b, p.Name+"@odata.type")
+			b = append(b, ':')
+			b = edm.AppendJSONString(b, p.Value.Type().String())
+		}
+	}
+	return append(b, '}')
+}
+
+// shellQuote quotes a word for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

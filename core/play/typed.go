@@ -1,0 +1,71 @@
+package play
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/odata"
+	typedop "github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// typed converts the page's operation into the typed operation: the kind
+// by name, the draft checked by the entity rules, the keys from the draft,
+// the If-Match choice ("" or "*" for any version, else an ETag).
+func (o Operation) typed() (typedop.Operation, error) {
+	k, ok := typedop.ParseKind(o.Kind)
+	if !ok {
+		return typedop.Operation{}, fmt.Errorf("unknown operation %q", o.Kind)
+	}
+	t := typedop.Operation{Kind: k, Table: o.Table, Query: typedop.Options{Filter: o.Filter, Select: o.Select, Top: o.Top,
+		NextPartitionKey: o.NextPartitionKey, NextRowKey: o.NextRowKey, NextTableName: o.NextTableName}}
+	if k == typedop.Batch {
+		for i, p := range o.Operations {
+			tp, err := p.typed()
+			if err != nil {
+				return typedop.Operation{}, fmt.Errorf("operation %d: %v", i, err)
+			}
+			t.Operations = append(t.Operations, tp)
+		}
+		if t.Table == "" && len(t.Operations) > 0 {
+			t.Table = t.Operations[0].Table
+		}
+		return t, nil
+	}
+	if k.Addressed() || k == typedop.Insert {
+		if o.Entity == nil || o.Entity.PartitionKey == nil || o.Entity.RowKey == nil {
+			return typedop.Operation{}, fmt.Errorf("%s needs PartitionKey and RowKey", o.Kind)
+		}
+		t.PartitionKey, t.RowKey = *o.Entity.PartitionKey, *o.Entity.RowKey
+	}
+	if _, write := k.Write(); write && k != typedop.Delete {
+		r := entity.Check(o.Entity.fields())
+		if len(r.Violations) > 0 {
+			return typedop.Operation{}, fmt.Errorf("the entity breaks a rule: %s", r.Violations[0].Message)
+		}
+		t.Entity = r.Entity
+	}
+	switch k {
+	case typedop.Replace, typedop.Merge, typedop.Delete:
+		t.IfMatch = store.Match{Kind: store.MatchAny}
+		if o.IfMatch != "" && o.IfMatch != "*" {
+			ticks, ok := odata.ParseETag(o.IfMatch)
+			if !ok {
+				return typedop.Operation{}, fmt.Errorf("not an ETag: %q", o.IfMatch)
+			}
+			t.IfMatch = store.Match{Kind: store.MatchETag, ETag: ticks}
+		}
+	}
+	return t, nil
+}
+
+// TypedOperation reads the page's operation (JSON of Operation) as the typed
+// operation the engine executes.
+func TypedOperation(opJSON []byte) (typedop.Operation, error) {
+	var o Operation
+	if err := json.Unmarshal(opJSON, &o); err != nil {
+		return typedop.Operation{}, fmt.Errorf("not an operation: %v", err)
+	}
+	return o.typed()
+}
