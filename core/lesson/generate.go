@@ -3,6 +3,7 @@ package lesson
 import (
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 )
 
@@ -36,7 +37,7 @@ type GenProperty struct {
 // tables can hold the same orders keyed differently); then n = n / Div % Mod
 // + Add (Div and Mod apply when set). With Date set the value is that day
 // plus n days (Format is a Go time layout, default 2006-01-02); otherwise it
-// is fmt.Sprintf(Format, n).
+// is fmt.Sprintf(Format, n) (a Format without a verb is used as it is).
 type Gen struct {
 	Format string `json:"format"`
 	From   string `json:"from"`
@@ -87,6 +88,9 @@ func (g Gen) value(seed uint64, i int) string {
 			layout = "2006-01-02"
 		}
 		return day.AddDate(0, 0, int(v)).Format(layout)
+	}
+	if !strings.Contains(g.Format, "%") {
+		return g.Format // a constant, such as one PartitionKey for all
 	}
 	return fmt.Sprintf(g.Format, v)
 }
