@@ -106,6 +106,8 @@ test("table names: the whole lesson with the keyboard alone, then progress survi
       await tabTo(page, () => document.activeElement?.textContent === "Next step", "Next step");
       await page.keyboard.press("Enter");
       await page.waitForFunction((n) => location.hash === `#lesson=table-names&step=${n}`, i + 2);
+      // Focus lands on the new step's heading, not back at the top of the page.
+      assert.equal(await page.evaluate(() => document.activeElement?.className), "lesson-step-title");
     }
   }
   // The reserved name's step says what the service answers, unlike the docs.

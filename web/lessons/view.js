@@ -60,10 +60,12 @@ class LessonView {
     replace(root, this.details);
     window.addEventListener("hashchange", () => this.route());
     document.addEventListener("keydown", (e) => this.key(e));
-    this.route();
+    this.route(true);
   }
 
-  route() {
+  // route shows what the hash names. Except on the page's first load, focus
+  // moves to the step's heading, so keyboard users continue from there.
+  route(first = false) {
     const { id, step, present } = parseHash(location.hash);
     this.setPresent(present && !!id);
     if (!id) {
@@ -84,6 +86,7 @@ class LessonView {
     this.choice = null;
     this.details.open = true;
     this.renderLesson();
+    if (!first || this.present) this.body.querySelector(".lesson-step-title")?.focus();
   }
 
   go(step) {
@@ -165,7 +168,6 @@ class LessonView {
       this.present ? null : el("p", { class: "hint try-it" },
         "Try it yourself: after a step the account is the lesson's, so the editor, queries and batches below act on it. “Reset lesson” puts it back as the step left it."),
     );
-    if (this.present) heading.focus();
   }
 
   predictView(p) {
