@@ -175,6 +175,10 @@ test("presenter mode: one step at a time, large, on the arrow keys", async () =>
   await page.keyboard.press("Escape");
   await page.waitForFunction(() => location.hash === "#lesson=etags&step=2");
   assert.equal(await page.locator("header.top").isVisible(), true);
+  // #present alone opens the lesson last worked on, where it was left.
+  await page.evaluate(() => (location.hash = "#present"));
+  await page.waitForFunction(() => location.hash === "#lesson=etags&step=3&present");
+  assert.equal(await page.locator("main").isVisible(), false);
   await context.close();
 });
 

@@ -2,7 +2,8 @@
 // one lesson a step at a time (prediction first, then the step run through
 // the engine with its exchange), links of the form #lesson=<id>&step=<n>,
 // progress remembered in this browser, and presenter mode (#present). It
-// mounts into a root element it is given and talks only to window.tableplay;
+// mounts into a root element it is given and talks only to the engine
+// (window.tableplay unless it is given another);
 // every outcome, rule and byte it shows comes from the engine.
 import { el, replace } from "../dom.js";
 import { prose, exchange } from "./text.js";
@@ -44,8 +45,9 @@ class LessonView {
   constructor(root, options) {
     this.root = root;
     this.options = options;
+    this.engine = options.engine ?? window.tableplay;
     this.progress = new Progress();
-    this.menu = tableplay.lessons();
+    this.menu = this.engine.lessons();
     this.lesson = null; // the open lesson's view
     this.step = 1; // 1-based
     this.result = null; // the open step's run, once run
@@ -67,6 +69,12 @@ class LessonView {
   // moves to the step's heading, so keyboard users continue from there.
   route(first = false) {
     const { id, step, present } = parseHash(location.hash);
+    if (present && !id && this.menu.length) {
+      // #present alone: the lesson last worked on, where it was left.
+      const recent = this.progress.recent() ?? this.menu[0].id;
+      location.replace(lessonHash(recent, this.progress.last(recent) ?? 1, true));
+      return;
+    }
     this.setPresent(present && !!id);
     if (!id) {
       if (this.lesson || this.saved) this.leave();
@@ -74,7 +82,7 @@ class LessonView {
       return;
     }
     if (!this.lesson || this.lesson.id !== id) {
-      const view = tableplay.lesson(id);
+      const view = this.engine.lesson(id);
       if (view.error) {
         this.renderMenu(`No lesson “${id}”.`);
         return;
@@ -99,7 +107,7 @@ class LessonView {
     this.result = null;
     if (this.saved) {
       try {
-        tableplay.restore(this.saved);
+        this.engine.restore(this.saved);
       } catch (err) {
         this.options.onStatus?.(`Your account could not be restored: ${err.message}`);
       }
@@ -114,7 +122,7 @@ class LessonView {
   // back on leaving).
   setAside() {
     if (this.saved) return;
-    this.saved = tableplay.snapshot();
+    this.saved = this.engine.snapshot();
     stash(this.saved);
   }
 
@@ -187,7 +195,7 @@ class LessonView {
       return;
     }
     this.setAside();
-    const r = tableplay.runLessonStep(this.lesson.id, this.step - 1);
+    const r = this.engine.runLessonStep(this.lesson.id, this.step - 1);
     this.result = r;
     if (!r.error) this.progress.mark(this.lesson.id, this.step);
     if (r.request && r.response) {
@@ -242,7 +250,7 @@ class LessonView {
   reset() {
     this.setAside();
     const upTo = this.result && !this.result.error ? this.step : this.step - 1;
-    const r = tableplay.resetLesson(this.lesson.id, upTo);
+    const r = this.engine.resetLesson(this.lesson.id, upTo);
     this.options.onChange?.();
     replace(this.resultBox, el("p", { class: r.error ? "card" : "hint", role: "status" },
       r.error ?? (upTo === this.step ? "The account is back as this step left it." : "The account is back as this step begins.")));
@@ -264,9 +272,10 @@ class LessonView {
   }
 }
 
-// mountLessons puts the lesson view into root. options: onExchange(x) to
-// show a step's exchange in the page's wire view, onChange() after the
-// account changed, onStatus(text) for messages.
+// mountLessons puts the lesson view into root. options: engine (the account's
+// functions; window.tableplay by default), onExchange(x) to show a step's
+// exchange in the page's wire view, onChange() after the account changed,
+// onStatus(text) for messages.
 export function mountLessons(root, options = {}) {
   return new LessonView(root, options);
 }
