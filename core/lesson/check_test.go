@@ -134,13 +134,34 @@ func TestGeneratedDatasets(t *testing.T) {
 	if err := (Gen{From: "sometimes", Format: "%d"}).check(); err == nil {
 		t.Error("an unknown source was accepted")
 	}
-	l := &Lesson{Generate: []Dataset{{Table: "T", Count: MaxGenerated + 1}}}
-	if err := l.validate(); err == nil {
+	if err := (Gen{From: "index", Format: strings.Repeat("x", MaxFormat+1)}).check(); err == nil {
+		t.Error("an oversized format was accepted")
+	}
+	// Bounds, checked on an otherwise valid lesson.
+	bounded := func(ds ...Dataset) error {
+		l, err := mutate(t, "paging", func(map[string]any) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Generate = ds
+		return l.validate()
+	}
+	key := Gen{Format: "%d", From: "index"}
+	if err := bounded(Dataset{Table: "T", Count: MaxGenerated, PartitionKey: key, RowKey: key}); err != nil {
+		t.Errorf("the largest dataset allowed was refused: %v", err)
+	}
+	if err := bounded(Dataset{Table: "T", Count: MaxGenerated + 1, PartitionKey: key, RowKey: key}); err == nil {
 		t.Error("an oversized dataset was accepted")
+	}
+	if err := bounded(Dataset{Table: "T", Count: 1000, PartitionKey: key, RowKey: key, Properties: make([]GenProperty, MaxGeneratedValues/1000)}); err == nil || !strings.Contains(err.Error(), "values in all") {
+		t.Errorf("too many generated values: %v", err)
+	}
+	if err := bounded(Dataset{Table: "T", Count: 5, PartitionKey: Gen{Format: strings.Repeat("x", MaxFormat+1), From: "index"}, RowKey: key}); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("an oversized format in a dataset: %v", err)
 	}
 	// Generated entities join those the start account lists, and a table
 	// only a dataset names is created.
-	l = &Lesson{Start: []byte(`{"format":"tableplay-account","version":1,"tables":[{"name":"Tee","created":"2026-01-01T00:00:00Z",` +
+	l := &Lesson{Start: []byte(`{"format":"tableplay-account","version":1,"tables":[{"name":"Tee","created":"2026-01-01T00:00:00Z",` +
 		`"entities":[{"PartitionKey":"a","RowKey":"listed","Timestamp":"2026-01-01T00:00:00Z","properties":[]}]}]}`),
 		Generate: []Dataset{
 			{Table: "tee", Count: 3, PartitionKey: Gen{Format: "b", From: "index", Mod: 1}, RowKey: Gen{Format: "%d", From: "index"}},

@@ -7,9 +7,14 @@ import (
 	"time"
 )
 
-// MaxGenerated bounds the entities one lesson may generate, so a lesson file
-// cannot make the engine build an unbounded account.
-const MaxGenerated = 20000
+// Bounds on what one lesson may generate, so a lesson file cannot make the
+// engine build an unbounded account: entities, values (keys included) and
+// the length of a format.
+const (
+	MaxGenerated       = 10000
+	MaxGeneratedValues = 50000
+	MaxFormat          = 64
+)
 
 // Dataset describes entities the engine generates into one of the start
 // account's tables: Count entities, the i-th built from its index and from
@@ -54,6 +59,9 @@ func (g Gen) check() error {
 	case "index", "random":
 	default:
 		return fmt.Errorf("from must be \"index\" or \"random\", not %q", g.From)
+	}
+	if len(g.Format) > MaxFormat || len(g.Stream) > MaxFormat {
+		return fmt.Errorf("format and stream are at most %d bytes", MaxFormat)
 	}
 	if g.Div < 0 || g.Mod < 0 {
 		return fmt.Errorf("div and mod must not be negative")
