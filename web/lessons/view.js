@@ -9,6 +9,7 @@ import { el, replace } from "../dom.js";
 import { prose, exchange } from "./text.js";
 import { clientsView } from "./clients.js";
 import { Progress } from "./progress.js";
+import { card } from "../cards.js";
 
 // parseHash reads #lesson=<id>&step=<n>[&present] (present alone works too).
 export function parseHash(hash) {
@@ -219,6 +220,9 @@ class LessonView {
       parts.push(el("p", { class: r.ok ? "agrees good" : "agrees bad" },
         r.ok ? "The engine did what the lesson says." : `The engine differs from the lesson: ${r.diffs.join("; ")}`));
       parts.push(this.outcomeView(r));
+      // A check's rule cards, as the editor shows them.
+      const broken = [...(r.report?.violations ?? []), ...(r.report?.error ? [r.report.error] : [])];
+      if (broken.length) parts.push(el("div", { class: "cards" }, broken.map(card)));
       if (this.lesson.clients && r.request) parts.push(clientsView(this.lesson, r));
       if (r.request && r.response) parts.push(exchange(r.request, r.response, `Step ${this.step}`));
     }
@@ -230,11 +234,7 @@ class LessonView {
     const items = [];
     if (o.status) items.push(el("li", {}, `Status ${o.status}${o.code ? ` · ${o.code}` : ""}`));
     if (o.valid !== undefined) items.push(el("li", {}, o.valid ? "Valid" : "Invalid"));
-    if (r.report) {
-      for (const v of r.report.violations ?? []) items.push(el("li", {}, el("code", {}, v.rule?.id ?? v.code), ` ${v.rule?.statement ?? v.message}`));
-      if (r.report.error) items.push(el("li", {}, el("code", {}, r.report.error.code), ` ${r.report.error.message}`));
-      if (r.report.canonical) items.push(el("li", {}, "Read as ", el("code", {}, r.report.canonical)));
-    }
+    if (r.report?.canonical) items.push(el("li", {}, "Read as ", el("code", {}, r.report.canonical)));
     if (o.size !== undefined) items.push(el("li", {}, `Size ${o.size} bytes, ${o.count} properties`));
     if (o.rowKeys) {
       items.push(el("li", {}, `Returned ${o.returned}${o.scanned !== undefined ? `, examined ${o.scanned}` : ""}${o.more ? ", with a continuation" : ""}`));
