@@ -54,22 +54,30 @@ class LessonView {
     this.result = null; // the open step's run, once run
     this.choice = null; // the prediction's chosen index
     this.present = false;
-    this.saved = stashed(); // the person's own account while a lesson uses it
+    this.useHash = options.hash ?? true;
+    // the person's own account while a lesson uses it (kept for the tab on
+    // the page; an embed's account is its own and lives as long as it does)
+    this.saved = this.useHash ? stashed() : null;
     this.details = el("details", { class: "lessons-box" },
       el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
         el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
     this.body = el("div", { class: "lessons-body" });
     this.details.append(this.body);
     replace(root, this.details);
-    window.addEventListener("hashchange", () => this.route());
-    document.addEventListener("keydown", (e) => this.key(e));
+    // On the page the location hash drives the view (links, presenter
+    // mode); an embed keeps its place in its own state instead.
+    this.place = { id: options.lesson ?? null, step: 1, present: false };
+    if (this.useHash) {
+      window.addEventListener("hashchange", () => this.route());
+      document.addEventListener("keydown", (e) => this.key(e));
+    }
     this.route(true);
   }
 
   // route shows what the hash names. Except on the page's first load, focus
   // moves to the step's heading, so keyboard users continue from there.
   route(first = false) {
-    const { id, step, present } = parseHash(location.hash);
+    const { id, step, present } = this.useHash ? parseHash(location.hash) : this.place;
     if (present && !id && this.menu.length) {
       // #present alone: the lesson last worked on, where it was left.
       const recent = this.progress.recent() ?? this.menu[0].id;
@@ -99,7 +107,31 @@ class LessonView {
   }
 
   go(step) {
-    location.hash = lessonHash(this.lesson.id, step, this.present);
+    this.navigate(this.lesson.id, step, this.present);
+  }
+
+  // navigate moves to a lesson's step (id null: the menu).
+  navigate(id, step, present) {
+    if (this.useHash) {
+      location.hash = id ? lessonHash(id, step, present) : "";
+      return;
+    }
+    this.place = { id, step, present: false };
+    this.route();
+  }
+
+  // link is an anchor to a place: a real link on the page, a button-like
+  // link that keeps the place in an embed.
+  link(text, id, step, present, props = {}) {
+    const href = id ? lessonHash(id, step, present) : "#";
+    return el("a", {
+      href, ...props,
+      onclick: (e) => {
+        if (this.useHash) return;
+        e.preventDefault();
+        this.navigate(id, step, present);
+      },
+    }, text);
   }
 
   // leave gives the person their own account back.
@@ -113,7 +145,7 @@ class LessonView {
         this.options.onStatus?.(`Your account could not be restored: ${err.message}`);
       }
       this.saved = null;
-      stash(null);
+      if (this.useHash) stash(null);
       this.options.onChange?.();
     }
   }
@@ -124,7 +156,7 @@ class LessonView {
   setAside() {
     if (this.saved) return;
     this.saved = this.engine.snapshot();
-    stash(this.saved);
+    if (this.useHash) stash(this.saved);
   }
 
   setPresent(on) {
@@ -136,7 +168,7 @@ class LessonView {
     const items = this.menu.map((m) => {
       const done = this.progress.done(m.id).size;
       return el("li", {},
-        el("a", { href: lessonHash(m.id, this.progress.last(m.id) ?? 1, false) }, m.title),
+        this.link(m.title, m.id, this.progress.last(m.id) ?? 1, false),
         el("span", { class: "hint" }, ` — ${m.line} `),
         el("span", { class: "steps" }, `${m.steps} steps${done ? ` · ${done} run` : ""}`));
     });
@@ -156,10 +188,11 @@ class LessonView {
     this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
     replace(this.body,
       el("nav", { class: "lesson-nav row wrap", "aria-label": "Lesson" },
-        el("a", { href: "#", class: "back" }, "All lessons"),
-        this.present
-          ? el("a", { href: lessonHash(l.id, this.step, false) }, "Leave presenter mode")
-          : el("a", { href: lessonHash(l.id, this.step, true) }, "Presenter mode")),
+        this.link("All lessons", null, 1, false, { class: "back" }),
+        !this.useHash ? null
+          : this.present
+            ? this.link("Leave presenter mode", l.id, this.step, false)
+            : this.link("Presenter mode", l.id, this.step, true)),
       el("h2", { class: "lesson-title" }, l.title),
       this.present ? null : prose(l.summary, "p", { class: "lesson-summary" }),
       this.present ? null : el("p", { class: "hint" }, "Teaches: ", el("a", { href: l.section.url, target: "_blank", rel: "noopener" }, l.section.title)),
@@ -267,15 +300,16 @@ class LessonView {
       e.preventDefault();
       if (this.step > 1) this.go(this.step - 1);
     } else if (e.key === "Escape") {
-      location.hash = lessonHash(this.lesson.id, this.step, false);
+      this.navigate(this.lesson.id, this.step, false);
     }
   }
 }
 
 // mountLessons puts the lesson view into root. options: engine (the account's
-// functions; window.tableplay by default), onExchange(x) to show a step's
-// exchange in the page's wire view, onChange() after the account changed,
-// onStatus(text) for messages.
+// functions; window.tableplay by default), hash (false in an embed: the view
+// keeps its place itself instead of in the location hash), lesson (the
+// lesson to open first), onExchange(x) to show a step's exchange in the wire
+// view, onChange() after the account changed, onStatus(text) for messages.
 export function mountLessons(root, options = {}) {
   return new LessonView(root, options);
 }
