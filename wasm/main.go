@@ -21,14 +21,21 @@ import (
 func main() {
 	binding := js.Global().Get("context").Get("binding")
 	clock := time.Now
-	st := store.New(store.Options{Clock: clock, OnChange: func() { notifyChange(binding) }})
+	// The lesson session hears of every change, so a step after the person's
+	// own requests replays the lesson from its start account.
+	sess := &lesson.Session{}
+	st := store.New(store.Options{Clock: clock, OnChange: func() {
+		sess.Changed()
+		notifyChange(binding)
+	}})
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = true // a page holds no secret; a signature that is present is still verified
 	api := rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock})
 	workers.ServeNonBlock(bridge(api))
 	papi := &play.API{Base: "", Clock: clock, Creds: rest.WellKnown(), Store: st}
 	register(binding, st, papi)
-	registerLessons(binding, &lesson.Session{API: papi, Handler: api, Store: st})
+	sess.API, sess.Handler, sess.Store = papi, api, st
+	registerLessons(binding, sess)
 	workers.Ready()
 	select {}
 }

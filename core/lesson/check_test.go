@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/store"
 )
 
 // mutate loads a lesson file as generic JSON, lets f change it and parses
@@ -131,9 +134,55 @@ func TestGeneratedDatasets(t *testing.T) {
 	if err := (Gen{From: "sometimes", Format: "%d"}).check(); err == nil {
 		t.Error("an unknown source was accepted")
 	}
-	l := &Lesson{Generate: []Dataset{{Table: "T", Count: MaxGenerated + 1}}}
-	if err := l.validate(); err == nil {
+	if err := (Gen{From: "index", Format: strings.Repeat("x", MaxFormat+1)}).check(); err == nil {
+		t.Error("an oversized format was accepted")
+	}
+	// Bounds, checked on an otherwise valid lesson.
+	bounded := func(ds ...Dataset) error {
+		l, err := mutate(t, "paging", func(map[string]any) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Generate = ds
+		return l.validate()
+	}
+	key := Gen{Format: "%d", From: "index"}
+	if err := bounded(Dataset{Table: "T", Count: MaxGenerated, PartitionKey: key, RowKey: key}); err != nil {
+		t.Errorf("the largest dataset allowed was refused: %v", err)
+	}
+	if err := bounded(Dataset{Table: "T", Count: MaxGenerated + 1, PartitionKey: key, RowKey: key}); err == nil {
 		t.Error("an oversized dataset was accepted")
+	}
+	if err := bounded(Dataset{Table: "T", Count: 1000, PartitionKey: key, RowKey: key, Properties: make([]GenProperty, MaxGeneratedValues/1000)}); err == nil || !strings.Contains(err.Error(), "values in all") {
+		t.Errorf("too many generated values: %v", err)
+	}
+	if err := bounded(Dataset{Table: "T", Count: 5, PartitionKey: Gen{Format: strings.Repeat("x", MaxFormat+1), From: "index"}, RowKey: key}); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("an oversized format in a dataset: %v", err)
+	}
+	// Generated entities join those the start account lists, and a table
+	// only a dataset names is created.
+	l := &Lesson{Start: []byte(`{"format":"tableplay-account","version":1,"tables":[{"name":"Tee","created":"2026-01-01T00:00:00Z",` +
+		`"entities":[{"PartitionKey":"a","RowKey":"listed","Timestamp":"2026-01-01T00:00:00Z","properties":[]}]}]}`),
+		Generate: []Dataset{
+			{Table: "tee", Count: 3, PartitionKey: Gen{Format: "b", From: "index", Mod: 1}, RowKey: Gen{Format: "%d", From: "index"}},
+			{Table: "Uuu", Count: 2, PartitionKey: Gen{Format: "p", From: "index", Mod: 1}, RowKey: Gen{Format: "%d", From: "index"},
+				Properties: []GenProperty{{Name: "When", Type: "Edm.DateTime", Gen: Gen{Date: "2026-01-01", Format: "2006-01-02T15:04:05Z", From: "index"}}}},
+		}}
+	doc, err := l.Account()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(doc), "%!") {
+		t.Errorf("a constant format was run through Sprintf: %s", doc)
+	}
+	s := newSession()
+	if err := s.Store.Restore(doc); err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	for table, want := range map[string]int{"Tee": 4, "Uuu": 2} {
+		if n, _ := s.Store.Count(table); n != want {
+			t.Errorf("%s holds %d entities, want %d", table, n, want)
+		}
 	}
 }
 
@@ -182,5 +231,33 @@ func TestGuideListsEveryLesson(t *testing.T) {
 		if !strings.Contains(string(guide), row) {
 			t.Errorf("docs/lessons.md lacks the row %s", row)
 		}
+	}
+}
+
+// TestPrepareReplaysOnlyWhenNeeded: running steps in order replays nothing,
+// so what the account holds carries over; a change from outside the session
+// (the person trying things) makes the next step start over from the start
+// account.
+func TestPrepareReplaysOnlyWhenNeeded(t *testing.T) {
+	b := &Library{Lessons: loadAll(t), Session: newSession()}
+	var r Result
+	json.Unmarshal(b.RunStep("two-clients", 0), &r)
+	if !r.OK {
+		t.Fatalf("step 1: %+v", r)
+	}
+	// Behind the session's back: the entity is gone, and nobody said so.
+	if _, err := b.Session.Store.Apply("Stock", store.Op{Kind: store.Delete, IfMatch: store.Match{Kind: store.MatchAny}, Entity: &entity.Entity{PartitionKey: "s", RowKey: "widget"}}); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b.RunStep("two-clients", 1), &r)
+	if r.OK || r.Outcome.Status != 404 {
+		t.Fatalf("step 2 replayed although it ran in order: %+v", r.Outcome)
+	}
+	// Now the change is reported, as the page's store reports every change.
+	b.Session.Store.Apply("Stock", store.Op{Kind: store.Delete, IfMatch: store.Match{Kind: store.MatchAny}, Entity: &entity.Entity{PartitionKey: "s", RowKey: "widget"}})
+	b.Session.Changed()
+	json.Unmarshal(b.RunStep("two-clients", 1), &r)
+	if !r.OK {
+		t.Fatalf("step 2 after a reported change: %+v", r.Outcome)
 	}
 }

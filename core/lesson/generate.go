@@ -3,12 +3,18 @@ package lesson
 import (
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 )
 
-// MaxGenerated bounds the entities one lesson may generate, so a lesson file
-// cannot make the engine build an unbounded account.
-const MaxGenerated = 20000
+// Bounds on what one lesson may generate, so a lesson file cannot make the
+// engine build an unbounded account: entities, values (keys included) and
+// the length of a format.
+const (
+	MaxGenerated       = 10000
+	MaxGeneratedValues = 50000
+	MaxFormat          = 64
+)
 
 // Dataset describes entities the engine generates into one of the start
 // account's tables: Count entities, the i-th built from its index and from
@@ -36,7 +42,7 @@ type GenProperty struct {
 // tables can hold the same orders keyed differently); then n = n / Div % Mod
 // + Add (Div and Mod apply when set). With Date set the value is that day
 // plus n days (Format is a Go time layout, default 2006-01-02); otherwise it
-// is fmt.Sprintf(Format, n).
+// is fmt.Sprintf(Format, n) (a Format without a verb is used as it is).
 type Gen struct {
 	Format string `json:"format"`
 	From   string `json:"from"`
@@ -53,6 +59,9 @@ func (g Gen) check() error {
 	case "index", "random":
 	default:
 		return fmt.Errorf("from must be \"index\" or \"random\", not %q", g.From)
+	}
+	if len(g.Format) > MaxFormat || len(g.Stream) > MaxFormat {
+		return fmt.Errorf("format and stream are at most %d bytes", MaxFormat)
 	}
 	if g.Div < 0 || g.Mod < 0 {
 		return fmt.Errorf("div and mod must not be negative")
@@ -87,6 +96,9 @@ func (g Gen) value(seed uint64, i int) string {
 			layout = "2006-01-02"
 		}
 		return day.AddDate(0, 0, int(v)).Format(layout)
+	}
+	if !strings.Contains(g.Format, "%") {
+		return g.Format // a constant, such as one PartitionKey for all
 	}
 	return fmt.Sprintf(g.Format, v)
 }

@@ -101,11 +101,12 @@ func (l *Lesson) validate() error {
 	case len(l.Steps) < 3 || len(l.Steps) > 8:
 		return fmt.Errorf("%d steps: a lesson has 3 to 8", len(l.Steps))
 	}
-	total := 0
+	total, values := 0, 0
 	for i, d := range l.Generate {
 		total += d.Count
-		if d.Table == "" || d.Count < 1 || total > MaxGenerated {
-			return fmt.Errorf("generate[%d]: a table and 1 to %d entities in all", i, MaxGenerated)
+		values += d.Count * (2 + len(d.Properties))
+		if d.Table == "" || d.Count < 1 || total > MaxGenerated || values > MaxGeneratedValues {
+			return fmt.Errorf("generate[%d]: a table, and 1 to %d entities and %d values in all", i, MaxGenerated, MaxGeneratedValues)
 		}
 		for _, g := range append([]Gen{d.PartitionKey, d.RowKey}, gens(d.Properties)...) {
 			if err := g.check(); err != nil {

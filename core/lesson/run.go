@@ -29,8 +29,14 @@ type Session struct {
 	lesson   *Lesson
 	held     map[string]string
 	timeline []Event
-	next     [2]string
-	starts   map[string][]byte // expanded start accounts by lesson id
+	// pos counts the steps run in order since Start; changed is set when
+	// the account changed by anything but the session itself (the person
+	// trying things), and running while the session itself writes.
+	pos     int
+	changed bool
+	running bool
+	next    [2]string
+	starts  map[string][]byte // expanded start accounts by lesson id
 }
 
 // Result is one step's run: what was sent and answered (or the report of a
@@ -89,19 +95,37 @@ func (s *Session) Start(l *Lesson) error {
 		}
 		s.starts[l.ID] = doc
 	}
-	if err := s.Store.Restore(doc); err != nil {
+	s.running = true
+	err := s.Store.Restore(doc)
+	s.running = false
+	if err != nil {
 		return fmt.Errorf("%s: start account: %v", l.ID, err)
 	}
 	s.lesson, s.held, s.next, s.timeline = l, map[string]string{}, [2]string{}, nil
+	s.pos, s.changed = 0, false
 	return nil
+}
+
+// Changed tells the session that the account changed. Changes the session
+// makes itself are ignored; any other means the next Prepare starts over.
+// (It only sets a flag, so a store's OnChange may call it.)
+func (s *Session) Changed() {
+	if !s.running {
+		s.changed = true
+	}
 }
 
 // Prepare starts the lesson and runs its first n steps, leaving the account
 // as it stands before step n (0-based); a step that did not go as the lesson
-// says is an error.
+// says is an error. When the session already stands there — the steps before
+// n just ran in order and nothing else touched the account — nothing is
+// replayed.
 func (s *Session) Prepare(l *Lesson, n int) error {
 	if n < 0 || n > len(l.Steps) {
 		return fmt.Errorf("%s has no step %d", l.ID, n+1)
+	}
+	if s.lesson == l && s.pos == n && !s.changed {
+		return nil
 	}
 	if err := s.Start(l); err != nil {
 		return err
@@ -123,6 +147,13 @@ func (s *Session) Run(i int) Result {
 	}
 	st := l.Steps[i]
 	r := Result{Lesson: l.ID, Step: i, Client: st.Client, Expect: st.Expect}
+	s.running = true
+	defer func() { s.running = false }()
+	if i == s.pos {
+		s.pos++
+	} else {
+		s.pos = -1 // out of order: the next Prepare starts over
+	}
 	switch {
 	case st.Draft != nil:
 		b, _ := json.Marshal(st.Draft)

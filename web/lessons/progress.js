@@ -14,6 +14,7 @@ export class Progress {
   }
 
   done(id) {
+    if (!id) return new Set();
     return new Set(this.data[id]?.done ?? []);
   }
 
@@ -22,7 +23,13 @@ export class Progress {
     if (!entry.done.includes(step)) entry.done.push(step);
     entry.last = step;
     this.data[id] = entry;
+    this.data[""] = { recent: id };
     this.save();
+  }
+
+  // recent is the lesson a step was last run in, if any.
+  recent() {
+    return this.data[""]?.recent;
   }
 
   last(id) {

@@ -2,12 +2,14 @@
 // one lesson a step at a time (prediction first, then the step run through
 // the engine with its exchange), links of the form #lesson=<id>&step=<n>,
 // progress remembered in this browser, and presenter mode (#present). It
-// mounts into a root element it is given and talks only to window.tableplay;
+// mounts into a root element it is given and talks only to the engine
+// (window.tableplay unless it is given another);
 // every outcome, rule and byte it shows comes from the engine.
 import { el, replace } from "../dom.js";
 import { prose, exchange } from "./text.js";
 import { clientsView } from "./clients.js";
 import { Progress } from "./progress.js";
+import { card } from "../cards.js";
 
 // parseHash reads #lesson=<id>&step=<n>[&present] (present alone works too).
 export function parseHash(hash) {
@@ -44,27 +46,44 @@ class LessonView {
   constructor(root, options) {
     this.root = root;
     this.options = options;
+    this.engine = options.engine ?? window.tableplay;
     this.progress = new Progress();
-    this.menu = tableplay.lessons();
+    this.menu = this.engine.lessons();
     this.lesson = null; // the open lesson's view
     this.step = 1; // 1-based
     this.result = null; // the open step's run, once run
     this.choice = null; // the prediction's chosen index
     this.present = false;
-    this.saved = stashed(); // the person's own account while a lesson uses it
+    this.useHash = options.hash ?? true;
+    // the person's own account while a lesson uses it (kept for the tab on
+    // the page; an embed's account is its own and lives as long as it does)
+    this.saved = this.useHash ? stashed() : null;
     this.details = el("details", { class: "lessons-box" },
       el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
         el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
     this.body = el("div", { class: "lessons-body" });
     this.details.append(this.body);
     replace(root, this.details);
-    window.addEventListener("hashchange", () => this.route());
-    document.addEventListener("keydown", (e) => this.key(e));
-    this.route();
+    // On the page the location hash drives the view (links, presenter
+    // mode); an embed keeps its place in its own state instead.
+    this.place = { id: options.lesson ?? null, step: 1, present: false };
+    if (this.useHash) {
+      window.addEventListener("hashchange", () => this.route());
+      document.addEventListener("keydown", (e) => this.key(e));
+    }
+    this.route(true);
   }
 
-  route() {
-    const { id, step, present } = parseHash(location.hash);
+  // route shows what the hash names. Except on the page's first load, focus
+  // moves to the step's heading, so keyboard users continue from there.
+  route(first = false) {
+    const { id, step, present } = this.useHash ? parseHash(location.hash) : this.place;
+    if (present && !id && this.menu.length) {
+      // #present alone: the lesson last worked on, where it was left.
+      const recent = this.progress.recent() ?? this.menu[0].id;
+      location.replace(lessonHash(recent, this.progress.last(recent) ?? 1, true));
+      return;
+    }
     this.setPresent(present && !!id);
     if (!id) {
       if (this.lesson || this.saved) this.leave();
@@ -72,7 +91,7 @@ class LessonView {
       return;
     }
     if (!this.lesson || this.lesson.id !== id) {
-      const view = tableplay.lesson(id);
+      const view = this.engine.lesson(id);
       if (view.error) {
         this.renderMenu(`No lesson “${id}”.`);
         return;
@@ -84,10 +103,35 @@ class LessonView {
     this.choice = null;
     this.details.open = true;
     this.renderLesson();
+    if (!first || this.present) this.body.querySelector(".lesson-step-title")?.focus();
   }
 
   go(step) {
-    location.hash = lessonHash(this.lesson.id, step, this.present);
+    this.navigate(this.lesson.id, step, this.present);
+  }
+
+  // navigate moves to a lesson's step (id null: the menu).
+  navigate(id, step, present) {
+    if (this.useHash) {
+      location.hash = id ? lessonHash(id, step, present) : "";
+      return;
+    }
+    this.place = { id, step, present: false };
+    this.route();
+  }
+
+  // link is an anchor to a place: a real link on the page, a button-like
+  // link that keeps the place in an embed.
+  link(text, id, step, present, props = {}) {
+    const href = id ? lessonHash(id, step, present) : "#";
+    return el("a", {
+      href, ...props,
+      onclick: (e) => {
+        if (this.useHash) return;
+        e.preventDefault();
+        this.navigate(id, step, present);
+      },
+    }, text);
   }
 
   // leave gives the person their own account back.
@@ -96,12 +140,12 @@ class LessonView {
     this.result = null;
     if (this.saved) {
       try {
-        tableplay.restore(this.saved);
+        this.engine.restore(this.saved);
       } catch (err) {
         this.options.onStatus?.(`Your account could not be restored: ${err.message}`);
       }
       this.saved = null;
-      stash(null);
+      if (this.useHash) stash(null);
       this.options.onChange?.();
     }
   }
@@ -111,8 +155,8 @@ class LessonView {
   // back on leaving).
   setAside() {
     if (this.saved) return;
-    this.saved = tableplay.snapshot();
-    stash(this.saved);
+    this.saved = this.engine.snapshot();
+    if (this.useHash) stash(this.saved);
   }
 
   setPresent(on) {
@@ -124,7 +168,7 @@ class LessonView {
     const items = this.menu.map((m) => {
       const done = this.progress.done(m.id).size;
       return el("li", {},
-        el("a", { href: lessonHash(m.id, this.progress.last(m.id) ?? 1, false) }, m.title),
+        this.link(m.title, m.id, this.progress.last(m.id) ?? 1, false),
         el("span", { class: "hint" }, ` — ${m.line} `),
         el("span", { class: "steps" }, `${m.steps} steps${done ? ` · ${done} run` : ""}`));
     });
@@ -144,10 +188,11 @@ class LessonView {
     this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
     replace(this.body,
       el("nav", { class: "lesson-nav row wrap", "aria-label": "Lesson" },
-        el("a", { href: "#", class: "back" }, "All lessons"),
-        this.present
-          ? el("a", { href: lessonHash(l.id, this.step, false) }, "Leave presenter mode")
-          : el("a", { href: lessonHash(l.id, this.step, true) }, "Presenter mode")),
+        this.link("All lessons", null, 1, false, { class: "back" }),
+        !this.useHash ? null
+          : this.present
+            ? this.link("Leave presenter mode", l.id, this.step, false)
+            : this.link("Presenter mode", l.id, this.step, true)),
       el("h2", { class: "lesson-title" }, l.title),
       this.present ? null : prose(l.summary, "p", { class: "lesson-summary" }),
       this.present ? null : el("p", { class: "hint" }, "Teaches: ", el("a", { href: l.section.url, target: "_blank", rel: "noopener" }, l.section.title)),
@@ -165,7 +210,6 @@ class LessonView {
       this.present ? null : el("p", { class: "hint try-it" },
         "Try it yourself: after a step the account is the lesson's, so the editor, queries and batches below act on it. “Reset lesson” puts it back as the step left it."),
     );
-    if (this.present) heading.focus();
   }
 
   predictView(p) {
@@ -185,7 +229,7 @@ class LessonView {
       return;
     }
     this.setAside();
-    const r = tableplay.runLessonStep(this.lesson.id, this.step - 1);
+    const r = this.engine.runLessonStep(this.lesson.id, this.step - 1);
     this.result = r;
     if (!r.error) this.progress.mark(this.lesson.id, this.step);
     if (r.request && r.response) {
@@ -209,6 +253,9 @@ class LessonView {
       parts.push(el("p", { class: r.ok ? "agrees good" : "agrees bad" },
         r.ok ? "The engine did what the lesson says." : `The engine differs from the lesson: ${r.diffs.join("; ")}`));
       parts.push(this.outcomeView(r));
+      // A check's rule cards, as the editor shows them.
+      const broken = [...(r.report?.violations ?? []), ...(r.report?.error ? [r.report.error] : [])];
+      if (broken.length) parts.push(el("div", { class: "cards" }, broken.map(card)));
       if (this.lesson.clients && r.request) parts.push(clientsView(this.lesson, r));
       if (r.request && r.response) parts.push(exchange(r.request, r.response, `Step ${this.step}`));
     }
@@ -220,11 +267,7 @@ class LessonView {
     const items = [];
     if (o.status) items.push(el("li", {}, `Status ${o.status}${o.code ? ` · ${o.code}` : ""}`));
     if (o.valid !== undefined) items.push(el("li", {}, o.valid ? "Valid" : "Invalid"));
-    if (r.report) {
-      for (const v of r.report.violations ?? []) items.push(el("li", {}, el("code", {}, v.rule?.id ?? v.code), ` ${v.rule?.statement ?? v.message}`));
-      if (r.report.error) items.push(el("li", {}, el("code", {}, r.report.error.code), ` ${r.report.error.message}`));
-      if (r.report.canonical) items.push(el("li", {}, "Read as ", el("code", {}, r.report.canonical)));
-    }
+    if (r.report?.canonical) items.push(el("li", {}, "Read as ", el("code", {}, r.report.canonical)));
     if (o.size !== undefined) items.push(el("li", {}, `Size ${o.size} bytes, ${o.count} properties`));
     if (o.rowKeys) {
       items.push(el("li", {}, `Returned ${o.returned}${o.scanned !== undefined ? `, examined ${o.scanned}` : ""}${o.more ? ", with a continuation" : ""}`));
@@ -240,7 +283,7 @@ class LessonView {
   reset() {
     this.setAside();
     const upTo = this.result && !this.result.error ? this.step : this.step - 1;
-    const r = tableplay.resetLesson(this.lesson.id, upTo);
+    const r = this.engine.resetLesson(this.lesson.id, upTo);
     this.options.onChange?.();
     replace(this.resultBox, el("p", { class: r.error ? "card" : "hint", role: "status" },
       r.error ?? (upTo === this.step ? "The account is back as this step left it." : "The account is back as this step begins.")));
@@ -257,14 +300,16 @@ class LessonView {
       e.preventDefault();
       if (this.step > 1) this.go(this.step - 1);
     } else if (e.key === "Escape") {
-      location.hash = lessonHash(this.lesson.id, this.step, false);
+      this.navigate(this.lesson.id, this.step, false);
     }
   }
 }
 
-// mountLessons puts the lesson view into root. options: onExchange(x) to
-// show a step's exchange in the page's wire view, onChange() after the
-// account changed, onStatus(text) for messages.
+// mountLessons puts the lesson view into root. options: engine (the account's
+// functions; window.tableplay by default), hash (false in an embed: the view
+// keeps its place itself instead of in the location hash), lesson (the
+// lesson to open first), onExchange(x) to show a step's exchange in the wire
+// view, onChange() after the account changed, onStatus(text) for messages.
 export function mountLessons(root, options = {}) {
   return new LessonView(root, options);
 }
