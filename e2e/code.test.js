@@ -134,7 +134,7 @@ test("CSV: export keeps Int64 and 100 ns exact; a file with problems imports not
   assert.match(csv, /^PartitionKey,RowKey,Timestamp,Big,Big@type,When,When@type\r\n/);
   assert.match(csv, /p,r,[^,]+,9007199254740993,Edm\.Int64,2026-11-22T12:34:56\.1234567Z,Edm\.DateTime\r\n$/);
   // The Export button downloads the same file.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
   assert.equal(download.suggestedFilename(), "Sheet.csv");
   // A bad file through the Import button: nothing written, each problem placed.
   const before = await page.evaluate(() => JSON.stringify(tableplay.snapshot()));

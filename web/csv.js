@@ -9,8 +9,8 @@ import { el, replace } from "./dom.js";
 export function mountCSV(container, { table, changed, engine = window.tableplay }) {
   const result = el("div", { class: "csv-result", "aria-live": "polite" });
   const file = el("input", { type: "file", accept: ".csv,text/csv", hidden: true });
-  const exportButton = el("button", { type: "button", class: "secondary" }, "Export CSV");
-  const importButton = el("button", { type: "button", class: "secondary" }, "Import CSV…");
+  const exportButton = el("button", { type: "button", class: "secondary" }, "Download CSV");
+  const importButton = el("button", { type: "button", class: "secondary" }, "Load CSV…");
 
   exportButton.addEventListener("click", () => {
     const name = table();
