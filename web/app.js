@@ -12,8 +12,9 @@ import { initQuery } from "./query.js";
 import { initBatch } from "./batch.js";
 import { load, initPersistence } from "./persist.js";
 import { initTransfer, openShared } from "./transfer.js";
-import { emit, setStatus } from "./state.js";
+import { state, emit, setStatus } from "./state.js";
 import { mountLessons } from "./lessons/view.js";
+import { mountCSV } from "./csv.js";
 
 initTheme(document.getElementById("theme-toggle"));
 window.addEventListener("tableplay:progress", (e) => {
@@ -48,6 +49,7 @@ async function start() {
   initQuery();
   initBatch();
   initTransfer();
+  mountCSV(document.getElementById("csv-box"), { table: () => state.table, changed: () => emit("entities-changed") });
   document.getElementById("load-sample").addEventListener("click", async () => {
     const table = await loadSample();
     await refreshTables();

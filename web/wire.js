@@ -6,6 +6,7 @@ import { indent } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
 import { state, on } from "./state.js";
+import { mountCodeView } from "./code-view.js";
 
 const MAX = 8;
 
@@ -39,7 +40,7 @@ function exchangeView(x) {
   const req = x.request;
   const res = x.response;
   const code = (res.body.match(/"code":"(\w+)"/) || [])[1];
-  return el("article", { class: "exchange", "aria-label": `${title}: ${res.status}` },
+  const article = el("article", { class: "exchange", "aria-label": `${title}: ${res.status}` },
     el("h3", {}, title),
     el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, requestText(req))),
     el("pre", { tabindex: 0, class: "request" },
@@ -53,6 +54,8 @@ function exchangeView(x) {
       res.headers.map(([k, v]) => `${k}: ${v}\n`).join(""),
       res.body ? "\n" + indent(res.body) : ""),
   );
+  mountCodeView(article, x.operation);
+  return article;
 }
 
 function show(x) {

@@ -20,7 +20,7 @@ func curlCommands(o op.Operation, opt Options) string {
 	base := opt.endpoint()
 	w("# Runs against the local emulator: `tableplay serve` on 127.0.0.1:10002.\n")
 	if opt.SAS != "" {
-		w("# An account SAS the server signed with the emulator's well-known key.\n")
+		w("# An account SAS the engine signed with the emulator's well-known key.\n")
 		w("SAS=%s\n", shellQuote(opt.SAS))
 	} else {
 		w("# Replace with an account SAS (sv, ss=t, srt=sco, sp, se, sig) for your account.\n")

@@ -18,7 +18,14 @@ func jsProgram(o op.Operation, opt Options) string {
 	c := &coder{indent: "  "}
 	c.line("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
 	c.line("// npm install @azure/data-tables@13")
-	c.line(`const { TableClient, TableServiceClient, odata } = require("@azure/data-tables");`)
+	switch o.Kind {
+	case op.GetTable:
+		c.line(`const { TableServiceClient, odata } = require("@azure/data-tables");`)
+	case op.CreateTable, op.DeleteTable, op.ListTables:
+		c.line(`const { TableServiceClient } = require("@azure/data-tables");`)
+	default:
+		c.line(`const { TableClient } = require("@azure/data-tables");`)
+	}
 	c.line("")
 	c.line("// The emulator's well-known account: replace with your own connection string.")
 	c.line("const connectionString =")

@@ -58,12 +58,12 @@ func notesFor(o op.Operation, language string) []string {
 	switch language {
 	case Go:
 		add(t.has[edm.Int64], "Int64 is aztables.EDMInt64: exact over the whole range. A plain Go integer is sent as a bare JSON number, which the service stores as Int32 when it fits and otherwise as a Double (losing digits beyond 2^53).")
-		add(t.integral, "encoding/json writes an integral float64 such as 20.0 as 20, which the service would store as an Int32: the snippet adds the \"@odata.type\": \"Edm.Double\" annotation to keep it a Double.")
+		add(t.integral, "encoding/json writes an integral float64 such as 20.0 as 20, which the service would store as an Int32: the snippet adds the \"@odata.type\": \"Edm.Double\" annotation to keep it a Double. Read back, aztables gives that 20.0 as an int32.")
 		add(t.has[edm.DateTime], "DateTime is aztables.EDMDateTime (a time.Time): nanosecond precision, so the service's 100 ns ticks survive both ways.")
 		add(t.has[edm.Binary], "Binary is aztables.EDMBinary ([]byte), sent as base64.")
 		add(t.has[edm.Guid], "Guid is aztables.EDMGUID (a string); a plain string would be stored as Edm.String.")
 		add(len(t.has) > 0, "A Go map has no order: the properties are sent (and stored) in the order encoding/json writes them, sorted by name.")
-		add(reads, "Reading, aztables.EDMEntity gives Int32 and Double alike as float64 (a JSON number), Int64 as EDMInt64, DateTime as EDMDateTime, Guid as EDMGUID and Binary as EDMBinary.")
+		add(reads, "Reading, aztables.EDMEntity gives Int32 as int32 and Double as float64, but a whole Double such as 20.0 comes back as an int32 (told apart from an Int32 by nothing); Int64 as EDMInt64, DateTime as EDMDateTime, Guid as EDMGUID, Binary as EDMBinary.")
 		add(o.Kind == op.Get && o.Query.Select != nil, "aztables' GetEntity has no $select: it reads every property (a query with a RowKey filter can select).")
 	case JavaScript:
 		add(t.has[edm.Int64], "Int64 is written as { value: \"…\", type: \"Int64\" }: a JavaScript number holds integers exactly only up to 2^53, so 9007199254740993 would become 9007199254740992.")

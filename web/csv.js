@@ -1,0 +1,67 @@
+// web/csv.js is responsible for the CSV buttons of the entity list: export
+// the selected table in Azure Storage Explorer's CSV layout (typed columns)
+// and import such a file into it, all or nothing, with every problem named by
+// line and column. The engine reads and writes the file; this only moves it.
+import { el, replace } from "./dom.js";
+
+// mountCSV fills container with the two buttons. table() names the selected
+// table (or null); changed() is called after an import wrote entities.
+export function mountCSV(container, { table, changed, engine = window.tableplay }) {
+  const result = el("div", { class: "csv-result", "aria-live": "polite" });
+  const file = el("input", { type: "file", accept: ".csv,text/csv", hidden: true });
+  const exportButton = el("button", { type: "button", class: "secondary" }, "Download CSV");
+  const importButton = el("button", { type: "button", class: "secondary" }, "Load CSV…");
+
+  exportButton.addEventListener("click", () => {
+    const name = table();
+    if (!name) {
+      replace(result, el("p", { class: "hint" }, "Select a table first."));
+      return;
+    }
+    const answer = engine.exportCSV(name);
+    if (answer.error) {
+      replace(result, el("p", { class: "card" }, `${answer.error.code ?? ""} ${answer.error.message ?? answer.error}`));
+      return;
+    }
+    const url = URL.createObjectURL(new Blob([answer.csv], { type: "text/csv" }));
+    const link = el("a", { href: url, download: `${name}.csv` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+    replace(result, el("p", { class: "ok-note" }, `Exported ${answer.count} entit${answer.count === 1 ? "y" : "ies"} as ${name}.csv.`));
+  });
+
+  importButton.addEventListener("click", () => {
+    if (!table()) {
+      replace(result, el("p", { class: "hint" }, "Select a table first."));
+      return;
+    }
+    file.click();
+  });
+  file.addEventListener("change", async () => {
+    const chosen = file.files?.[0];
+    file.value = "";
+    if (!chosen) return;
+    importText(await chosen.text());
+  });
+
+  // importText is also what a test or a drop target calls.
+  function importText(text) {
+    const name = table();
+    const answer = engine.importCSV(name, text);
+    if (answer.ok) {
+      replace(result, el("p", { class: "ok-note" }, `Imported ${answer.imported} entit${answer.imported === 1 ? "y" : "ies"} into ${name}.`));
+      changed();
+      return;
+    }
+    const items = (answer.problems ?? []).map((p) =>
+      el("li", {}, `Line ${p.line}${p.column ? `, column ${p.column}` : ""}: ${p.code ? p.code + " · " : ""}${p.message}`));
+    replace(result,
+      el("p", { class: "card" }, answer.error ? `${answer.error.code}: ${answer.error.message}` : "Nothing was imported: the file has problems."),
+      items.length ? el("ul", { class: "csv-problems" }, items) : null);
+  }
+
+  container.append(exportButton, importButton, file, result);
+  return { importText };
+}
