@@ -389,14 +389,14 @@ func tableWriter(ctx context.Context, m *crashModel, svc *aztables.ServiceClient
 // TestCrashKeepsAcknowledgedWrites kills a `tableplay serve --data DIR`
 // with SIGKILL at random points under concurrent SDK writes, restarts it,
 // and checks every time that each write answered 2xx is there, none answered
-// with an error is, and each batch is all there or not at all. Rerun one
-// sequence with -crash.seed=N.
+// with an error is, and each batch is all there or not at all. -crash.seed=N
+// repeats a run's random choices (the kills' timing still varies).
 func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 	seed := *crashSeed
 	if seed == 0 {
 		seed = time.Now().UnixNano()
 	}
-	t.Logf("seed %d (rerun with -crash.seed=%d)", seed, seed)
+	t.Logf("seed %d (go test ./cmd/tableplay -run TestCrash -crash.seed=%d)", seed, seed)
 	r := rand.New(rand.NewSource(seed))
 	ctx := context.Background()
 	dir := t.TempDir()
