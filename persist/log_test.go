@@ -283,6 +283,15 @@ func TestCompactionKeepsTheState(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
+	// A slow machine may have compacted only once while the writers ran:
+	// write on until a second compaction has begun (it starts in the
+	// background; Close waits for it).
+	for i := 0; l.compactions() < 2; i++ {
+		if i == 3000 {
+			t.Fatalf("no second compaction in 3000 more writes: %+v", l.Stats())
+		}
+		insert(t, st, "Orders", "more", fmt.Sprint("r", i%50), i)
+	}
 	want := st.Snapshot()
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
@@ -392,4 +401,15 @@ func TestWriteAfterCloseFails(t *testing.T) {
 	if _, err := st.CreateTable("Later"); err == nil || err.Status != 500 {
 		t.Errorf("write after close: %v", err)
 	}
+}
+
+// compactions counts the compactions finished or running.
+func (l *Log) compactions() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := l.stats.Compactions
+	if l.compacting {
+		n++
+	}
+	return n
 }

@@ -116,6 +116,21 @@ func (s *Store) deleteTable(name string) (uint64, *tableerr.Error) {
 	}), nil
 }
 
+// tablesFrom returns the tables whose lower-cased name is from or after, in
+// that order.
+func (s *Store) tablesFrom(from string) []*table {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	all := make([]*table, 0, len(s.tables))
+	for key, t := range s.tables {
+		if key >= from {
+			all = append(all, t)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return strings.ToLower(all[i].name) < strings.ToLower(all[j].name) })
+	return all
+}
+
 func (s *Store) lookup(name string) *table {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -181,15 +196,7 @@ func (s *Store) ListTables(q TableQuery) (TablePage, *tableerr.Error) {
 		from = name
 	}
 	top := pageSize(q.Top)
-	s.mu.RLock()
-	all := make([]*table, 0, len(s.tables))
-	for key, t := range s.tables {
-		if key >= from {
-			all = append(all, t)
-		}
-	}
-	s.mu.RUnlock()
-	sort.Slice(all, func(i, j int) bool { return strings.ToLower(all[i].name) < strings.ToLower(all[j].name) })
+	all := s.tablesFrom(from)
 	var page TablePage
 	for _, t := range all {
 		if q.Filter != nil && !q.Filter.Eval(tableRecord(t.name)) {

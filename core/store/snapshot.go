@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -58,13 +57,7 @@ type snapshotEntity struct {
 // their lower-cased names, entities in key order. Each table is read from one
 // consistent view.
 func (s *Store) Snapshot() []byte {
-	s.mu.RLock()
-	tables := make([]*table, 0, len(s.tables))
-	for _, t := range s.tables {
-		tables = append(tables, t)
-	}
-	s.mu.RUnlock()
-	sort.Slice(tables, func(i, j int) bool { return strings.ToLower(tables[i].name) < strings.ToLower(tables[j].name) })
+	tables := s.tablesFrom("")
 	props := s.Properties()
 	doc := snapshotDoc{Format: SnapshotFormat, Version: SnapshotVersion, Properties: &props, Tables: make([]snapshotTable, 0, len(tables))}
 	for _, t := range tables {
