@@ -92,11 +92,13 @@ perf:
 	./bin/perf -server bin/tableplay-api $(if $(PERF_VS),-vs $(PERF_VS)) $(PERF_FLAGS)
 
 ## measure: browser figures (bytes on the wire and time to ready on
-## loopback and throttled, a second visit; call costs) and what each package
-## adds to app.wasm; not part of make test
+## loopback and throttled, a second visit; call costs; the embed's bootstrap,
+## Run to interactive and memory; the query view) and what each package adds
+## to app.wasm; not part of make test
 measure: setup-test build
 	node e2e/measure-network.mjs
 	node e2e/measure.mjs
+	node e2e/measure-embed.mjs
 	@./scripts/wasm-sizes 20
 
 fmt:

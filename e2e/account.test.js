@@ -71,9 +71,9 @@ async function selectTable(page, name) {
 }
 
 async function runQuery(page, next = false) {
-  const pages = await page.evaluate(() => Number(document.body.dataset.queryPages ?? 0));
+  const pages = await page.evaluate(() => Number(document.getElementById("query-panel").dataset.queryPages ?? 0));
   await page.getByRole("button", { name: next ? "Next page" : "Run query" }).click();
-  await page.waitForFunction((p) => Number(document.body.dataset.queryPages ?? 0) > p, pages);
+  await page.waitForFunction((p) => Number(document.getElementById("query-panel").dataset.queryPages ?? 0) > p, pages);
 }
 
 test("query 2,500 entities with a filter, page through, each match exactly once", async () => {

@@ -79,10 +79,10 @@ try {
   await page.getByRole("button", { name: "Render", exact: true }).click();
   const renderMs = [];
   for (let i = 0; i < 5; i++) {
-    const pages = await page.evaluate(() => Number(document.body.dataset.queryPages ?? 0));
+    const pages = await page.evaluate(() => Number(document.getElementById("query-panel").dataset.queryPages ?? 0));
     const t0 = Date.now();
     await page.getByRole("button", { name: "Run query" }).click();
-    await page.waitForFunction((p) => Number(document.body.dataset.queryPages ?? 0) > p, pages);
+    await page.waitForFunction((p) => Number(document.getElementById("query-panel").dataset.queryPages ?? 0) > p, pages);
     renderMs.push(Date.now() - t0);
   }
   const rows = await page.locator("#query-results tbody tr").count();

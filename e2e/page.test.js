@@ -276,3 +276,21 @@ test("markup in names and values never runs", async () => {
   assert.match(await page.locator("#entity-list").innerText(), /<svg onload=trap>/);
   await context.close();
 });
+
+test("the JSON body keeps the person's text when the form changes one member", async () => {
+  const { page, context, errors } = await open();
+  await page.getByLabel("JSON body").check();
+  const mine = '{\n    "PartitionKey": "p",   "RowKey": "r",\n  "Ratio": 2.50,\n  "Count": 1,\n  "Big@odata.type": "Edm.Int64", "Big": "7"\n}';
+  await page.getByLabel("OData entity body (JSON)").fill(mine);
+  await page.getByLabel("Form").check();
+  assert.equal(await page.getByLabel("Name of property 2").inputValue(), "Count");
+  await page.getByLabel("Value of property 2").fill("5");
+  await page.getByLabel("Type of property 3").selectOption("Edm.String");
+  await page.getByLabel("JSON body").check();
+  const text = await page.getByLabel("OData entity body (JSON)").inputValue();
+  // Only Count's value and Big's type changed; spacing, order and 2.50 are as typed.
+  assert.equal(text, '{\n    "PartitionKey": "p",   "RowKey": "r",\n  "Ratio": 2.50,\n  "Count": 5, "Big": "7"\n}');
+  assert.equal(await page.evaluate((t) => tableplay.parseBody(t).valid, text), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

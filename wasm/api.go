@@ -3,22 +3,19 @@
 package main
 
 import (
+	"encoding/json"
+	"runtime"
 	"strings"
 	"syscall/js"
 
 	"github.com/tableplay/tableplay/core/play"
 	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/core/store"
 )
 
 // register puts the playground's functions on the binding. Each takes and
-// returns strings (JSON where structured); the loader parses them.
-func register(binding js.Value, st *store.Store, api *play.API) {
-	// Requests and previews use the page's own origin, as the native server
-	// uses the host a request came to.
-	base := func() string {
-		return js.Global().Get("location").Get("origin").String() + "/" + rest.WellKnownAccount
-	}
+// returns strings (JSON where structured); the loader parses them. Functions
+// that touch an account take its name first.
+func register(binding js.Value, accounts *play.Accounts) {
 	fn := func(name string, f func(args []js.Value) any) {
 		binding.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) }))
 	}
@@ -28,38 +25,78 @@ func register(binding js.Value, st *store.Store, api *play.API) {
 		}
 		return ""
 	}
+	// Stateless functions answer the same for every account.
+	api := accounts.Get(rest.WellKnownAccount).API
 	fn("validateTableName", func(a []js.Value) any { return string(api.ValidateTableName(arg(a, 0))) })
 	fn("validateEntity", func(a []js.Value) any { return string(api.ValidateEntity([]byte(arg(a, 0)))) })
-	fn("previewEntity", func(a []js.Value) any {
-		api.Base = base()
-		return string(api.PreviewEntity([]byte(arg(a, 0)), arg(a, 1), arg(a, 2)))
-	})
 	fn("explainFilter", func(a []js.Value) any { return string(api.ExplainFilter(arg(a, 0))) })
-	fn("requestFor", func(a []js.Value) any {
-		api.Base = base()
-		return string(api.RequestFor([]byte(arg(a, 0))))
-	})
-	fn("codeFor", func(a []js.Value) any {
-		// Code names the page's server only when it is a local one (tableplay
-		// serve on another port); otherwise the emulator's well-known address.
-		endpoint := ""
-		if b := base(); strings.HasPrefix(b, "http://127.0.0.1:") || strings.HasPrefix(b, "http://localhost:") {
-			endpoint = b
-		}
-		return string(api.CodeFor([]byte(arg(a, 0)), arg(a, 1), endpoint))
-	})
-	fn("exportCSV", func(a []js.Value) any { return string(api.ExportCSV(arg(a, 0), arg(a, 1))) })
-	fn("importCSV", func(a []js.Value) any { return string(api.ImportCSV(arg(a, 0), arg(a, 1))) })
 	fn("draftBody", func(a []js.Value) any { return string(api.DraftBody([]byte(arg(a, 0)))) })
+	fn("editBody", func(a []js.Value) any { return string(api.EditBody(arg(a, 0), []byte(arg(a, 1)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
 	fn("readEntities", func(a []js.Value) any { return string(api.ReadEntities(arg(a, 0))) })
 	fn("checkBatch", func(a []js.Value) any { return string(api.CheckBatch([]byte(arg(a, 0)))) })
 	fn("readBatch", func(a []js.Value) any { return string(api.ReadBatch(arg(a, 0), arg(a, 1))) })
-	fn("queryStats", func(a []js.Value) any { return string(api.QueryStats([]byte(arg(a, 0)))) })
-	fn("reset", func([]js.Value) any { return api.Reset() })
-	fn("snapshot", func([]js.Value) any { return string(st.Snapshot()) })
-	fn("restore", func(a []js.Value) any {
-		if err := st.Restore([]byte(arg(a, 0))); err != nil {
+
+	// account runs f on the account named by the first argument; an unknown
+	// name answers {"error": …} (or the error text, for the functions that
+	// answer "" on success).
+	noAccount, _ := json.Marshal(map[string]string{"error": play.ErrNoAccount.Error()})
+	account := func(name string, plain bool, f func(acct *play.Account, args []js.Value) any) {
+		fn(name, func(a []js.Value) any {
+			acct := accounts.Get(arg(a, 0))
+			if acct == nil {
+				if plain {
+					return play.ErrNoAccount.Error()
+				}
+				return string(noAccount)
+			}
+			return f(acct, a[1:])
+		})
+	}
+	account("previewEntity", false, func(x *play.Account, a []js.Value) any {
+		return string(x.API.PreviewEntity([]byte(arg(a, 0)), arg(a, 1), arg(a, 2)))
+	})
+	account("requestFor", false, func(x *play.Account, a []js.Value) any { return string(x.API.RequestFor([]byte(arg(a, 0)))) })
+	account("run", false, func(x *play.Account, a []js.Value) any { return string(x.API.Run([]byte(arg(a, 0)))) })
+	account("codeFor", false, func(x *play.Account, a []js.Value) any {
+		// Code names the page's server only when it is a local one (tableplay
+		// serve on another port); otherwise the emulator's well-known address.
+		endpoint := ""
+		if b := x.API.Base; strings.HasPrefix(b, "http://127.0.0.1:") || strings.HasPrefix(b, "http://localhost:") {
+			endpoint = b
+		}
+		return string(x.API.CodeFor([]byte(arg(a, 0)), arg(a, 1), endpoint))
+	})
+	account("exportCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ExportCSV(arg(a, 0), arg(a, 1))) })
+	account("importCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ImportCSV(arg(a, 0), arg(a, 1))) })
+	account("queryStats", false, func(x *play.Account, a []js.Value) any { return string(x.API.QueryStats([]byte(arg(a, 0)))) })
+	account("snapshot", false, func(x *play.Account, _ []js.Value) any { return string(x.Store.Snapshot()) })
+	account("reset", true, func(x *play.Account, _ []js.Value) any { return x.API.Reset() })
+	account("restore", true, func(x *play.Account, a []js.Value) any {
+		if err := x.Store.Restore([]byte(arg(a, 0))); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	fn("createAccount", func(a []js.Value) any {
+		x, err := accounts.Create(arg(a, 0))
+		if err != nil {
+			b, _ := json.Marshal(map[string]string{"error": err.Error()})
+			return string(b)
+		}
+		b, _ := json.Marshal(map[string]string{"name": x.Name})
+		return string(b)
+	})
+	// memory reports the Go heap after a collection, for make measure.
+	fn("memory", func([]js.Value) any {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		b, _ := json.Marshal(map[string]uint64{"heapAlloc": m.HeapAlloc, "sys": m.Sys})
+		return string(b)
+	})
+	fn("dropAccount", func(a []js.Value) any {
+		if err := accounts.Drop(arg(a, 0)); err != nil {
 			return err.Error()
 		}
 		return ""

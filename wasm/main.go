@@ -2,8 +2,10 @@
 
 // Command wasm is the engine in the browser: the Table API served through
 // syumai/workers from one Go instance for the page's life, and the
-// playground's functions (core/play) registered on the JS binding. The page
-// reaches both through web/engine.js, our loader.
+// playground's functions (core/play) registered on the JS binding. The
+// instance hosts several independent accounts (the page's own and one per
+// embedded playground), each reached by the account name in the path. The
+// page reaches all of it through web/engine.js, our loader.
 package main
 
 import (
@@ -15,34 +17,41 @@ import (
 	"github.com/tableplay/tableplay/core/lesson"
 	"github.com/tableplay/tableplay/core/play"
 	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/core/store"
 )
 
 func main() {
 	binding := js.Global().Get("context").Get("binding")
-	clock := time.Now
-	// The lesson session hears of every change, so a step after the person's
-	// own requests replays the lesson from its start account.
+	origin := js.Global().Get("location").Get("origin").String()
+	// The lesson session works on the page's own account and hears of every
+	// change to it, so a step after the person's own requests replays the
+	// lesson from its start account.
 	sess := &lesson.Session{}
-	st := store.New(store.Options{Clock: clock, OnChange: func() {
-		sess.Changed()
-		notifyChange(binding)
-	}})
-	creds := rest.WellKnown()
-	creds.AllowUnsigned = true // a page holds no secret; a signature that is present is still verified
-	api := rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock})
-	workers.ServeNonBlock(bridge(api))
-	papi := &play.API{Base: "", Clock: clock, Creds: rest.WellKnown(), Store: st}
-	register(binding, st, papi)
-	sess.API, sess.Handler, sess.Store = papi, api, st
+	accounts := play.NewAccounts(play.AccountsOptions{
+		Clock: time.Now,
+		// Requests and previews use the page's own origin, as the native
+		// server uses the host a request came to.
+		Base: func(name string) string { return origin + "/" + name },
+		OnChange: func(name string) {
+			if name == rest.WellKnownAccount {
+				sess.Changed()
+			}
+			notifyChange(binding, name)
+		},
+		// A page holds no secret; a signature that is present is still verified.
+		AllowUnsigned: true,
+	})
+	workers.ServeNonBlock(bridge(accounts.Router()))
+	register(binding, accounts)
+	page := accounts.Get(rest.WellKnownAccount)
+	sess.API, sess.Handler, sess.Store = page.API, page.Handler, page.Store
 	registerLessons(binding, sess)
 	workers.Ready()
 	select {}
 }
 
-// notifyChange tells the loader that the account changed, for persistence.
-func notifyChange(binding js.Value) {
+// notifyChange tells the loader which account changed, for persistence.
+func notifyChange(binding js.Value, account string) {
 	if f := binding.Get("notifyChange"); f.Type() == js.TypeFunction {
-		f.Invoke()
+		f.Invoke(account)
 	}
 }

@@ -2,75 +2,86 @@
 // (reorder, remove), the transaction rules checked by the engine as the queue
 // grows, and the answer: every ETag, or the failing operation's index and
 // the fact that nothing was written.
-import { el, replace, number } from "./dom.js";
+//
+// mountBatch(root, session) renders into root. It listens for "enqueue"
+// ({operation}) and emits "exchange" and "entities-changed".
+import { el, replace, number, mount } from "./dom.js";
 import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
-import { draft } from "./editor.js";
-import { state, emit } from "./state.js";
 
-const $ = (id) => document.getElementById(id);
-let queue = [];
+const HTML = `
+<h2 id="batch-heading">Batch transaction</h2>
+<p class="hint">Queue writes with “Add to batch” under the editor, then submit them as one atomic transaction.</p>
+<ul id="batch-rules" class="rules" aria-label="Transaction rules"></ul>
+<ol id="batch-queue" class="queue" start="0" aria-label="Queued operations (numbered from 0, as the service counts)"></ol>
+<div class="row wrap">
+  <button id="submit-batch" type="button">Submit transaction</button>
+  <button id="clear-batch" type="button" class="secondary">Clear queue</button>
+</div>
+<div id="batch-result" class="stack" aria-live="polite"></div>`;
 
-function render(failed = -1) {
-  const check = tableplay.checkBatch(queue);
-  replace($("batch-rules"), check.rules.map((r) => el("li", { class: r.ok ? "ok" : "bad" }, r.statement, r.id === "batch-size" ? ` (${number(check.count)} of ${number(check.limit)})` : "")));
-  replace($("batch-queue"), queue.map((op, i) => {
-    const name = `${i}: ${op.kind} ${op.entity.PartitionKey} / ${op.entity.RowKey}`;
-    return el("li", { class: i === failed || (i === check.index && !check.valid) ? "failed" : "", "data-index": i },
-      el("div", { class: "row" },
-        el("span", {}, `${op.kind} `, el("code", {}, op.entity.PartitionKey), " / ", el("code", {}, op.entity.RowKey), ` in ${op.table}`),
-        el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} up`, disabled: i === 0, onclick: () => move(i, -1) }, "Up"),
-        el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} down`, disabled: i === queue.length - 1, onclick: () => move(i, 1) }, "Down"),
-        el("button", { type: "button", class: "secondary", "aria-label": `Remove operation ${name}`, onclick: () => { queue.splice(i, 1); render(); } }, "Remove")),
-      i === check.index && check.error ? card(check.error) : null);
-  }));
-  $("submit-batch").disabled = queue.length === 0;
-}
+export function mountBatch(root, session) {
+  const $ = mount(root, HTML);
+  const engine = session.engine;
+  let queue = [];
 
-function move(i, by) {
-  const [op] = queue.splice(i, 1);
-  queue.splice(i + by, 0, op);
-  render();
-}
-
-export function enqueue() {
-  const d = draft();
-  if (!state.table || !d) return;
-  const kind = $("op-kind").value;
-  if (kind === "get") return;
-  queue.push({ kind, table: state.table, entity: structuredClone(d) });
-  render();
-  $("batch-result").replaceChildren(el("p", { class: "hint" }, `Queued: ${queue.length} operation${queue.length === 1 ? "" : "s"}.`));
-}
-
-async function submit() {
-  const before = tableplay.snapshot();
-  const x = await send({ kind: "batch", operations: queue });
-  emit("exchange", x);
-  if (x.error) {
-    replace($("batch-result"), el("p", { class: "card" }, x.error));
-    return;
+  function render(failed = -1) {
+    const check = engine.checkBatch(queue);
+    replace($("batch-rules"), check.rules.map((r) => el("li", { class: r.ok ? "ok" : "bad" }, r.statement, r.id === "batch-size" ? ` (${number(check.count)} of ${number(check.limit)})` : "")));
+    replace($("batch-queue"), queue.map((op, i) => {
+      const name = `${i}: ${op.kind} ${op.entity.PartitionKey} / ${op.entity.RowKey}`;
+      return el("li", { class: i === failed || (i === check.index && !check.valid) ? "failed" : "", "data-index": i },
+        el("div", { class: "row" },
+          el("span", {}, `${op.kind} `, el("code", {}, op.entity.PartitionKey), " / ", el("code", {}, op.entity.RowKey), ` in ${op.table}`),
+          el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} up`, disabled: i === 0, onclick: () => move(i, -1) }, "Up"),
+          el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} down`, disabled: i === queue.length - 1, onclick: () => move(i, 1) }, "Down"),
+          el("button", { type: "button", class: "secondary", "aria-label": `Remove operation ${name}`, onclick: () => { queue.splice(i, 1); render(); } }, "Remove")),
+        i === check.index && check.error ? card(check.error) : null);
+    }));
+    $("submit-batch").disabled = queue.length === 0;
   }
-  const answer = tableplay.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
-  if (answer.ok) {
-    replace($("batch-result"),
-      el("p", { class: "ok-note" }, `Committed: ${answer.parts.length} operation${answer.parts.length === 1 ? "" : "s"} in one transaction.`),
-      el("ol", { class: "queue", start: 0 }, answer.parts.map((p, i) => el("li", {}, `${queue[i].kind}: ${p.status} ${p.statusText}`, p.etag ? [" · ETag ", el("code", { class: "etag" }, p.etag)] : ""))));
-    queue = [];
+
+  function move(i, by) {
+    const [op] = queue.splice(i, 1);
+    queue.splice(i + by, 0, op);
     render();
-  } else {
-    const unchanged = JSON.stringify(tableplay.snapshot()) === JSON.stringify(before);
-    const p = answer.parts[0];
-    replace($("batch-result"),
-      el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
-      el("p", {}, unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
-    render(answer.failedIndex);
   }
-  emit("entities-changed");
-}
 
-export function initBatch() {
-  $("queue-op").addEventListener("click", enqueue);
+  function submit() {
+    const before = engine.snapshot();
+    const x = send(session, { kind: "batch", operations: queue });
+    session.emit("exchange", x);
+    if (x.error) {
+      replace($("batch-result"), el("p", { class: "card" }, x.error));
+      return;
+    }
+    if (x.notSent) {
+      replace($("batch-result"), el("p", { class: "hint" }, "Not sent: this playground is read-only. The request is on the wire view."));
+      return;
+    }
+    const answer = engine.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
+    if (answer.ok) {
+      replace($("batch-result"),
+        el("p", { class: "ok-note" }, `Committed: ${answer.parts.length} operation${answer.parts.length === 1 ? "" : "s"} in one transaction.`),
+        el("ol", { class: "queue", start: 0 }, answer.parts.map((p, i) => el("li", {}, `${queue[i].kind}: ${p.status} ${p.statusText}`, p.etag ? [" · ETag ", el("code", { class: "etag" }, p.etag)] : ""))));
+      queue = [];
+      render();
+    } else {
+      const unchanged = JSON.stringify(engine.snapshot()) === JSON.stringify(before);
+      const p = answer.parts[0];
+      replace($("batch-result"),
+        el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
+        el("p", {}, unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
+      render(answer.failedIndex);
+    }
+    session.emit("entities-changed");
+  }
+
+  session.on("enqueue", ({ operation }) => {
+    queue.push(operation);
+    render();
+    $("batch-result").replaceChildren(el("p", { class: "hint" }, `Queued: ${queue.length} operation${queue.length === 1 ? "" : "s"}.`));
+  });
   $("submit-batch").addEventListener("click", submit);
   $("clear-batch").addEventListener("click", () => {
     queue = [];

@@ -16,7 +16,7 @@ export function el(tag, props = {}, ...children) {
 }
 
 function append(node, children) {
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -39,3 +39,11 @@ export function debounce(fn, ms) {
 
 // number formats counts the way people read them: 32,768.
 export const number = (n) => Number(n).toLocaleString("en-US");
+
+// mount fills a component's root with its own fixed markup (a constant in the
+// component's module, never data) and returns a lookup by id inside it.
+export function mount(root, html) {
+  root.classList.add("part");
+  root.innerHTML = html;
+  return (id) => root.querySelector("#" + id);
+}

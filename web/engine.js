@@ -60,11 +60,11 @@ async function start() {
     ...go.importObject,
     workers: { ready: () => signalReady() },
   });
-  context.binding.notifyChange = () => {
+  context.binding.notifyChange = (account) => {
     // Asynchronously: listeners may call back into the engine.
     queueMicrotask(() => {
-      emit("tableplay:change", {});
-      if (typeof tableplay.onchange === "function") tableplay.onchange();
+      emit("tableplay:change", { account });
+      if (account === DEFAULT_ACCOUNT && typeof tableplay.onchange === "function") tableplay.onchange();
     });
   };
   go.run(instance, context).then(() => emit("tableplay:exit", {}));
@@ -103,32 +103,67 @@ function call(name, ...args) {
   return fn(...args);
 }
 
-const tableplay = {
-  ready,
-  fetch: engineFetch,
+// The page's own account; embeds each get another (createAccount).
+const DEFAULT_ACCOUNT = "devstoreaccount1";
+
+// Functions that answer the same whatever the account.
+const stateless = {
   validateTableName: (name) => JSON.parse(call("validateTableName", String(name))),
   validateEntity: (draft) => JSON.parse(call("validateEntity", JSON.stringify(draft))),
-  previewEntity: (draft, table, level = "") => JSON.parse(call("previewEntity", JSON.stringify(draft), String(table), level)),
   explainFilter: (text) => JSON.parse(call("explainFilter", String(text))),
-  requestFor: (operation) => JSON.parse(call("requestFor", JSON.stringify(operation))),
-  codeFor: (operation, language) => JSON.parse(call("codeFor", JSON.stringify(operation), String(language))),
-  exportCSV: (table, filter = "") => JSON.parse(call("exportCSV", String(table), String(filter))),
-  importCSV: (table, text) => JSON.parse(call("importCSV", String(table), String(text))),
   draftBody: (draft) => JSON.parse(call("draftBody", JSON.stringify(draft))).body,
+  editBody: (body, draft) => JSON.parse(call("editBody", String(body), JSON.stringify(draft))),
   parseBody: (body) => JSON.parse(call("parseBody", String(body))),
   readEntities: (body) => JSON.parse(call("readEntities", String(body))),
   checkBatch: (operations) => JSON.parse(call("checkBatch", JSON.stringify(operations))),
   readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
-  queryStats: (operation) => JSON.parse(call("queryStats", JSON.stringify(operation))),
-  reset() {
-    const error = call("reset");
+};
+
+// account returns the functions bound to one account of the engine (fetch
+// is shared: the account name in the path picks the account).
+function account(name) {
+  const json = (fn, ...args) => JSON.parse(call(fn, name, ...args));
+  const plain = (fn, ...args) => {
+    const error = call(fn, name, ...args);
+    if (error) throw new Error(error);
+  };
+  return {
+    ...stateless,
+    name,
+    fetch: engineFetch,
+    previewEntity: (draft, table, level = "") => json("previewEntity", JSON.stringify(draft), String(table), level),
+    requestFor: (operation) => json("requestFor", JSON.stringify(operation)),
+    run: (operation) => json("run", JSON.stringify(operation)),
+    codeFor: (operation, language) => json("codeFor", JSON.stringify(operation), String(language)),
+    exportCSV: (table, filter = "") => json("exportCSV", String(table), String(filter)),
+    importCSV: (table, text) => json("importCSV", String(table), String(text)),
+    queryStats: (operation) => json("queryStats", JSON.stringify(operation)),
+    reset: () => plain("reset"),
+    snapshot: () => json("snapshot"),
+    restore: (doc) => plain("restore", typeof doc === "string" ? doc : JSON.stringify(doc)),
+  };
+}
+
+const tableplay = {
+  ...account(DEFAULT_ACCOUNT),
+  ready,
+  account,
+  // createAccount adds an empty account (a free name when none is given)
+  // and returns its functions; dropAccount removes one and all it holds.
+  async createAccount(name = "") {
+    await ready;
+    const answer = JSON.parse(call("createAccount", String(name)));
+    if (answer.error) throw new Error(answer.error);
+    return account(answer.name);
+  },
+  dropAccount(name) {
+    const error = call("dropAccount", String(name));
     if (error) throw new Error(error);
   },
-  snapshot: () => JSON.parse(call("snapshot")),
-  restore(doc) {
-    const error = call("restore", typeof doc === "string" ? doc : JSON.stringify(doc));
-    if (error) throw new Error(error);
-  },
+  // memory reports the Go heap after a collection ({heapAlloc, sys} in
+  // bytes), for make measure.
+  memory: () => JSON.parse(call("memory")),
+  // The lessons run on the page's own account.
   lessons: () => JSON.parse(call("lessons")),
   lesson: (id) => JSON.parse(call("lesson", String(id))),
   runLessonStep: (id, step) => JSON.parse(call("runLessonStep", String(id), Number(step))),

@@ -1,21 +1,21 @@
-// web/exchange.js is responsible for running one Table API operation in the
-// page: the request comes from tableplay.requestFor (the Go SDK's shape,
-// signed), the answer from tableplay.fetch; both are kept for the wire view.
-export async function send(operation) {
-  const request = tableplay.requestFor(operation);
-  if (request.error) return { operation, request, error: request.error };
-  const resp = await tableplay.fetch(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body || undefined,
-  });
-  const response = {
-    status: resp.status,
-    statusText: resp.statusText,
-    headers: [...resp.headers.entries()],
-    body: await resp.text(),
-  };
-  return { operation, request, response };
+// web/exchange.js is responsible for running one Table API operation for a
+// playground: the engine builds the request the Go SDK sends and answers it
+// in one call (tableplay run); both are kept for the wire view. In a
+// read-only playground a write is only built, never run.
+const WRITES = new Set(["createTable", "deleteTable", "insert", "replace", "merge", "insertOrReplace", "insertOrMerge", "delete", "batch"]);
+
+export const isWrite = (operation) => WRITES.has(operation.kind);
+
+// send answers {operation, request, response, stats} (stats for queries),
+// {operation, request, error}, or {operation, request, notSent: true}.
+export function send(session, operation) {
+  if (session.readonly && isWrite(operation)) {
+    const request = session.engine.requestFor(operation);
+    return request.error ? { operation, request, error: request.error } : { operation, request, notSent: true };
+  }
+  const ran = session.engine.run(operation);
+  if (ran.error) return { operation, request: ran.request, error: ran.error };
+  return { operation, request: ran.request, response: ran.response, stats: ran.stats };
 }
 
 export const header = (response, name) =>

@@ -31,47 +31,54 @@ function request(db, mode, fn) {
   });
 }
 
-const status = (text) => {
-  document.getElementById("storage-status").textContent = text;
-};
+// createPersistence keeps one account (the full page's) in IndexedDB;
+// status is the element that says how saving goes.
+export function createPersistence(engine, status) {
+  const say = (text) => {
+    status.textContent = text;
+  };
+  let db = null;
+  let timer;
 
-let db = null;
-
-// load returns the saved snapshot (a string) or null.
-export async function load() {
-  try {
-    db = await openDB();
-    return (await request(db, "readonly", (s) => s.get(KEY))) ?? null;
-  } catch {
-    db = null;
-    status("Storage unavailable: your tables live in memory until you leave.");
-    return null;
+  // load returns the saved snapshot (a string) or null.
+  async function load() {
+    try {
+      db = await openDB();
+      return (await request(db, "readonly", (s) => s.get(KEY))) ?? null;
+    } catch {
+      db = null;
+      say("Storage unavailable: your tables live in memory until you leave.");
+      return null;
+    }
   }
-}
 
-// save writes the current account; resolves with the time it took.
-export async function save() {
-  if (!db) return null;
-  const start = performance.now();
-  const text = JSON.stringify(tableplay.snapshot());
-  try {
-    await request(db, "readwrite", (s) => s.put(text, KEY));
-    status(`Saved in this browser at ${new Date().toLocaleTimeString()}.`);
-    const ms = performance.now() - start;
-    document.body.dataset.saved = String(Number(document.body.dataset.saved ?? 0) + 1);
-    document.body.dataset.saveMs = ms.toFixed(1); // for make measure
-    return ms;
-  } catch (e) {
-    status(e?.name === "QuotaExceededError" ? "Storage full: the latest changes are kept in memory only." : "Could not save: changes are kept in memory only.");
-    return null;
+  // save writes the current account; resolves with the time it took.
+  async function save() {
+    if (!db) return null;
+    const start = performance.now();
+    const text = JSON.stringify(engine.snapshot());
+    try {
+      await request(db, "readwrite", (s) => s.put(text, KEY));
+      say(`Saved in this browser at ${new Date().toLocaleTimeString()}.`);
+      const ms = performance.now() - start;
+      document.body.dataset.saved = String(Number(document.body.dataset.saved ?? 0) + 1);
+      document.body.dataset.saveMs = ms.toFixed(1); // for make measure
+      return ms;
+    } catch (e) {
+      say(e?.name === "QuotaExceededError" ? "Storage full: the latest changes are kept in memory only." : "Could not save: changes are kept in memory only.");
+      return null;
+    }
   }
-}
 
-let timer;
+  // watch saves after every change to this account (an event without an
+  // account name counts as the page's).
+  function watch() {
+    window.addEventListener("tableplay:change", (e) => {
+      if ((e.detail?.account ?? engine.name) !== engine.name) return;
+      clearTimeout(timer);
+      timer = setTimeout(save, 200);
+    });
+  }
 
-export function initPersistence() {
-  window.addEventListener("tableplay:change", () => {
-    clearTimeout(timer);
-    timer = setTimeout(save, 200);
-  });
+  return { load, save, watch };
 }

@@ -1,110 +1,175 @@
 // web/query.js is responsible for queries: $filter explained as you type
 // (its canonical form, or the error with its position marked), $select and
 // $top, results with typed cells, and next pages through the continuation
-// tokens the engine returns.
-import { el, replace, debounce, number } from "./dom.js";
+// tokens the engine returns. One engine run answers a page and its cost
+// (examined and returned entities); the first rows show at once and the
+// rest follow in chunks, so a 1,000-row page never blocks the page.
+//
+// mountQuery(root, session, {filter}) renders into root, with an optional
+// starting $filter. It emits "exchange" and listens for "table-selected".
+// Each finished page bumps root's data-query-pages (tests and make measure
+// wait on it; data-query-rows says how many rows are in the table).
+import { el, replace, debounce, number, mount } from "./dom.js";
 import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
-import { state, emit, on } from "./state.js";
 
-const $ = (id) => document.getElementById(id);
-let next = null; // continuation of the last page
+const FIRST = 50; // rows laid out before the page answers
+const CHUNK = 250; // rows per later slice
 
-function explain() {
-  const text = $("filter").value;
-  const box = $("filter-explain");
-  if (text.trim() === "") {
-    $("filter").removeAttribute("aria-invalid");
-    replace(box, el("p", { class: "hint" }, "No filter: every entity of the table."));
-    return;
-  }
-  const x = tableplay.explainFilter(text);
-  $("filter").setAttribute("aria-invalid", String(!x.valid));
-  if (x.valid) {
-    const range = x.keyRange?.PartitionKey
-      ? `Scans PartitionKey ${x.keyRange.PartitionKey.from ?? "…"} to ${x.keyRange.PartitionKey.to ?? "…"}` + (x.keyRange.RowKey ? `, RowKey ${x.keyRange.RowKey.from ?? "…"} to ${x.keyRange.RowKey.to ?? "…"}` : "")
-      : "Scans the whole table.";
-    replace(box, el("p", {}, "Canonical form: ", el("code", { class: "canonical" }, x.canonical)), el("p", { class: "hint" }, x.keyRange?.empty ? "No key can match: nothing is scanned." : range));
-    return;
-  }
-  const parts = [];
-  if (x.position >= 0) {
-    // Mark the character just before the position the message names.
-    const units = [...text];
-    let at = 0;
-    let index = units.length;
-    for (let i = 0; i < units.length; i++) {
-      at += units[i].length;
-      if (at >= x.position) {
-        index = i;
-        break;
-      }
+const HTML = `
+<h2 id="query-heading">Query <span id="query-table" class="hint"></span></h2>
+<form id="query-form" class="stack" novalidate>
+  <label for="filter">$filter</label>
+  <input id="filter" autocomplete="off" spellcheck="false" aria-describedby="filter-explain" placeholder="PartitionKey eq 'users' and Age gt 30">
+  <div id="filter-explain" class="explain" aria-live="polite"></div>
+  <div class="row wrap">
+    <label for="select">$select</label>
+    <input id="select" autocomplete="off" spellcheck="false" placeholder="Name,Age">
+    <label for="top">$top</label>
+    <input id="top" type="number" min="1" max="1000" inputmode="numeric" placeholder="1000">
+    <button type="submit">Run query</button>
+    <button id="next-page" type="button" class="secondary" disabled>Next page</button>
+  </div>
+</form>
+<p id="query-summary" class="hint" aria-live="polite"></p>
+<div id="query-results" class="results"></div>`;
+
+export function mountQuery(root, session, { filter = "" } = {}) {
+  const $ = mount(root, HTML);
+  let next = null; // continuation of the last page
+  let rendering = 0; // bumped per page, so a stale slice stops
+
+  function explain() {
+    const text = $("filter").value;
+    const box = $("filter-explain");
+    if (text.trim() === "") {
+      $("filter").removeAttribute("aria-invalid");
+      replace(box, el("p", { class: "hint" }, "No filter: every entity of the table."));
+      return;
     }
-    parts.push(el("pre", { class: "marked", "aria-label": `Error at position ${x.position}` },
-      units.slice(0, index).join(""), el("mark", {}, units[index] ?? " "), units.slice(index + 1).join("")));
+    const x = session.engine.explainFilter(text);
+    $("filter").setAttribute("aria-invalid", String(!x.valid));
+    if (x.valid) {
+      const range = x.keyRange?.PartitionKey
+        ? `Scans PartitionKey ${x.keyRange.PartitionKey.from ?? "…"} to ${x.keyRange.PartitionKey.to ?? "…"}` + (x.keyRange.RowKey ? `, RowKey ${x.keyRange.RowKey.from ?? "…"} to ${x.keyRange.RowKey.to ?? "…"}` : "")
+        : "Scans the whole table.";
+      replace(box, el("p", {}, "Canonical form: ", el("code", { class: "canonical" }, x.canonical)), el("p", { class: "hint" }, x.keyRange?.empty ? "No key can match: nothing is scanned." : range));
+      return;
+    }
+    const parts = [];
+    if (x.position >= 0) {
+      // Mark the character just before the position the message names.
+      const units = [...text];
+      let at = 0;
+      let index = units.length;
+      for (let i = 0; i < units.length; i++) {
+        at += units[i].length;
+        if (at >= x.position) {
+          index = i;
+          break;
+        }
+      }
+      parts.push(el("pre", { class: "marked", "aria-label": `Error at position ${x.position}` },
+        units.slice(0, index).join(""), el("mark", {}, units[index] ?? " "), units.slice(index + 1).join("")));
+    }
+    replace(box, parts, card(x.error));
   }
-  replace(box, parts, card(x.error));
-}
 
-function resultsTable(rows, sel) {
-  const columns = [];
-  for (const r of rows) for (const p of r.draft.properties) if (!columns.includes(p.name)) columns.push(p.name);
-  const hasKeys = rows.some((r) => r.draft.PartitionKey !== undefined);
-  return el("table", {},
-    el("caption", { class: "visually-hidden" }, "Query results"),
-    el("thead", {}, el("tr", {},
-      hasKeys ? [el("th", { scope: "col" }, "PartitionKey"), el("th", { scope: "col" }, "RowKey")] : null,
-      columns.map((c) => el("th", { scope: "col" }, c)))),
-    el("tbody", {}, rows.map((r) => el("tr", {},
-      hasKeys ? [el("td", {}, r.draft.PartitionKey ?? ""), el("td", {}, r.draft.RowKey ?? "")] : null,
-      columns.map((c) => {
-        const p = r.draft.properties.find((q) => q.name === c);
-        return el("td", {}, p ? [p.text, el("span", { class: "type" }, p.type)] : "");
-      })))));
-}
-
-async function run(continuation) {
-  const table = state.table;
-  if (!table) {
-    $("query-summary").textContent = "Select a table first.";
-    return;
+  function rowElement(r, columns, hasKeys) {
+    const tr = document.createElement("tr");
+    if (hasKeys) tr.append(el("td", {}, r.draft.PartitionKey ?? ""), el("td", {}, r.draft.RowKey ?? ""));
+    const byName = new Map(r.draft.properties.map((p) => [p.name, p]));
+    for (const c of columns) {
+      const p = byName.get(c);
+      tr.append(p ? el("td", {}, p.text, el("span", { class: "type" }, p.type)) : el("td"));
+    }
+    return tr;
   }
-  const op = { kind: "query", table, level: state.level };
-  if ($("filter").value.trim()) op.filter = $("filter").value;
-  if ($("select").value.trim()) op.select = $("select").value;
-  if ($("top").value) op.top = Number($("top").value);
-  if (continuation) Object.assign(op, continuation);
-  const x = await send(op);
-  emit("exchange", x);
-  if (x.error || x.response.status !== 200) {
-    $("query-summary").textContent = x.error ?? `The query failed: ${x.response.status} ${x.response.statusText}`;
-    replace($("query-results"));
-    next = null;
-    $("next-page").disabled = true;
-    return;
-  }
-  const rows = tableplay.readEntities(x.response.body);
-  const stats = tableplay.queryStats(op);
-  const npk = header(x.response, "x-ms-continuation-NextPartitionKey");
-  const nrk = header(x.response, "x-ms-continuation-NextRowKey");
-  next = npk ? { nextPartitionKey: npk, nextRowKey: nrk ?? "" } : null;
-  $("next-page").disabled = !next;
-  $("query-summary").textContent =
-    `${number(rows.length)} returned` +
-    (stats.error ? "" : `, ${number(stats.scanned)} examined`) +
-    (next ? ` · more: NextPartitionKey ${npk}, NextRowKey ${nrk}` : " · no more pages");
-  replace($("query-results"), rows.length ? resultsTable(rows) : el("p", { class: "hint" }, "No entity matches."));
-  document.body.dataset.queryPages = String(Number(document.body.dataset.queryPages ?? 0) + 1);
-}
 
-export function initQuery() {
+  // resultsTable lays out the first rows now and the rest in slices; done
+  // is called once every row is in.
+  function resultsTable(rows, done) {
+    const columns = [...new Set(rows.flatMap((r) => r.draft.properties.map((p) => p.name)))];
+    const hasKeys = rows.some((r) => r.draft.PartitionKey !== undefined);
+    const tbody = el("tbody");
+    const table = el("table", {},
+      el("caption", { class: "visually-hidden" }, "Query results"),
+      el("thead", {}, el("tr", {},
+        hasKeys ? [el("th", { scope: "col" }, "PartitionKey"), el("th", { scope: "col" }, "RowKey")] : null,
+        columns.map((c) => el("th", { scope: "col" }, c)))),
+      tbody);
+    const run = ++rendering;
+    const slice = (from, to) => {
+      const part = document.createDocumentFragment();
+      for (let i = from; i < Math.min(to, rows.length); i++) part.append(rowElement(rows[i], columns, hasKeys));
+      tbody.append(part);
+    };
+    slice(0, FIRST);
+    let at = FIRST;
+    const more = () => {
+      if (run !== rendering) return;
+      if (at >= rows.length) return done();
+      slice(at, at + CHUNK);
+      at += CHUNK;
+      setTimeout(more, 0);
+    };
+    // The first rows paint before the rest are laid out.
+    requestAnimationFrame(() => setTimeout(more, 0));
+    return table;
+  }
+
+  function finished(rows) {
+    root.dataset.queryRows = String(rows);
+    root.dataset.queryPages = String(Number(root.dataset.queryPages ?? 0) + 1);
+  }
+
+  function run(continuation) {
+    const table = session.table;
+    if (!table) {
+      $("query-summary").textContent = "Select a table first.";
+      return;
+    }
+    const op = { kind: "query", table, level: session.level };
+    if ($("filter").value.trim()) op.filter = $("filter").value;
+    if ($("select").value.trim()) op.select = $("select").value;
+    if ($("top").value) op.top = Number($("top").value);
+    if (continuation) Object.assign(op, continuation);
+    const x = send(session, op);
+    session.emit("exchange", x);
+    rendering++;
+    if (x.error || x.response.status !== 200) {
+      $("query-summary").textContent = x.error ?? `The query failed: ${x.response.status} ${x.response.statusText}`;
+      replace($("query-results"));
+      next = null;
+      $("next-page").disabled = true;
+      finished(0);
+      return;
+    }
+    const rows = session.engine.readEntities(x.response.body);
+    const npk = header(x.response, "x-ms-continuation-NextPartitionKey");
+    const nrk = header(x.response, "x-ms-continuation-NextRowKey");
+    next = npk ? { nextPartitionKey: npk, nextRowKey: nrk ?? "" } : null;
+    $("next-page").disabled = !next;
+    $("query-summary").textContent =
+      `${number(rows.length)} returned` +
+      (x.stats ? `, ${number(x.stats.scanned)} examined` : "") +
+      (next ? ` · more: NextPartitionKey ${npk}, NextRowKey ${nrk}` : " · no more pages");
+    if (rows.length === 0) {
+      replace($("query-results"), el("p", { class: "hint" }, "No entity matches."));
+      finished(0);
+      return;
+    }
+    replace($("query-results"), resultsTable(rows, () => finished(rows.length)));
+  }
+
+  $("filter").value = filter;
   $("filter").addEventListener("input", debounce(explain, 120));
   $("query-form").addEventListener("submit", (e) => {
     e.preventDefault();
     run(null);
   });
   $("next-page").addEventListener("click", () => next && run(next));
-  on("table-selected", ({ table }) => {
+  session.on("table-selected", ({ table }) => {
     $("query-table").textContent = table ? `in ${table}` : "";
     next = null;
     $("next-page").disabled = true;

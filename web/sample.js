@@ -1,7 +1,6 @@
 // web/sample.js is responsible for the one-click sample: two tables with a
 // user and a product, written through the same requests a person would send.
 import { send } from "./exchange.js";
-import { emit } from "./state.js";
 
 export const sampleUser = {
   PartitionKey: "users",
@@ -33,15 +32,17 @@ export const sampleProduct = {
   ],
 };
 
-export async function loadSample() {
+// loadSample writes the sample into a playground's account, each request on
+// its wire view, and returns the table to select.
+export function loadSample(session) {
   for (const op of [
     { kind: "createTable", table: "Users" },
     { kind: "createTable", table: "Products" },
     { kind: "insertOrReplace", table: "Users", entity: sampleUser },
     { kind: "insertOrReplace", table: "Products", entity: sampleProduct },
   ]) {
-    emit("exchange", await send(op));
+    session.emit("exchange", send(session, op));
   }
-  emit("tables-changed");
+  session.emit("tables-changed");
   return "Users";
 }

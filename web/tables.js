@@ -1,84 +1,103 @@
-// web/tables.js is responsible for the tables column: creating a table with
+// web/tables.js is responsible for the tables part: creating a table with
 // live name validation, listing tables in stored case, selecting one and
 // deleting one after confirmation.
-import { el, replace, debounce } from "./dom.js";
+//
+// mountTables(root, session) renders into root and returns {refresh,
+// select}. It emits "exchange" and "table-selected" on the session and
+// listens for "tables-changed".
+import { el, replace, debounce, mount } from "./dom.js";
 import { cards } from "./cards.js";
 import { send } from "./exchange.js";
 import { confirmAction } from "./confirm.js";
-import { state, emit, on, setStatus } from "./state.js";
 
-const form = () => document.getElementById("create-table");
-const input = () => document.getElementById("table-name");
+const HTML = `
+<h2 id="tables-heading">Tables</h2>
+<form id="create-table" class="stack" novalidate>
+  <label for="table-name">New table name</label>
+  <div class="row">
+    <input id="table-name" name="table-name" autocomplete="off" spellcheck="false" aria-describedby="table-name-cards">
+    <button type="submit">Create</button>
+  </div>
+  <div id="table-name-cards" class="cards" aria-live="polite"></div>
+</form>
+<div id="empty-state" class="empty" hidden>
+  <p>Start here: create a table (a name such as <code>Customers</code>), then write an entity into it.
+    Or load two example tables with a user and a product.</p>
+  <button id="load-sample" type="button">Load the sample</button>
+</div>
+<ul id="table-list" class="table-list" aria-label="Tables in the account"></ul>`;
 
-function showNameRules() {
-  const name = input().value;
-  const box = document.getElementById("table-name-cards");
-  if (name === "") {
-    replace(box);
-    input().removeAttribute("aria-invalid");
-    return;
+export function mountTables(root, session) {
+  const $ = mount(root, HTML);
+  const input = $("table-name");
+
+  function showNameRules() {
+    const name = input.value;
+    const box = $("table-name-cards");
+    if (name === "") {
+      replace(box);
+      input.removeAttribute("aria-invalid");
+      return;
+    }
+    const report = session.engine.validateTableName(name);
+    input.setAttribute("aria-invalid", String(!report.valid));
+    replace(box, report.valid ? el("p", { class: "ok-note" }, "A valid table name.") : cards(report.violations));
   }
-  const report = tableplay.validateTableName(name);
-  input().setAttribute("aria-invalid", String(!report.valid));
-  replace(box, report.valid ? el("p", { class: "ok-note" }, "A valid table name.") : cards(report.violations));
-}
 
-
-export async function refreshTables() {
-  const x = await send({ kind: "listTables" });
-  const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((t) => t.TableName) : [];
-  const list = document.getElementById("table-list");
-  replace(
-    list,
-    names.map((name) =>
-      el("li", {},
-        el("button", {
-          type: "button", class: "select", "aria-current": String(name === state.table),
-          onclick: () => selectTable(name),
-        }, name),
-        el("button", {
-          type: "button", class: "secondary", "aria-label": `Delete table ${name}`,
-          onclick: async () => {
-            if (!(await confirmAction(`Delete the table ${name} and all its entities?`))) return;
-            const del = await send({ kind: "deleteTable", table: name });
-            emit("exchange", del);
-            if (state.table === name) selectTable(null);
-            refreshTables();
-          },
-        }, "Delete"),
+  async function refresh() {
+    const x = send(session, { kind: "listTables" });
+    const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((t) => t.TableName) : [];
+    replace(
+      $("table-list"),
+      names.map((name) =>
+        el("li", {},
+          el("button", {
+            type: "button", class: "select", "aria-current": String(name === session.table),
+            onclick: () => select(name),
+          }, name),
+          el("button", {
+            type: "button", class: "secondary", "aria-label": `Delete table ${name}`,
+            onclick: async () => {
+              if (!(await confirmAction(session.host, `Delete the table ${name} and all its entities?`))) return;
+              session.emit("exchange", send(session, { kind: "deleteTable", table: name }));
+              if (session.table === name) select(null);
+              refresh();
+            },
+          }, "Delete"),
+        ),
       ),
-    ),
-  );
-  document.getElementById("empty-state").hidden = names.length > 0;
-  if (state.table && !names.some((n) => n.toLowerCase() === state.table.toLowerCase())) selectTable(null);
-  return names;
-}
-
-export function selectTable(name) {
-  state.table = name;
-  for (const b of document.querySelectorAll("#table-list button.select")) {
-    b.setAttribute("aria-current", String(b.textContent === name));
+    );
+    $("empty-state").hidden = names.length > 0;
+    if (session.table && !names.some((n) => n.toLowerCase() === session.table.toLowerCase())) select(null);
+    return names;
   }
-  emit("table-selected", { table: name });
-}
 
-export function initTables() {
-  input().addEventListener("input", debounce(showNameRules, 120));
-  form().addEventListener("submit", async (e) => {
+  function select(name) {
+    session.table = name;
+    for (const b of root.querySelectorAll("#table-list button.select")) {
+      b.setAttribute("aria-current", String(b.textContent === name));
+    }
+    session.emit("table-selected", { table: name });
+  }
+
+  input.addEventListener("input", debounce(showNameRules, 120));
+  $("create-table").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const name = input().value;
-    const x = await send({ kind: "createTable", table: name });
-    emit("exchange", x);
+    const name = input.value;
+    const x = send(session, { kind: "createTable", table: name });
+    session.emit("exchange", x);
     if (x.response?.status === 201) {
-      input().value = "";
+      input.value = "";
       showNameRules();
-      await refreshTables();
-      selectTable(name);
-      setStatus(`Table ${name} created.`);
+      await refresh();
+      select(name);
+      session.setStatus(`Table ${name} created.`);
     } else {
       showNameRules();
-      setStatus(`The service refused the table: see the answer on the wire.`);
+      session.setStatus(x.notSent ? "Read-only: the request is shown on the wire, not sent." : "The service refused the table: see the answer on the wire.");
     }
   });
-  on("tables-changed", refreshTables);
+  $("load-sample").addEventListener("click", () => session.emit("load-sample"));
+  session.on("tables-changed", refresh);
+  return { refresh, select };
 }

@@ -1,21 +1,46 @@
 // web/wire.js is responsible for the wire view: each action's request (as the
-// Go SDK sends it) and the engine's answer, with copy buttons, and one entity
-// at all three metadata levels side by side.
-import { el, replace } from "./dom.js";
+// Go SDK sends it) and the engine's answer, with copy buttons and the Code
+// view (web/code-view.js), and one entity at all three metadata levels side
+// by side.
+//
+// mountWire(root, session, {exchanges, levels}) renders into root (either
+// part can be left out). It listens for "exchange", "load-entity" and
+// "entity-written", and sets session.level from its level choice.
+import { el, replace, mount } from "./dom.js";
 import { indent } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
-import { state, on } from "./state.js";
 import { mountCodeView } from "./code-view.js";
 
 const MAX = 8;
+// Bodies longer than this show their start until the person asks for all:
+// a 1,000-entity page is ~250 KB of text, too much to lay out at once.
+const LONG = 16 * 1024;
+
+const HTML = `
+<h2 id="wire-heading">On the wire</h2>
+<fieldset class="modes">
+  <legend>Metadata level of reads</legend>
+  <label><input type="radio" name="level" value="nometadata"> None</label>
+  <label><input type="radio" name="level" value="minimalmetadata" checked> Minimal</label>
+  <label><input type="radio" name="level" value="fullmetadata"> Full</label>
+</fieldset>
+<div id="exchanges-part">
+  <div id="exchanges" class="exchanges" aria-live="polite">
+    <p class="hint">Every action shows here: the request the Go SDK sends and the engine's answer.</p>
+  </div>
+</div>
+<div id="levels-part">
+  <h3>The entity at all three levels</h3>
+  <div id="levels" class="levels"><p class="hint">Load an entity to compare nometadata, minimalmetadata and fullmetadata.</p></div>
+</div>`;
 
 function copyButton(label, text) {
   return el("button", {
     type: "button", class: "copy", "aria-label": label,
     onclick: async (e) => {
       try {
-        await navigator.clipboard.writeText(text);
+        await navigator.clipboard.writeText(text());
         e.target.textContent = "Copied";
       } catch {
         e.target.textContent = "Copy failed";
@@ -34,63 +59,85 @@ function responseText(r) {
   return r.body ? `${head}\n\n${r.body}` : head;
 }
 
-function exchangeView(x) {
+// bodyText shows a body indented; a long one shows its start and a button
+// that shows the rest.
+function bodyText(pre, body) {
+  if (body.length <= LONG) return ["\n" + indent(body)];
+  const more = el("button", { type: "button", class: "secondary more" }, `Show the whole body (${body.length.toLocaleString("en-US")} characters)`);
+  more.addEventListener("click", () => {
+    more.remove();
+    pre.lastChild.textContent = "\n" + indent(body);
+  });
+  return [more, document.createTextNode("\n" + indent(body.slice(0, LONG)) + "\n…")];
+}
+
+function exchangeView(x, engine) {
   const title = `${x.operation.kind}${x.operation.table ? " · " + x.operation.table : ""}`;
   if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), el("p", { class: "card" }, x.error));
   const req = x.request;
-  const res = x.response;
-  const code = (res.body.match(/"code":"(\w+)"/) || [])[1];
-  const article = el("article", { class: "exchange", "aria-label": `${title}: ${res.status}` },
-    el("h3", {}, title),
-    el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, requestText(req))),
+  const request = [
+    el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, () => requestText(req))),
     el("pre", { tabindex: 0, class: "request" },
       `${req.method} ${req.url} HTTP/1.1\n`,
       req.headers.map(([k, v]) => `${k}: ${v}\n`).join(""),
       req.body ? "\n" + indent(req.body) : ""),
-    el("div", { class: "part-head" }, el("h4", {}, "Response"), copyButton(`Copy the ${title} response`, responseText(res))),
+  ];
+  if (x.notSent) {
+    return el("article", { class: "exchange", "aria-label": `${title}: not sent` }, el("h3", {}, title), request,
+      el("p", { class: "status-line not-sent" }, "Not sent: this playground is read-only."));
+  }
+  const res = x.response;
+  const code = (res.body.slice(0, 200).match(/"code":"(\w+)"/) || [])[1];
+  const pre = el("pre", { tabindex: 0, class: "response" }, res.headers.map(([k, v]) => `${k}: ${v}\n`).join(""));
+  if (res.body) pre.append(...bodyText(pre, res.body));
+  const article = el("article", { class: "exchange", "aria-label": `${title}: ${res.status}` },
+    el("h3", {}, title),
+    request,
+    el("div", { class: "part-head" }, el("h4", {}, "Response"), copyButton(`Copy the ${title} response`, () => responseText(res))),
     el("p", { class: `status-line ${res.status >= 400 ? "bad" : "good"}` }, `HTTP/1.1 ${res.status} ${res.statusText}`,
       code ? [" · ", el("a", { href: errorCodesURL, target: "_blank", rel: "noopener" }, code)] : null),
-    el("pre", { tabindex: 0, class: "response" },
-      res.headers.map(([k, v]) => `${k}: ${v}\n`).join(""),
-      res.body ? "\n" + indent(res.body) : ""),
+    pre,
   );
-  mountCodeView(article, x.operation);
+  mountCodeView(article, x.operation, engine);
   return article;
 }
 
-function show(x) {
-  const box = document.getElementById("exchanges");
-  box.querySelector(":scope > p.hint")?.remove();
-  box.prepend(exchangeView(x));
-  while (box.children.length > MAX) box.lastElementChild.remove();
-}
+export function mountWire(root, session, { exchanges = true, levels = true } = {}) {
+  const $ = mount(root, HTML);
+  $("exchanges-part").hidden = !exchanges;
+  $("levels-part").hidden = !levels;
+  let loaded = null; // {table, draft} shown at the three levels
 
-let loaded = null; // {table, draft} shown at the three levels
-
-async function showLevels() {
-  const box = document.getElementById("levels");
-  if (!loaded) return;
-  const cols = [];
-  for (const level of ["nometadata", "minimalmetadata", "fullmetadata"]) {
-    const x = await send({ kind: "get", table: loaded.table, entity: { ...loaded.draft, properties: [] }, level });
-    const body = x.response?.status === 200 ? indent(x.response.body) : `HTTP ${x.response?.status}`;
-    cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, "aria-label": `The entity at ${level}` }, body)));
+  function show(x) {
+    const box = $("exchanges");
+    box.querySelector(":scope > p.hint")?.remove();
+    box.prepend(exchangeView(x, session.engine));
+    while (box.children.length > MAX) box.lastElementChild.remove();
   }
-  replace(box, cols);
-}
 
-export function initWire() {
-  on("exchange", show);
-  for (const radio of document.querySelectorAll('input[name="level"]')) {
+  function showLevels() {
+    if (!loaded || !levels) return;
+    const cols = [];
+    for (const level of ["nometadata", "minimalmetadata", "fullmetadata"]) {
+      const x = send(session, { kind: "get", table: loaded.table, entity: { ...loaded.draft, properties: [] }, level });
+      const body = x.response?.status === 200 ? indent(x.response.body) : `HTTP ${x.response?.status}`;
+      cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, "aria-label": `The entity at ${level}` }, body)));
+    }
+    replace($("levels"), cols);
+  }
+
+  for (const radio of root.querySelectorAll('input[name="level"]')) {
+    radio.checked = radio.value === session.level;
     radio.addEventListener("change", () => {
-      if (radio.checked) state.level = radio.value;
+      if (radio.checked) session.level = radio.value;
     });
   }
-  on("load-entity", ({ draft }) => {
-    loaded = { table: state.table, draft };
+  if (exchanges) session.on("exchange", show);
+  session.on("load-entity", ({ draft }) => {
+    loaded = { table: session.table, draft };
     showLevels();
   });
-  on("entity-written", ({ table, draft }) => {
+  session.on("entity-written", ({ table, draft }) => {
     loaded = { table, draft };
     showLevels();
   });

@@ -21,6 +21,8 @@ type API struct {
 	Creds rest.Credentials
 	// Store, when set, lets QueryStats and Reset reach the account itself.
 	Store *store.Store
+	// Handler, when set, answers Run's requests (the account's Table API).
+	Handler *rest.Handler
 }
 
 // errorJSON is the answer to input the API cannot read at all.

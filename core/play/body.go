@@ -143,38 +143,40 @@ func (a *API) DraftBody(draftJSON []byte) []byte {
 	key(entity.PartitionKey, d.PartitionKey)
 	key(entity.RowKey, d.RowKey)
 	for _, r := range d.Properties {
-		t, ok := edmType(r.Type)
-		v, err := edm.ParseString(t, r.Text)
 		comma()
-		annotate := func(typeName string) {
+		annotation, value := rowJSON(r)
+		if annotation != "" {
 			b = edm.AppendJSONString(b, r.Name+"@odata.type")
 			b = append(b, ':')
-			b = edm.AppendJSONString(b, typeName)
+			b = edm.AppendJSONString(b, annotation)
 			b = append(b, ',')
 		}
-		switch {
-		case !ok || err != nil:
-			// An unknown type, or not a value of its type: keep the text,
-			// annotated, so the JSON mode shows the same violation.
-			if ok {
-				annotate(t.String())
-			} else {
-				annotate(r.Type)
-			}
-			b = edm.AppendJSONString(b, r.Name)
-			b = append(b, ':')
-			b = edm.AppendJSONString(b, r.Text)
-		default:
-			if v.NeedsAnnotation() || t == edm.Double {
-				// Doubles are annotated too: an integral 2.0 would otherwise
-				// read back as an Int32 if a tool reformats the text.
-				annotate(t.String())
-			}
-			b = edm.AppendJSONString(b, r.Name)
-			b = append(b, ':')
-			b = v.AppendJSON(b)
-		}
+		b = edm.AppendJSONString(b, r.Name)
+		b = append(b, ':')
+		b = append(b, value...)
 	}
 	b = append(b, '}')
 	return mustJSON(map[string]string{"body": string(b)})
+}
+
+// rowJSON is one editor row as body JSON: its odata.type annotation ("" when
+// the value needs none) and the value, formatted as the engine writes it.
+// Text that is not a value of its type (or an unknown type) is kept as a
+// string, annotated, so the JSON mode shows the same violation.
+func rowJSON(r Row) (string, []byte) {
+	t, ok := edmType(r.Type)
+	if !ok {
+		return r.Type, edm.AppendJSONString(nil, r.Text)
+	}
+	v, err := edm.ParseString(t, r.Text)
+	if err != nil {
+		return t.String(), edm.AppendJSONString(nil, r.Text)
+	}
+	annotation := ""
+	if v.NeedsAnnotation() || t == edm.Double {
+		// Doubles are annotated too: an integral 2.0 would otherwise read
+		// back as an Int32 if a tool reformats the text.
+		annotation = t.String()
+	}
+	return annotation, v.AppendJSON(nil)
 }

@@ -48,15 +48,20 @@ type Request struct {
 // operation, signed with SharedKeyLite and the account key. Entity bodies are
 // built from valid drafts only.
 func (a *API) RequestFor(opJSON []byte) []byte {
+	return mustJSON(a.requestOf(opJSON))
+}
+
+// requestOf is RequestFor before encoding; Error says why there is none.
+func (a *API) requestOf(opJSON []byte) Request {
 	var op Operation
 	if err := json.Unmarshal(opJSON, &op); err != nil {
-		return errorJSON("not an operation: " + err.Error())
+		return Request{Error: "not an operation: " + err.Error()}
 	}
 	r, msg := a.Build(op)
 	if msg != "" {
-		return mustJSON(Request{Error: msg})
+		return Request{Error: msg}
 	}
-	return mustJSON(r)
+	return r
 }
 
 func (a *API) build(op Operation) (Request, string) {

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -28,7 +29,11 @@ type Reply struct {
 // Serve answers a Call in process, exactly as ServeHTTP answers it over a
 // connection, so packages that know no HTTP (lessons, say) can drive the API.
 func (h *Handler) Serve(c Call) Reply {
-	r, err := http.NewRequest(c.Method, c.URL, strings.NewReader(c.Body))
+	return h.serveCall(context.Background(), c)
+}
+
+func (h *Handler) serveCall(ctx context.Context, c Call) Reply {
+	r, err := http.NewRequestWithContext(ctx, c.Method, c.URL, strings.NewReader(c.Body))
 	if err != nil {
 		return Reply{Status: http.StatusBadRequest, StatusText: http.StatusText(http.StatusBadRequest), Body: err.Error()}
 	}

@@ -71,6 +71,7 @@ func (x *exchange) queryEntities(table string) {
 		x.fail(err)
 		return
 	}
+	noteQuery(x.r, &page)
 	if page.More() {
 		x.w.Header().Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
 		x.w.Header().Set("x-ms-continuation-NextRowKey", page.NextRowKey)

@@ -1,0 +1,153 @@
+package play
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// MaxAccounts bounds how many accounts one engine hosts at once (the page's
+// own and its embeds), so a page cannot grow the engine without limit.
+const MaxAccounts = 64
+
+// Account is one independent account of the engine: its store, the Table
+// API over it and the playground's functions bound to it.
+type Account struct {
+	Name    string
+	Store   *store.Store
+	Handler *rest.Handler
+	API     *API
+}
+
+// AccountsOptions configure Accounts.
+type AccountsOptions struct {
+	Clock func() time.Time
+	// Base gives the URL an account's requests and bodies use, from its
+	// name (e.g. the page's origin + "/" + name).
+	Base func(account string) string
+	// OnChange, if set, is called with the account's name after every
+	// change to it; it must not call back into the store synchronously.
+	OnChange func(account string)
+	// AllowUnsigned lets unsigned requests in (a page holds no secret).
+	AllowUnsigned bool
+}
+
+// Accounts are the accounts one engine hosts, each reached by the account
+// name in the request path. The well-known account always exists; others
+// are created and dropped by name (the page's embeds).
+type Accounts struct {
+	opts   AccountsOptions
+	router *rest.Router
+
+	mu     sync.Mutex
+	byName map[string]*Account // guarded by mu
+	next   int                 // guarded by mu: the number of the last generated name
+}
+
+// NewAccounts returns the engine's accounts with the well-known one in it.
+func NewAccounts(o AccountsOptions) *Accounts {
+	s := &Accounts{opts: o, byName: map[string]*Account{}}
+	first := s.build(rest.WellKnownAccount)
+	s.byName[first.Name] = first
+	s.router = rest.NewRouter(first.Handler)
+	return s
+}
+
+// Router is the Table API of every account: the first path segment picks one.
+func (s *Accounts) Router() *rest.Router { return s.router }
+
+// Get returns an account by name, or nil.
+func (s *Accounts) Get(name string) *Account {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byName[name]
+}
+
+// Errors of Create and Drop.
+var (
+	ErrAccountName   = errors.New("an account name is 3 to 24 lowercase letters and digits")
+	ErrAccountExists = errors.New("that account exists")
+	ErrTooMany       = errors.New("too many accounts in this engine (the limit is " + strconv.Itoa(MaxAccounts) + ")")
+	ErrNoAccount     = errors.New("no such account")
+	ErrKeepAccount   = errors.New("the well-known account cannot be dropped")
+)
+
+// Create adds an empty account. An empty name picks a free one
+// ("embed1", "embed2", …).
+func (s *Accounts) Create(name string) (*Account, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.byName) >= MaxAccounts {
+		return nil, ErrTooMany
+	}
+	if name == "" {
+		for name == "" || s.byName[name] != nil {
+			s.next++
+			name = "embed" + strconv.Itoa(s.next)
+		}
+	}
+	if !validAccountName(name) {
+		return nil, ErrAccountName
+	}
+	if s.byName[name] != nil {
+		return nil, ErrAccountExists
+	}
+	a := s.build(name)
+	s.byName[name] = a
+	s.router.Add(a.Handler)
+	return a, nil
+}
+
+// Drop removes an account and everything in it.
+func (s *Accounts) Drop(name string) error {
+	if name == rest.WellKnownAccount {
+		return ErrKeepAccount
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.byName[name] == nil {
+		return ErrNoAccount
+	}
+	delete(s.byName, name)
+	s.router.Remove(name)
+	return nil
+}
+
+// build makes an account's store, handler and API; all accounts share the
+// emulator's well-known key, so the SDK's signing works for any of them.
+func (s *Accounts) build(name string) *Account {
+	var onChange func()
+	if s.opts.OnChange != nil {
+		onChange = func() { s.opts.OnChange(name) }
+	}
+	st := store.New(store.Options{Clock: s.opts.Clock, OnChange: onChange})
+	creds := rest.WellKnown()
+	creds.Account = name
+	signer := creds
+	creds.AllowUnsigned = s.opts.AllowUnsigned
+	h := rest.New(rest.Options{Store: st, Credentials: creds, Clock: s.opts.Clock})
+	base := ""
+	if s.opts.Base != nil {
+		base = s.opts.Base(name)
+	}
+	return &Account{Name: name, Store: st, Handler: h, API: &API{Base: base, Clock: s.opts.Clock, Creds: signer, Store: st, Handler: h}}
+}
+
+// validAccountName is the storage account naming rule: 3 to 24 characters,
+// lowercase letters and digits only.
+func validAccountName(name string) bool {
+	if len(name) < 3 || len(name) > 24 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,28 @@
+package play
+
+import "github.com/tableplay/tableplay/core/rest"
+
+// Ran is Run's answer: the request the Go SDK sends for an operation, the
+// engine's answer to it and, for a query, what the page cost (examined and
+// returned entities), all from one run.
+type Ran struct {
+	Request  Request          `json:"request"`
+	Response *rest.Reply      `json:"response,omitempty"`
+	Stats    *rest.QueryStats `json:"stats,omitempty"`
+	Error    string           `json:"error,omitempty"`
+}
+
+// Run builds an operation's request (as RequestFor does) and answers it with
+// the account's Table API in the same call, so the page runs a query once
+// for both its results and its cost.
+func (a *API) Run(opJSON []byte) []byte {
+	r := a.requestOf(opJSON)
+	if r.Error != "" {
+		return mustJSON(Ran{Request: r, Error: r.Error})
+	}
+	if a.Handler == nil {
+		return mustJSON(Ran{Request: r, Error: "no account"})
+	}
+	reply, stats := a.Handler.ServeMeasured(rest.Call{Method: r.Method, URL: r.URL, Headers: r.Headers, Body: r.Body})
+	return mustJSON(Ran{Request: r, Response: &reply, Stats: stats})
+}

@@ -1,0 +1,38 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// QueryStats is what one page of an entity query cost: the entities the
+// store examined, those it returned, and whether a continuation followed.
+type QueryStats struct {
+	Scanned  int  `json:"scanned"`
+	Returned int  `json:"returned"`
+	More     bool `json:"more"`
+}
+
+type statsKey struct{}
+
+// noteQuery records a query page's figures for ServeMeasured, when the
+// request came through it; other requests pay one context lookup.
+func noteQuery(r *http.Request, p *store.Page) {
+	if s, ok := r.Context().Value(statsKey{}).(*QueryStats); ok {
+		*s = QueryStats{Scanned: p.Scanned, Returned: len(p.Entities), More: p.More()}
+	}
+}
+
+// ServeMeasured answers a Call as Serve does and, when it was an entity
+// query that reached the store, also says what the page cost: one run for
+// both the answer and its figures. The figures are nil otherwise.
+func (h *Handler) ServeMeasured(c Call) (Reply, *QueryStats) {
+	stats := &QueryStats{Scanned: -1}
+	reply := h.serveCall(context.WithValue(context.Background(), statsKey{}, stats), c)
+	if stats.Scanned < 0 {
+		return reply, nil
+	}
+	return reply, stats
+}

@@ -1,0 +1,63 @@
+package rest
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+)
+
+// Router serves several accounts from one process, as the browser engine
+// does for a page with many embedded playgrounds: the first path segment
+// names the account, and each account has its own Handler (its own store and
+// credentials). A path naming no registered account goes to the fallback,
+// which answers it as the service answers an unknown account.
+type Router struct {
+	fallback *Handler
+
+	mu       sync.RWMutex
+	accounts map[string]*Handler // guarded by mu
+}
+
+// NewRouter returns a router whose fallback (and first account) is h.
+func NewRouter(h *Handler) *Router {
+	return &Router{fallback: h, accounts: map[string]*Handler{h.creds.Account: h}}
+}
+
+// Add registers h under its account name; false if the name is taken.
+func (rt *Router) Add(h *Handler) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if _, ok := rt.accounts[h.creds.Account]; ok {
+		return false
+	}
+	rt.accounts[h.creds.Account] = h
+	return true
+}
+
+// Remove unregisters an account; the fallback's account stays.
+func (rt *Router) Remove(account string) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if _, ok := rt.accounts[account]; !ok || account == rt.fallback.creds.Account {
+		return false
+	}
+	delete(rt.accounts, account)
+	return true
+}
+
+// Lookup returns the handler of an account, or nil.
+func (rt *Router) Lookup(account string) *Handler {
+	rt.mu.RLock()
+	defer rt.mu.RUnlock()
+	return rt.accounts[account]
+}
+
+// ServeHTTP hands the request to its account's handler.
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	account, _, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
+	h := rt.Lookup(account)
+	if h == nil {
+		h = rt.fallback
+	}
+	h.ServeHTTP(w, r)
+}

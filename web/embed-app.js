@@ -1,0 +1,142 @@
+// web/embed-app.js is responsible for turning one <table-playground>
+// element into a live playground once it starts: its own account in the
+// page's engine (created here, dropped by destroy), its start state, the
+// parts its view names mounted in its shadow root (web/parts.js, the same
+// parts as the full page), a table choice when the tables part is not shown,
+// and the "Open in the playground" link that carries its state.
+import tableplay from "./engine.js";
+import { el, replace, debounce } from "./dom.js";
+import { createSession } from "./session.js";
+import { mountParts, select } from "./parts.js";
+import { loadSample, sampleUser } from "./sample.js";
+import { send } from "./exchange.js";
+import { shareLink } from "./sharelink.js";
+
+// The examples an embed can name until the lessons' gallery exists.
+const EXAMPLES = new Set(["sample"]);
+
+// startState applies the element's start state to its new account and
+// returns {table, entity, filter} to show.
+async function startState(c, session) {
+  const engine = session.engine;
+  const inline = c.inline ?? {};
+  if (c.src && !inline.account) {
+    const response = await fetch(new URL(c.src, document.baseURI));
+    if (!response.ok) throw new Error(`loading ${c.src}: ${response.status}`);
+    engine.restore(await response.text());
+  } else if (inline.account) {
+    engine.restore(inline.account);
+  } else if (c.example) {
+    if (!EXAMPLES.has(c.example)) session.setStatus(`There is no example named “${c.example}”: this is the built-in sample.`);
+    return { table: loadSample(session), entity: inline.entity ?? sampleUser, filter: inline.filter ?? "" };
+  }
+  return { table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
+}
+
+// asDraft accepts an editor draft ({PartitionKey, RowKey, properties}) or
+// an entity written as an OData body, read by the engine.
+function asDraft(engine, entity) {
+  if (!entity || Array.isArray(entity.properties)) return entity;
+  return engine.parseBody(JSON.stringify(entity)).draft ?? null;
+}
+
+// tableChoice is the toolbar's table select for views without the tables
+// part; it follows creates and deletes.
+function tableChoice(session, parts) {
+  const choice = el("select", { "aria-label": "Table", part: "table-select" });
+  const refresh = () => {
+    const x = send(session, { kind: "listTables" });
+    const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((t) => t.TableName) : [];
+    replace(choice, names.length ? names.map((n) => el("option", { value: n, selected: n === session.table }, n)) : el("option", { value: "" }, "(no table)"));
+  };
+  choice.addEventListener("change", () => select(session, parts, choice.value || null));
+  session.on("exchange", ({ operation }) => {
+    if (operation.kind === "createTable" || operation.kind === "deleteTable") refresh();
+  });
+  session.on("table-selected", refresh);
+  return { choice, refresh };
+}
+
+export async function startPlayground(host, ui) {
+  const c = ui.c;
+  window.addEventListener("tableplay:progress", function progress(e) {
+    const { loaded, total } = e.detail;
+    if (total && loaded >= total) window.removeEventListener("tableplay:progress", progress);
+    if (host.dataset.state !== "ready" && total) ui.status.textContent = `Loading the engine… ${Math.round((100 * loaded) / total)}%`;
+  });
+  await tableplay.ready;
+  const engine = await tableplay.createAccount();
+  const session = createSession({ engine, host: ui.frame, status: ui.status });
+  let start;
+  try {
+    start = await startState(c, session);
+  } catch (err) {
+    tableplay.dropAccount(engine.name);
+    throw err;
+  }
+  session.readonly = c.readonly;
+  session.level = c.level;
+
+  // The parts, laid out in two columns when there is room for both sides.
+  const has = (v) => c.view.includes(v);
+  const slot = () => el("div");
+  const slots = {
+    tables: has("tables") ? slot() : null,
+    editor: has("editor") ? slot() : null,
+    operations: has("editor") ? slot() : null,
+    entities: has("editor") ? slot() : null,
+    wire: has("wire") ? slot() : null,
+    levels: has("levels") ? slot() : null,
+    query: has("query") ? slot() : null,
+    batch: has("batch") ? slot() : null,
+  };
+  if (slots.wire && slots.levels) slots.levels = slots.wire;
+  const left = [slots.tables, slots.editor, slots.operations, slots.entities].filter(Boolean);
+  const right = [slots.wire ?? slots.levels].filter(Boolean);
+  const wide = [slots.query, slots.batch].filter(Boolean);
+  for (const w of wide) w.classList.add("wide");
+  const two = left.length > 0 && right.length > 0;
+  replace(ui.body, two ? [el("div", {}, left), el("div", {}, right), wide] : [left, wide, right]);
+  ui.body.className = two ? "body two" : "body";
+
+  const parts = mountParts(session, slots, { filter: start.filter });
+  const toolbar = [];
+  let choice = null;
+  if (!slots.tables) {
+    choice = tableChoice(session, parts);
+    toolbar.push(choice.choice);
+  }
+  const open = el("a", { part: "open", href: c.playground, target: "_blank", rel: "noopener" }, "Open in the playground");
+  toolbar.push(open);
+  ui.run.replaceWith(...toolbar);
+
+  // The link carries the account's state to the full page.
+  const relink = debounce(async () => {
+    const { link } = await shareLink(c.playground, JSON.stringify(engine.snapshot()));
+    open.href = link ?? c.playground;
+    open.title = link ? "Opens a copy of this playground's tables in the full playground" : "Too large for a link: opens an empty playground";
+  }, 200);
+  const onChange = (e) => e.detail?.account === engine.name && relink();
+  window.addEventListener("tableplay:change", onChange);
+  relink();
+
+  await parts.tables?.refresh();
+  if (start.table) select(session, parts, start.table);
+  else choice?.refresh();
+  const draft = asDraft(engine, start.entity);
+  if (draft) parts.editor?.setDraft(draft);
+  session.setStatus(`Live: account ${engine.name}, in this page only${c.readonly ? " · read-only: writes are shown, not sent" : ""}.`);
+
+  return {
+    account: engine.name,
+    destroy() {
+      window.removeEventListener("tableplay:change", onChange);
+      session.destroy();
+      try {
+        tableplay.dropAccount(engine.name);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// web/embed-frame.js is responsible for the iframe form of the embed
+// (embed.html): it reads the element's attributes from the URL fragment
+// (#example=sample&view=editor,wire&readonly, or state=<share code> for an
+// inline start state), shows one <table-playground>, and posts its height to
+// the parent page ({type: "tableplay:height", height}) whenever it changes,
+// so the host page can size the iframe.
+import "./embed.js";
+import { decode } from "./sharelink.js";
+
+const ATTRIBUTES = ["example", "src", "view", "level", "theme", "height", "label", "start", "playground"];
+
+async function build() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const playground = document.createElement("table-playground");
+  for (const name of ATTRIBUTES) if (params.has(name)) playground.setAttribute(name, params.get(name));
+  if (params.has("readonly")) playground.setAttribute("readonly", "");
+  if (params.has("state")) {
+    const inline = document.createElement("script");
+    inline.type = "application/json";
+    inline.textContent = await decode(params.get("state"));
+    playground.append(inline);
+  }
+  playground.style.setProperty("--tp-margin", "0");
+  document.body.style.margin = "0";
+  document.body.append(playground);
+  let last = -1;
+  const post = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last || window.parent === window) return;
+    last = height;
+    window.parent.postMessage({ type: "tableplay:height", height }, "*");
+  };
+  new ResizeObserver(post).observe(document.documentElement);
+  post();
+}
+
+build();

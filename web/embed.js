@@ -1,0 +1,161 @@
+// web/embed.js is responsible for the <table-playground> element: a small,
+// live playground that any page embeds with one module script. Before it
+// runs, each element shows a light static preview of its start state and a
+// Run control; the engine (one per page, shared by every element) and the
+// parts load only when an element nears the viewport or Run is pressed.
+// Each element then gets its own account in the engine, dropped when the
+// element leaves the DOM. Attributes and theming: docs/embedding.md.
+//
+// This module is the bootstrap: it holds no engine code; web/embed-app.js
+// (loaded on start) builds the playground.
+import { el, replace } from "./dom.js";
+
+const here = new URL("./", import.meta.url);
+export const VIEWS = ["tables", "editor", "wire", "levels", "query", "batch"];
+
+// config reads an element's attributes and its inline start state (a child
+// <script type="application/json">, read as data, never run).
+function config(host) {
+  const attr = (name) => host.getAttribute(name);
+  const view = (attr("view") ?? "editor,wire").split(",").map((v) => v.trim()).filter((v) => VIEWS.includes(v));
+  let inline = null;
+  let problem = "";
+  const script = host.querySelector(':scope > script[type="application/json"]');
+  if (script) {
+    try {
+      inline = JSON.parse(script.textContent);
+      if (inline?.format) inline = { account: inline }; // a bare account document
+    } catch (e) {
+      problem = `The inline start state is not JSON: ${e.message}`;
+    }
+  }
+  return {
+    example: attr("example"),
+    src: attr("src"),
+    inline,
+    problem,
+    view: view.length ? view : ["editor", "wire"],
+    level: ["nometadata", "minimalmetadata", "fullmetadata"].includes(attr("level")) ? attr("level") : "minimalmetadata",
+    height: attr("height"),
+    readonly: host.hasAttribute("readonly"),
+    onClick: attr("start") === "click",
+    label: attr("label") || "Table playground",
+    playground: new URL(attr("playground") ?? "../index.html", here).href,
+  };
+}
+
+// preview lists what the playground will start with, from the start state
+// as written (no engine yet).
+function preview(c) {
+  const items = [];
+  if (c.problem) items.push(el("p", { class: "card" }, c.problem));
+  const tables = c.inline?.account?.tables;
+  if (Array.isArray(tables)) {
+    items.push(el("p", {}, "Starts with these tables:"),
+      el("ul", {}, tables.map((t) => el("li", {}, el("code", {}, String(t?.name)), ` (${t?.entities?.length ?? 0} entities)`))));
+  } else if (c.src) {
+    items.push(el("p", {}, "Starts from the account at ", el("code", {}, c.src), "."));
+  } else if (c.example) {
+    items.push(el("p", {}, "Starts with the example ", el("code", {}, c.example), "."));
+  } else {
+    items.push(el("p", {}, "Starts with an empty account."));
+  }
+  if (c.inline?.entity) items.push(el("p", {}, "In the editor:"), el("pre", {}, JSON.stringify(c.inline.entity, null, 2)));
+  if (c.inline?.filter) items.push(el("p", {}, "$filter: ", el("code", {}, c.inline.filter)));
+  items.push(el("p", { class: "hint" }, `Shows: ${c.view.join(", ")}${c.readonly ? " · read-only" : ""}.`));
+  return items;
+}
+
+class TablePlayground extends HTMLElement {
+  #ui = null;
+  #app = null;
+  #state = "idle"; // idle → starting → ready
+  #observer = null;
+  #settle = null;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: "open" });
+    this.#renew();
+  }
+
+  // account is the name of this element's account in the engine (null
+  // until it runs): reach it with tableplay.fetch(`/${el.account}/…`).
+  get account() {
+    return this.#app?.account ?? null;
+  }
+
+  #renew() {
+    let settle;
+    // ready resolves once the playground is interactive.
+    this.ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    this.ready.catch(() => {}); // a failure is shown in the element too
+    this.#settle = settle;
+  }
+
+  connectedCallback() {
+    if (this.#ui) return;
+    const c = config(this);
+    const run = el("button", { type: "button", class: "run", part: "run", "aria-label": `Run ${c.label}` }, "Run");
+    const status = el("p", { class: "status", role: "status", "aria-live": "polite", part: "status" }, "A static preview: press Run to try it live.");
+    const body = el("div", { class: "body preview", part: "body" }, preview(c));
+    if (c.height) body.style.maxHeight = /^\d+$/.test(c.height) ? c.height + "px" : c.height;
+    const toolbar = el("div", { class: "toolbar", part: "toolbar" }, el("p", { class: "title" }, c.label), el("span", { class: "spacer" }), run);
+    const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label }, toolbar, status, body);
+    replace(this.shadowRoot,
+      el("link", { rel: "stylesheet", href: new URL("parts.css", here).href }),
+      el("link", { rel: "stylesheet", href: new URL("embed.css", here).href }),
+      frame);
+    this.#ui = { c, run, status, body, toolbar, frame };
+    run.addEventListener("click", () => this.start());
+    if (!c.onClick) {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.start();
+      }, { rootMargin: "200px" });
+      this.#observer.observe(this);
+    }
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#app?.destroy();
+    this.#app = null;
+    this.#ui = null;
+    if (this.#state !== "idle") {
+      this.#state = "idle";
+      this.#renew();
+    }
+  }
+
+  // start loads the engine (once per page) and builds the live playground.
+  async start() {
+    if (this.#state !== "idle" || !this.#ui) return this.ready;
+    this.#state = "starting";
+    this.#observer?.disconnect();
+    const ui = this.#ui;
+    ui.run.disabled = true;
+    ui.status.textContent = "Loading the engine…";
+    try {
+      // The engine module starts the wasm download as it loads; the parts
+      // (web/embed-app.js and what it imports) then load while it streams.
+      await import("./engine.js");
+      const { startPlayground } = await import("./embed-app.js");
+      const app = await startPlayground(this, ui);
+      if (this.#ui !== ui) {
+        app.destroy(); // the element left the page while it started
+        return this.ready;
+      }
+      this.#app = app;
+      this.#state = "ready";
+      this.dataset.state = "ready";
+      this.#settle.resolve(this);
+    } catch (err) {
+      ui.status.textContent = "The playground could not start: " + err.message;
+      this.#settle.reject(err);
+    }
+    return this.ready;
+  }
+}
+
+if (!customElements.get("table-playground")) customElements.define("table-playground", TablePlayground);

@@ -1,0 +1,48 @@
+// web/session.js is responsible for what the parts of one playground share:
+// its engine account, the selected table, the metadata level of reads, the
+// ETags seen per entity (so a stale one can be offered) and an event bus.
+// Every playground (the full page, each embed) has its own session; nothing
+// here is module-level state.
+//
+// createSession({engine, host, readonly, status}):
+//   engine    the account's functions (tableplay.account(name) or tableplay)
+//   host      the element that holds the parts (dialogs are added here)
+//   readonly  writes are shown as the request that would be sent, not run
+//   status    an element for one-line status messages (optional)
+// The session's `destroy()` removes every bus listener the parts added.
+export function createSession({ engine, host, readonly = false, status = null }) {
+  const bus = new EventTarget();
+  const teardown = new AbortController();
+  const etags = new Map(); // "table\u0000pk\u0000rk" → ETags in the order seen
+  const key = (table, pk, rk) => [table, pk, rk].join("\u0000");
+  return {
+    engine,
+    host,
+    readonly,
+    table: null,
+    level: "minimalmetadata",
+    signal: teardown.signal,
+    // draft is replaced by the editor when one is mounted.
+    draft: () => null,
+    emit(type, detail = {}) {
+      bus.dispatchEvent(new CustomEvent(type, { detail }));
+    },
+    on(type, fn) {
+      bus.addEventListener(type, (e) => fn(e.detail), { signal: teardown.signal });
+    },
+    // sawETag records an ETag an answer carried for an entity.
+    sawETag(table, pk, rk, etag) {
+      if (!etag) return;
+      const list = etags.get(key(table, pk, rk)) ?? [];
+      if (list.at(-1) !== etag) list.push(etag);
+      etags.set(key(table, pk, rk), list);
+    },
+    etagsOf: (table, pk, rk) => etags.get(key(table, pk, rk)) ?? [],
+    setStatus(text) {
+      if (status) status.textContent = text;
+    },
+    destroy() {
+      teardown.abort();
+    },
+  };
+}
