@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"fmt"
-	"go/format"
 	"math"
 	"strconv"
 	"strings"
@@ -15,6 +14,11 @@ import (
 
 // goProgram writes a main package for aztables v1.4.1, gofmt-ed.
 func goProgram(o op.Operation, opt Options) (string, error) {
+	return layoutGo(goSource(o, opt)), nil
+}
+
+// goSource writes the program one statement or element a line, unindented.
+func goSource(o op.Operation, opt Options) string {
 	var b strings.Builder
 	imports := map[string]bool{"context": true, "fmt": true, "log": true, "github.com/Azure/azure-sdk-for-go/sdk/data/aztables": true}
 	body := goBody(o, imports)
@@ -41,11 +45,7 @@ func goProgram(o op.Operation, opt Options) (string, error) {
 	if imports["print"] {
 		b.WriteString(goPrintFunc)
 	}
-	out, err := format.Source([]byte(b.String()))
-	if err != nil {
-		return "", fmt.Errorf("generated Go does not parse: %v", err)
-	}
-	return string(out), nil
+	return b.String()
 }
 
 // goPrintFunc prints an entity read back: keys, then each property with the
