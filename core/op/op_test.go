@@ -99,7 +99,7 @@ func TestExecuteEntityLifecycle(t *testing.T) {
 		t.Fatalf("get: %+v select %v", got.Entity.Properties, got.Select)
 	}
 	filterText := "N eq 3"
-	page := must(Operation{Kind: Query, Table: "people", Query: Options{Filter: &filterText, Top: 5}})
+	page := must(Operation{Kind: Query, Table: "people", Query: Options{Filter: &filterText, Top: intp(5)}})
 	if len(page.Page.Entities) != 1 {
 		t.Fatalf("query returned %d", len(page.Page.Entities))
 	}
@@ -107,7 +107,7 @@ func TestExecuteEntityLifecycle(t *testing.T) {
 	if r, _ := Execute(s, Operation{Kind: Query, Table: "people"}, hide); len(r.Page.Entities) != 0 {
 		t.Fatal("a query ignored Within")
 	}
-	if _, f := Execute(s, Operation{Kind: Query, Table: "people", Query: Options{Top: 1001}}, nil); code(f) != tableerr.InvalidInput {
+	if _, f := Execute(s, Operation{Kind: Query, Table: "people", Query: Options{Top: intp(1001)}}, nil); code(f) != tableerr.InvalidInput {
 		t.Fatalf("$top 1001: %v", code(f))
 	}
 	must(Operation{Kind: Delete, Table: "people", PartitionKey: "a", RowKey: "1", IfMatch: store.Match{Kind: store.MatchAny}})
@@ -162,5 +162,29 @@ func TestCheckBatchNamesFirstOffender(t *testing.T) {
 	parts[2] = Operation{Kind: Query, Table: "tbl"}
 	if i, err := CheckBatch(parts); i != 2 || err.Code != tableerr.InvalidInput {
 		t.Fatalf("got %d %v; want a query refused at 2", i, err)
+	}
+}
+
+func intp(n int) *int { return &n }
+
+// $top=0 asks for an empty page that still says whether more exist; an
+// empty $filter is no filter.
+func TestTopZeroAndEmptyFilter(t *testing.T) {
+	s := newStore(t)
+	if _, f := Execute(s, Operation{Kind: CreateTable, Table: "zero"}, nil); f != nil {
+		t.Fatal(f.Err)
+	}
+	for _, rk := range []string{"a", "b"} {
+		if _, f := Execute(s, Operation{Kind: Insert, Table: "zero", Entity: ent("p", rk, 1)}, nil); f != nil {
+			t.Fatal(f.Err)
+		}
+	}
+	empty := ""
+	r, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: intp(0), Filter: &empty}}, nil)
+	if f != nil || len(r.Page.Entities) != 0 || !r.Page.More() {
+		t.Fatalf("$top=0: %+v %v", r.Page, f)
+	}
+	if _, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: intp(-1)}}, nil); code(f) != tableerr.InvalidInput {
+		t.Fatalf("$top=-1: %v", code(f))
 	}
 }

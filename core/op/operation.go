@@ -37,8 +37,9 @@ type Options struct {
 	// Filter and Select are nil when the request had no $filter or
 	// $select (present but empty differs from absent on the wire).
 	Filter, Select *string
-	// Top is $top, 0 when absent.
-	Top int
+	// Top is $top, nil when absent; 0 asks for a page without entities
+	// (that still carries a continuation); outside 0–1000 is refused.
+	Top *int
 	// Continuation tokens from a previous page.
 	NextPartitionKey, NextRowKey, NextTableName string
 }
