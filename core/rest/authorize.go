@@ -45,7 +45,9 @@ func (x *exchange) authenticate() *tableerr.Error {
 		}
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	secure := r.TLS != nil || r.URL.Scheme == "https"
+	// Only the connection says whether it is secure: an absolute-form
+	// request target ("GET https://…") is text the client chose.
+	secure := r.TLS != nil
 	g, err := x.h.creds.verifySAS(sas, x.now, secure, r.RemoteAddr, x.h.policy)
 	if err != nil {
 		return err
