@@ -2,7 +2,6 @@ package play
 
 import (
 	"bytes"
-	"encoding/json"
 	"mime/multipart"
 	"net/textproto"
 	"net/url"
@@ -73,7 +72,7 @@ func batchOps(ops []Operation) ([]store.Op, int, *tableerr.Error) {
 // PartitionKey, at most 100 operations, each entity once.
 func (a *API) CheckBatch(opsJSON []byte) []byte {
 	var ops []Operation
-	if err := json.Unmarshal(opsJSON, &ops); err != nil {
+	if err := readJSON(opsJSON, &ops); err != nil {
 		return errorJSON("not a list of operations: " + err.Error())
 	}
 	c := BatchCheck{Count: len(ops), Limit: store.MaxBatch, Index: -1, Rules: []BatchRule{
@@ -195,7 +194,7 @@ func (a *API) ReadBatch(contentType, body string) []byte {
 // key range saves.
 func (a *API) QueryStats(opJSON []byte) []byte {
 	var p Operation
-	if err := json.Unmarshal(opJSON, &p); err != nil || a.Store == nil {
+	if err := readJSON(opJSON, &p); err != nil || a.Store == nil {
 		return errorJSON("not an operation")
 	}
 	q := op.Operation{Kind: op.Query, Table: p.Table, Query: op.Options{Top: p.top(), NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey}}

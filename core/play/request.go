@@ -51,7 +51,7 @@ type Request struct {
 // built from valid drafts only.
 func (a *API) RequestFor(opJSON []byte) []byte {
 	var op Operation
-	if err := json.Unmarshal(opJSON, &op); err != nil {
+	if err := readJSON(opJSON, &op); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
 	r, msg := a.Build(op)

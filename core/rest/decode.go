@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/tableplay/tableplay/core/edm"
-	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/filter"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
@@ -173,7 +171,7 @@ func (x *exchange) decode(s source) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		if o.Entity, err = decodeForKeys(body, res.pk, res.rk); err != nil {
+		if o.Entity, err = odata.DecodeUpdate(body, res.pk, res.rk); err != nil {
 			return fail(err)
 		}
 	case op.Delete:
@@ -376,35 +374,4 @@ func firstErr(errs ...*tableerr.Error) *tableerr.Error {
 		}
 	}
 	return nil
-}
-
-// decodeForKeys decodes an update or merge body addressed by URL keys: keys
-// the body leaves out come from the URL; keys it names must equal the URL's.
-func decodeForKeys(body []byte, pk, rk string) (*entity.Entity, *tableerr.Error) {
-	d, err := odata.DecodeDraft(body)
-	if err != nil {
-		return nil, err
-	}
-	var havePK, haveRK bool
-	for _, f := range d.Fields {
-		switch f.Name {
-		case entity.PartitionKey:
-			havePK = true
-			if f.Err == nil && !f.Null && f.Value.Type() == edm.String && f.Value.Str() != pk {
-				return nil, tableerr.New(tableerr.InvalidInput)
-			}
-		case entity.RowKey:
-			haveRK = true
-			if f.Err == nil && !f.Null && f.Value.Type() == edm.String && f.Value.Str() != rk {
-				return nil, tableerr.New(tableerr.InvalidInput)
-			}
-		}
-	}
-	if !havePK {
-		d.Fields = append(d.Fields, entity.Field{Name: entity.PartitionKey, Value: edm.StringValue(pk)})
-	}
-	if !haveRK {
-		d.Fields = append(d.Fields, entity.Field{Name: entity.RowKey, Value: edm.StringValue(rk)})
-	}
-	return entity.Build(d)
 }
