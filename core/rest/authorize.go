@@ -1,7 +1,9 @@
 package rest
 
 import (
+	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -61,10 +63,62 @@ func (x *exchange) authenticate() *tableerr.Error {
 // Key allows everything; a shared access signature allows what
 // grant.allow says.
 func (x *exchange) allow(o op.Operation) *tableerr.Error {
+	if x.anonymous && !x.h.creds.TrustUnsigned {
+		return x.allowUnsigned(o)
+	}
 	if x.grant == nil {
 		return nil
 	}
 	return x.grant.allow(o)
+}
+
+// allowUnsigned limits what an unsigned request may do where unsigned
+// requests are let in (the native server's --allow-anonymous): nothing that
+// changes who may do what (service properties with their CORS rules, table
+// ACLs), and no change a page on another site could make the browser send.
+func (x *exchange) allowUnsigned(o op.Operation) *tableerr.Error {
+	switch {
+	case o.Kind == op.SetProperties || o.Kind == op.SetACL:
+		return tableerr.WithMessage(tableerr.AuthorizationFailure,
+			"Unsigned requests may not change service properties or table ACLs: sign the request with the account key.")
+	case o.Kind.Changes() && x.crossSite():
+		return tableerr.WithMessage(tableerr.AuthorizationFailure,
+			"An unsigned write must not be one another site can send without a CORS preflight: send Content-Type: application/json, or sign the request.")
+	}
+	return nil
+}
+
+// crossSite reports whether a request may come from a page on another site
+// that the account's CORS rules do not admit: a POST a form or a
+// preflight-free fetch can send (Content-Type absent, text/plain,
+// application/x-www-form-urlencoded or multipart/form-data), or a request
+// the browser marks as cross-site (Sec-Fetch-Site) or whose Origin is not
+// this server's.
+func (x *exchange) crossSite() bool {
+	r := x.r
+	if r.Method == http.MethodPost && r.Header.Get("X-HTTP-Method") == "" {
+		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		switch {
+		case r.Header.Get("Content-Type") == "", err != nil,
+			mt == "text/plain", mt == "application/x-www-form-urlencoded", mt == "multipart/form-data":
+			return true
+		}
+	}
+	origin := r.Header.Get("Origin")
+	site := r.Header.Get("Sec-Fetch-Site")
+	foreign := site == "cross-site" || site == "same-site"
+	if origin != "" && origin != "null" {
+		if u, err := url.Parse(origin); err != nil || !strings.EqualFold(u.Host, r.Host) {
+			foreign = true
+		}
+	} else if origin == "null" {
+		foreign = true
+	}
+	if !foreign {
+		return false
+	}
+	_, admitted := corsRule(x.h.store.Properties().Cors, origin, r.Method, nil)
+	return origin == "" || !admitted
 }
 
 // allow decides whether a verified SAS grants an operation (the docs'
