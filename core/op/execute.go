@@ -185,14 +185,11 @@ func filterAndTop(q Options) (filter.Node, int, *tableerr.Error) {
 			return nil, 0, err
 		}
 	}
-	if q.Top != nil {
-		if *q.Top < 0 || *q.Top > filter.MaxTop {
+	if q.Top != 0 {
+		if q.Top != store.NoEntities && (q.Top < 1 || q.Top > filter.MaxTop) {
 			return nil, 0, tableerr.New(tableerr.InvalidInput)
 		}
-		top = *q.Top
-		if top == 0 {
-			top = store.NoEntities
-		}
+		top = q.Top
 	}
 	return n, top, nil
 }

@@ -99,7 +99,7 @@ func TestExecuteEntityLifecycle(t *testing.T) {
 		t.Fatalf("get: %+v select %v", got.Entity.Properties, got.Select)
 	}
 	filterText := "N eq 3"
-	page := must(Operation{Kind: Query, Table: "people", Query: Options{Filter: &filterText, Top: intp(5)}})
+	page := must(Operation{Kind: Query, Table: "people", Query: Options{Filter: &filterText, Top: 5}})
 	if len(page.Page.Entities) != 1 {
 		t.Fatalf("query returned %d", len(page.Page.Entities))
 	}
@@ -107,7 +107,7 @@ func TestExecuteEntityLifecycle(t *testing.T) {
 	if r, _ := Execute(s, Operation{Kind: Query, Table: "people"}, hide); len(r.Page.Entities) != 0 {
 		t.Fatal("a query ignored Within")
 	}
-	if _, f := Execute(s, Operation{Kind: Query, Table: "people", Query: Options{Top: intp(1001)}}, nil); code(f) != tableerr.InvalidInput {
+	if _, f := Execute(s, Operation{Kind: Query, Table: "people", Query: Options{Top: 1001}}, nil); code(f) != tableerr.InvalidInput {
 		t.Fatalf("$top 1001: %v", code(f))
 	}
 	must(Operation{Kind: Delete, Table: "people", PartitionKey: "a", RowKey: "1", IfMatch: store.Match{Kind: store.MatchAny}})
@@ -165,8 +165,6 @@ func TestCheckBatchNamesFirstOffender(t *testing.T) {
 	}
 }
 
-func intp(n int) *int { return &n }
-
 // $top=0 asks for an empty page that still says whether more exist; an
 // empty $filter is no filter.
 func TestTopZeroAndEmptyFilter(t *testing.T) {
@@ -180,11 +178,11 @@ func TestTopZeroAndEmptyFilter(t *testing.T) {
 		}
 	}
 	empty := ""
-	r, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: intp(0), Filter: &empty}}, nil)
+	r, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: store.NoEntities, Filter: &empty}}, nil)
 	if f != nil || len(r.Page.Entities) != 0 || !r.Page.More() {
 		t.Fatalf("$top=0: %+v %v", r.Page, f)
 	}
-	if _, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: intp(-1)}}, nil); code(f) != tableerr.InvalidInput {
+	if _, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: -2}}, nil); code(f) != tableerr.InvalidInput {
 		t.Fatalf("$top=-1: %v", code(f))
 	}
 }

@@ -197,7 +197,7 @@ func (a *API) QueryStats(opJSON []byte) []byte {
 	if err := readJSON(opJSON, &p); err != nil || a.Store == nil {
 		return errorJSON("not an operation")
 	}
-	q := op.Operation{Kind: op.Query, Table: p.Table, Query: op.Options{Top: p.top(), NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey}}
+	q := op.Operation{Kind: op.Query, Table: p.Table, Query: op.Options{Top: p.Top, NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey}}
 	if p.Filter != nil && *p.Filter != "" {
 		q.Query.Filter = p.Filter
 	}

@@ -84,7 +84,7 @@ func (p Operation) operation() (op.Operation, string) {
 	if !ok {
 		return op.Operation{}, "unknown operation " + strconv.Quote(p.Kind)
 	}
-	o := op.Operation{Kind: k, Table: p.Table, Query: op.Options{Filter: p.Filter, Select: p.Select, Top: p.top(),
+	o := op.Operation{Kind: k, Table: p.Table, Query: op.Options{Filter: p.Filter, Select: p.Select, Top: p.Top,
 		NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey, NextTableName: p.NextTableName}}
 	if _, write := k.Write(); write && k != op.Delete {
 		if p.Entity == nil {
@@ -207,15 +207,6 @@ func (a *API) encode(o op.Operation, level string) (Request, string) {
 	return r, ""
 }
 
-// top is the page's $top as an option: none when 0 (the SDK sends no $top
-// then).
-func (p Operation) top() *int {
-	if p.Top <= 0 {
-		return nil
-	}
-	return &p.Top
-}
-
 // matchText is an If-Match condition as the header carries it.
 func matchText(m store.Match) string {
 	if m.Kind == store.MatchETag {
@@ -240,8 +231,8 @@ func setQuery(q url.Values, o op.Options) {
 	if o.Select != nil {
 		q.Set("$select", *o.Select)
 	}
-	if o.Top != nil {
-		q.Set("$top", strconv.Itoa(*o.Top))
+	if o.Top > 0 {
+		q.Set("$top", strconv.Itoa(o.Top))
 	}
 	if o.NextTableName != "" {
 		q.Set("NextTableName", o.NextTableName)

@@ -335,17 +335,20 @@ func isACL(res resource, q url.Values) bool {
 func isServiceComp(comp string) bool { return comp == "properties" || comp == "stats" }
 
 // options reads the query options of a query or a table listing. A $top
-// that is not a count is kept as -1, which op.Execute refuses after
-// $filter, in the service's order.
+// that is not a count from 0 to 1000 is kept out of range, so that
+// op.Execute refuses it after $filter, in the service's order.
 func options(q url.Values) op.Options {
 	o := op.Options{Filter: optional(q, "$filter"), Select: optional(q, "$select"),
 		NextPartitionKey: q.Get("NextPartitionKey"), NextRowKey: q.Get("NextRowKey"), NextTableName: q.Get("NextTableName")}
 	if t, ok := q["$top"]; ok {
 		n, err := filter.ParseTop(t[0])
-		if err != nil {
-			n = -1
+		switch {
+		case err != nil:
+			n = filter.MaxTop + 1
+		case n == 0:
+			n = store.NoEntities // an empty page (F-TOP-ZERO)
 		}
-		o.Top = &n
+		o.Top = n
 	}
 	return o
 }
