@@ -36,6 +36,13 @@ const status = (text) => {
 };
 
 let db = null;
+// paused holds saves while a shared account is open for the visit only.
+let paused = false;
+
+// pause stops (true) or resumes (false) saving the account.
+export function pause(on) {
+  paused = on;
+}
 
 // load returns the saved snapshot (a string) or null.
 export async function load() {
@@ -51,7 +58,7 @@ export async function load() {
 
 // save writes the current account; resolves with the time it took.
 export async function save() {
-  if (!db) return null;
+  if (!db || paused) return null;
   const start = performance.now();
   const text = JSON.stringify(tableplay.snapshot());
   try {

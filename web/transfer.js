@@ -4,9 +4,14 @@
 // fragment, and reset.
 import { confirmAction } from "./confirm.js";
 import { emit } from "./state.js";
+import { pause, save } from "./persist.js";
 
 const $ = (id) => document.getElementById(id);
 export const MAX_FRAGMENT = 32 * 1024;
+// MAX_ACCOUNT bounds an account arriving by link or file: what a link
+// inflates to and what Import reads.
+export const MAX_ACCOUNT = 8 * 1024 * 1024;
+const mb = (n) => `${(n / (1024 * 1024)).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
 const note = (text) => {
   $("account-note").textContent = text;
 };
@@ -32,8 +37,23 @@ export async function encode(text) {
   return base64url(await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw")));
 }
 
+// decode inflates a link's code, stopping as soon as the output passes
+// MAX_ACCOUNT (a small link can inflate a thousandfold).
 export async function decode(code) {
-  return new TextDecoder().decode(await pipe(fromBase64url(code), new DecompressionStream("deflate-raw")));
+  const reader = new Blob([fromBase64url(code)]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_ACCOUNT) {
+      await reader.cancel();
+      throw new RangeError(`it inflates past ${mb(MAX_ACCOUNT)}, the most an account may hold here`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
 }
 
 function changed() {
@@ -54,6 +74,10 @@ function exportFile() {
 }
 
 async function importFile(file) {
+  if (file.size > MAX_ACCOUNT) {
+    note(`Import refused, nothing changed: the file is ${mb(file.size)}; an account file may be at most ${mb(MAX_ACCOUNT)}.`);
+    return;
+  }
   const text = await file.text();
   try {
     tableplay.restore(text);
@@ -77,31 +101,34 @@ async function share() {
   note("Anyone opening this link gets a copy of this account.");
 }
 
-// openShared restores an account from a link's fragment, asking first when
-// this browser already holds tables.
+// openShared opens the account of a link's fragment for this visit only:
+// the saved account stays as it was unless the person chooses Keep. A
+// link longer than the page makes is refused before inflating.
 export async function openShared() {
   const m = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
   if (!m) return false;
+  history.replaceState(null, "", location.pathname);
+  if (m[1].length + 3 > MAX_FRAGMENT) {
+    note(`This link was not opened: it holds ${m[1].length.toLocaleString("en-US")} characters, more than the ${MAX_FRAGMENT.toLocaleString("en-US")} of a link this page makes.`);
+    return false;
+  }
   let text;
   try {
     text = await decode(m[1]);
-  } catch {
-    note("This link's account could not be read.");
+  } catch (e) {
+    note(e instanceof RangeError ? `This link was not opened: ${e.message}.` : "This link's account could not be read.");
     return false;
   }
-  const local = tableplay.snapshot().tables.length > 0;
-  if (local && !(await confirmAction("Replace the tables in this browser with the shared account?", "Replace"))) {
-    note("Kept your tables; the shared account was not loaded.");
-    return false;
-  }
+  pause(true);
   try {
     tableplay.restore(text);
   } catch (e) {
+    pause(false);
     note(`The shared account was refused: ${e.message}`);
     return false;
   }
-  history.replaceState(null, "", location.pathname);
-  note("Loaded the shared account.");
+  $("shared-session").hidden = false;
+  note("Opened the shared account for this visit.");
   changed();
   return true;
 }
@@ -114,6 +141,13 @@ export function initTransfer() {
     e.target.value = "";
   });
   $("share").addEventListener("click", share);
+  $("keep-shared").addEventListener("click", async () => {
+    pause(false);
+    $("shared-session").hidden = true;
+    await save();
+    note("Kept: the shared account is now the one saved in this browser.");
+  });
+  $("discard-shared").addEventListener("click", () => location.reload());
   $("copy-share").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText($("share-link").value);
