@@ -57,6 +57,25 @@ func nested(objects bool) []byte {
 	return []byte(strings.Repeat("[", rest.MaxBody))
 }
 
+// deepXML is a 4 MiB XML document under root: elements nested as deeply
+// as fit.
+func deepXML(root string) string {
+	n := (rest.MaxBody - 200) / 7
+	return "<?xml version=\"1.0\"?><" + root + ">" + strings.Repeat("<a>", n) + strings.Repeat("</a>", n) + "</" + root + ">"
+}
+
+// signedXML PUTs an XML document with the account key (ACLs and service
+// properties need a signature).
+func signedXML(h http.Handler, path, body string) func() bool {
+	return func() bool {
+		req := httptest.NewRequest("PUT", "http://127.0.0.1/"+rest.WellKnownAccount+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/xml")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, signed(req))
+		return w.Code == http.StatusBadRequest
+	}
+}
+
 // manyParts is a $batch of 1,000 inserts (the parser's limit on parts).
 func manyParts() string {
 	var b strings.Builder
@@ -78,7 +97,9 @@ func hostile(tb testing.TB) []struct {
 } {
 	st := store.New(store.Options{Clock: time.Now})
 	st.CreateTable("t")
-	h := rest.New(rest.Options{Store: st, Credentials: rest.Credentials{Account: rest.WellKnownAccount, AllowUnsigned: true}, Clock: time.Now})
+	creds := rest.WellKnown()
+	creds.AllowUnsigned = true
+	h := rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now})
 	send := func(method, path, contentType string, body string) func() bool {
 		return func() bool {
 			req := httptest.NewRequest(method, "http://127.0.0.1/"+rest.WellKnownAccount+path, strings.NewReader(body))
@@ -112,6 +133,8 @@ func hostile(tb testing.TB) []struct {
 		{"Handler/insert-nested", send("POST", "/t", "application/json", string(arrays))},
 		{"Handler/create-table-nested", send("POST", "/Tables", "application/json", string(objects))},
 		{"Handler/batch-1000-parts", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", batch)},
+		{"Handler/set-acl-nested-xml", signedXML(h, "/t?comp=acl", deepXML("SignedIdentifiers"))},
+		{"Handler/set-properties-nested-xml", signedXML(h, "/?restype=service&comp=properties", deepXML("StorageServiceProperties"))},
 		{"ParseBatch/1000-parts", func() bool {
 			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(batch))
 			return err == nil
