@@ -50,11 +50,11 @@ type Request struct {
 // operation, signed with SharedKeyLite and the account key. Entity bodies are
 // built from valid drafts only.
 func (a *API) RequestFor(opJSON []byte) []byte {
-	var op Operation
-	if err := readJSON(opJSON, &op); err != nil {
+	var p Operation
+	if err := readJSON(opJSON, &p); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
-	r, msg := a.Build(op)
+	r, msg := a.Build(p)
 	if msg != "" {
 		return mustJSON(Request{Error: msg})
 	}
@@ -241,9 +241,9 @@ func setQuery(q url.Values, o op.Options) {
 
 // Build is RequestFor for Go callers: the request for an operation (a batch
 // included), or the reason it cannot be built.
-func (a *API) Build(op Operation) (Request, string) {
-	if op.Kind == "batch" {
-		return a.batchRequest(op.Operations, boundaryID(a.Clock().UnixNano()))
+func (a *API) Build(p Operation) (Request, string) {
+	if p.Kind == "batch" {
+		return a.batchRequest(p.Operations, boundaryID(a.Clock().UnixNano()))
 	}
-	return a.build(op)
+	return a.build(p)
 }
