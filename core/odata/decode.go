@@ -64,12 +64,21 @@ func decodeLimited(body []byte) (entity.Draft, *tableerr.Error) {
 	if err != nil {
 		return entity.Draft{}, err
 	}
+	if len(body) < smallBody {
+		// Too short to name more properties than the limit: no count
+		// pass, slices sized for a typical entity.
+		return readDraft(root, memberCount{props: 16, notes: 8})
+	}
 	c := countMembers(root)
 	if n := c.stored + 3; !c.nested && n > entity.MaxProperties {
 		return entity.Draft{}, entity.TooManyProperties(n)
 	}
 	return readDraft(root, c)
 }
+
+// smallBody is a length below which a body cannot hold more members than
+// an entity may have: each takes at least 5 bytes ("":0,).
+const smallBody = 5 * (entity.MaxProperties - 2)
 
 // DecodeDraft reads an entity body into a draft without applying the entity
 // rules (the editor's JSON mode shows all of them via entity.Check). It fails
