@@ -120,6 +120,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLiteral$$' -fuzztime $(FUZZTIME) ./core/edm
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEntity$$' -fuzztime $(FUZZTIME) ./core/odata
+	$(GO) test -run '^$$' -fuzz '^FuzzWithinDepth$$' -fuzztime $(FUZZTIME) ./core/odata
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/filter
 	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzRedo$$' -fuzztime $(FUZZTIME) ./core/store
@@ -128,5 +129,6 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseAuthorization$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseSAS$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzXMLWithinDepth$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./core/tablecsv

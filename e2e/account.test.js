@@ -4,6 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { deflateRawSync } from "node:zlib";
 import { useBrowser } from "./harness.js";
 
 const env = useBrowser({ before, after });
@@ -62,6 +63,26 @@ async function saved(page) {
     await page.waitForTimeout(100);
   }
   throw new Error("the account was not saved within 10 s");
+}
+
+// storedNames reads the names of the tables saved in IndexedDB.
+async function storedNames(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const open = indexedDB.open("tableplay", 1);
+        open.onerror = () => resolve(null);
+        open.onsuccess = () => {
+          const db = open.result;
+          const get = db.transaction("account").objectStore("account").get("snapshot");
+          get.onsuccess = () => {
+            db.close();
+            resolve(get.result ? JSON.parse(get.result).tables.map((t) => t.name) : []);
+          };
+          get.onerror = () => resolve(null);
+        };
+      }),
+  );
 }
 
 async function selectTable(page, name) {
@@ -202,7 +223,7 @@ test("reload keeps the data, reset removes it, export and import bring it back, 
   await context.close();
 });
 
-test("a share link opens the same account in a fresh browser; an oversized one is refused", async () => {
+test("a share link opens the same account for the visit, saved only on Keep; an oversized one is refused", async () => {
   const a = await env.browser.newContext();
   const page = await open(a);
   await page.getByRole("button", { name: "Load the sample" }).click();
@@ -217,25 +238,32 @@ test("a share link opens the same account in a fresh browser; an oversized one i
   await fresh.getByRole("button", { name: "Users", exact: true }).waitFor();
   assert.equal(await fresh.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);
   assert.equal(new URL(fresh.url()).hash, "", "the fragment is cleared once loaded");
-  // Where local tables exist, the page asks first; declining keeps them.
-  await fresh.evaluate(async () => {
+  assert.equal(await fresh.locator("#shared-session").isVisible(), true, "a shared account opens for the visit");
+  // A shared account never replaces the saved one unless the person keeps it.
+  await fresh.goto("about:blank");
+  const mine = await open(b);
+  await mine.evaluate(async () => {
     const h = { Accept: "application/json", "Content-Type": "application/json" };
     await tableplay.fetch("/devstoreaccount1/Tables", { method: "POST", headers: h, body: JSON.stringify({ TableName: "Mine" }) });
   });
-  await saved(fresh);
-  await fresh.goto("about:blank");
-  await fresh.goto(link);
-  await fresh.locator("dialog[open]").waitFor();
-  assert.match(await fresh.locator("#confirm-text").innerText(), /Replace the tables in this browser/);
-  await fresh.getByRole("button", { name: "Cancel" }).click();
-  await fresh.waitForSelector("body[data-ready=true]");
-  await fresh.getByRole("button", { name: "Mine", exact: true }).waitFor();
-  await fresh.goto("about:blank");
-  await fresh.goto(link);
-  await fresh.locator("dialog[open]").waitFor();
-  await fresh.getByRole("button", { name: "Replace" }).click();
-  await fresh.waitForSelector("body[data-ready=true]");
-  assert.equal(await fresh.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);
+  await saved(mine);
+  await mine.goto("about:blank");
+  await mine.goto(link);
+  await mine.waitForSelector("body[data-ready=true]");
+  await mine.getByRole("button", { name: "Users", exact: true }).waitFor();
+  assert.equal(await mine.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);
+  await mine.waitForTimeout(600); // past the save delay: nothing may be saved
+  assert.deepEqual(await storedNames(mine), ["Mine"], "the saved account is untouched while the shared one is open");
+  await mine.getByRole("button", { name: "Discard" }).click();
+  await mine.waitForSelector("body[data-ready=true]");
+  await mine.getByRole("button", { name: "Mine", exact: true }).waitFor();
+  assert.equal(await mine.locator("#shared-session").isHidden(), true);
+  await mine.goto("about:blank");
+  await mine.goto(link);
+  await mine.waitForSelector("body[data-ready=true]");
+  await mine.getByRole("button", { name: "Keep" }).click();
+  await saved(mine);
+  assert.deepEqual(await storedNames(mine), JSON.parse(original).map((t) => t.name), "Keep saves the shared account");
   await b.close();
   // Too large: 600 entities of random text do not fit in 32 KB compressed.
   await page.evaluate(async () => {
@@ -263,5 +291,50 @@ test("without IndexedDB the page says so and keeps working in memory", async () 
   await page.getByRole("button", { name: "Load the sample" }).click();
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
   assert.match(await page.locator("#entity-list").innerText(), /Ada Lovelace/);
+  await context.close();
+});
+
+test("a link longer than the page makes, a link that inflates past 8 MB and an import over 8 MB are refused", async () => {
+  const context = await env.browser.newContext();
+  await context.addInitScript(() => {
+    // Count inflations, to see that an oversized link is refused before one.
+    window.inflations = 0;
+    const Inner = window.DecompressionStream;
+    window.DecompressionStream = class extends Inner {
+      constructor(...args) {
+        super(...args);
+        window.inflations++;
+      }
+    };
+  });
+  const page = await open(context);
+  await page.evaluate(async () => {
+    const h = { Accept: "application/json", "Content-Type": "application/json" };
+    await tableplay.fetch("/devstoreaccount1/Tables", { method: "POST", headers: h, body: JSON.stringify({ TableName: "Mine" }) });
+  });
+  await saved(page);
+  const names = () => page.evaluate(() => tableplay.snapshot().tables.map((t) => t.name));
+  const visit = async (fragment) => {
+    await page.goto("about:blank");
+    await page.goto(env.server.url + "/#s=" + fragment);
+    await page.waitForSelector("body[data-ready=true]");
+    await page.waitForFunction(() => document.getElementById("account-note").textContent !== "");
+    return page.locator("#account-note").innerText();
+  };
+  // Longer than any link the page makes (32 KB): refused unread.
+  assert.match(await visit("A".repeat(40000)), /not opened: it holds 40,000 characters, more than the 32,768/);
+  assert.equal(await page.evaluate(() => window.inflations), 0, "nothing was inflated");
+  assert.deepEqual(await names(), ["Mine"]);
+  // 9 MiB of spaces deflate to a few KB: inflation stops at 8 MB.
+  const bomb = deflateRawSync(Buffer.alloc(9 * 1024 * 1024, 0x20)).toString("base64url");
+  assert.ok(bomb.length < 32 * 1024, `the bomb is a valid-sized link (${bomb.length})`);
+  assert.match(await visit(bomb), /not opened: it inflates past 8 MB/);
+  assert.deepEqual(await names(), ["Mine"]);
+  assert.deepEqual(await storedNames(page), ["Mine"]);
+  // An import over the same cap is refused before it is read.
+  await page.locator("#import-file").setInputFiles({ name: "big.json", mimeType: "application/json", buffer: Buffer.alloc(9 * 1024 * 1024, 0x20) });
+  await page.waitForFunction(() => document.getElementById("account-note").textContent.includes("Import refused"));
+  assert.match(await page.locator("#account-note").innerText(), /Import refused, nothing changed: the file is 9 MB; an account file may be at most 8 MB/);
+  assert.deepEqual(await names(), ["Mine"]);
   await context.close();
 });

@@ -39,6 +39,8 @@ func main() {
 		},
 		// A page holds no secret; a signature that is present is still verified.
 		AllowUnsigned: true,
+		// Requests come from this page only, never from another site.
+		TrustUnsigned: true,
 	})
 	workers.ServeNonBlock(bridge(accounts.Router()))
 	register(binding, accounts)

@@ -49,7 +49,7 @@ async function start() {
     query: $("query-panel"),
     batch: $("batch-panel"),
   });
-  const transfer = initTransfer(session);
+  const transfer = initTransfer(session, persistence);
   await transfer.openShared();
   await parts.tables.refresh();
   mountLessons($("lessons"), {

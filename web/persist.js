@@ -39,6 +39,8 @@ export function createPersistence(engine, status) {
   };
   let db = null;
   let timer;
+  // paused holds saves while a shared account is open for the visit only.
+  let paused = false;
 
   // load returns the saved snapshot (a string) or null.
   async function load() {
@@ -54,7 +56,7 @@ export function createPersistence(engine, status) {
 
   // save writes the current account; resolves with the time it took.
   async function save() {
-    if (!db) return null;
+    if (!db || paused) return null;
     const start = performance.now();
     const text = JSON.stringify(engine.snapshot());
     try {
@@ -80,5 +82,10 @@ export function createPersistence(engine, status) {
     });
   }
 
-  return { load, save, watch };
+  // pause stops (true) or resumes (false) saving the account.
+  function pause(on) {
+    paused = on;
+  }
+
+  return { load, save, watch, pause };
 }

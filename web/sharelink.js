@@ -2,6 +2,12 @@
 // compressed (deflate, base64url) into the fragment of a link to the full
 // playground, up to MAX_FRAGMENT characters.
 export const MAX_FRAGMENT = 32 * 1024;
+// MAX_ACCOUNT bounds an account arriving by link or file: what a link
+// inflates to and what Import reads.
+export const MAX_ACCOUNT = 8 * 1024 * 1024;
+
+// mb writes a byte count for people.
+export const mb = (n) => `${(n / (1024 * 1024)).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
 
 function base64url(bytes) {
   let bin = "";
@@ -24,8 +30,23 @@ export async function encode(text) {
   return base64url(await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw")));
 }
 
+// decode inflates a link's code, stopping as soon as the output passes
+// MAX_ACCOUNT (a small link can inflate a thousandfold): a RangeError then.
 export async function decode(code) {
-  return new TextDecoder().decode(await pipe(fromBase64url(code), new DecompressionStream("deflate-raw")));
+  const reader = new Blob([fromBase64url(code)]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_ACCOUNT) {
+      await reader.cancel();
+      throw new RangeError(`it inflates past ${mb(MAX_ACCOUNT)}, the most an account may hold here`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
 }
 
 // shareLink returns the link that opens page (a URL) holding the account

@@ -4,10 +4,12 @@
 // compressed in the URL fragment, and reset. It drives the page header's
 // account tools.
 import { confirmAction } from "./confirm.js";
-import { decode, shareLink, MAX_FRAGMENT } from "./sharelink.js";
+import { decode, shareLink, mb, MAX_ACCOUNT, MAX_FRAGMENT } from "./sharelink.js";
 
-// initTransfer wires the account tools of the page for a session.
-export function initTransfer(session) {
+// initTransfer wires the account tools of the page for a session;
+// persistence is the page's saving (paused while a shared account is open
+// for the visit only).
+export function initTransfer(session, persistence) {
   const $ = (id) => document.getElementById(id);
   const engine = session.engine;
   const note = (text) => {
@@ -31,6 +33,10 @@ export function initTransfer(session) {
   }
 
   async function importFile(file) {
+    if (file.size > MAX_ACCOUNT) {
+      note(`Import refused, nothing changed: the file is ${mb(file.size)}; an account file may be at most ${mb(MAX_ACCOUNT)}.`);
+      return;
+    }
     const text = await file.text();
     try {
       engine.restore(text);
@@ -54,31 +60,34 @@ export function initTransfer(session) {
     note("Anyone opening this link gets a copy of this account.");
   }
 
-  // openShared restores an account from a link's fragment, asking first when
-  // this browser already holds tables.
+  // openShared opens the account of a link's fragment for this visit only:
+  // the saved account stays as it was unless the person chooses Keep. A
+  // link longer than the page makes is refused before inflating.
   async function openShared() {
     const m = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
     if (!m) return false;
+    history.replaceState(null, "", location.pathname);
+    if (m[1].length + 3 > MAX_FRAGMENT) {
+      note(`This link was not opened: it holds ${m[1].length.toLocaleString("en-US")} characters, more than the ${MAX_FRAGMENT.toLocaleString("en-US")} of a link this page makes.`);
+      return false;
+    }
     let text;
     try {
       text = await decode(m[1]);
-    } catch {
-      note("This link's account could not be read.");
+    } catch (e) {
+      note(e instanceof RangeError ? `This link was not opened: ${e.message}.` : "This link's account could not be read.");
       return false;
     }
-    const local = engine.snapshot().tables.length > 0;
-    if (local && !(await confirmAction(session.host, "Replace the tables in this browser with the shared account?", "Replace"))) {
-      note("Kept your tables; the shared account was not loaded.");
-      return false;
-    }
+    persistence.pause(true);
     try {
       engine.restore(text);
     } catch (e) {
+      persistence.pause(false);
       note(`The shared account was refused: ${e.message}`);
       return false;
     }
-    history.replaceState(null, "", location.pathname);
-    note("Loaded the shared account.");
+    $("shared-session").hidden = false;
+    note("Opened the shared account for this visit.");
     changed();
     return true;
   }
@@ -90,6 +99,13 @@ export function initTransfer(session) {
     e.target.value = "";
   });
   $("share").addEventListener("click", share);
+  $("keep-shared").addEventListener("click", async () => {
+    persistence.pause(false);
+    $("shared-session").hidden = true;
+    await persistence.save();
+    note("Kept: the shared account is now the one saved in this browser.");
+  });
+  $("discard-shared").addEventListener("click", () => location.reload());
   $("copy-share").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText($("share-link").value);

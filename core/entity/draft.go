@@ -148,12 +148,7 @@ func CheckLimits(e *Entity) *tableerr.Error {
 func limitViolations(count, size int) []violation {
 	var out []violation
 	if n := count; n > MaxProperties {
-		out = append(out, violation{stageCount, tableerr.Broke(tableerr.TooManyProperties, tableerr.Rule{
-			ID:        "too-many-properties",
-			Measure:   &tableerr.Measure{Value: int64(n), Limit: MaxProperties, Unit: "properties"},
-			Statement: "An entity has at most 255 properties, counting PartitionKey, RowKey and Timestamp: 252 of your own.",
-			Section:   secProperties, DocURL: dataModelURL + "#properties",
-		})})
+		out = append(out, violation{stageCount, TooManyProperties(n)})
 	}
 	if n := size; n > MaxEntitySize {
 		out = append(out, violation{stageEntitySize, tableerr.Broke(tableerr.EntityTooLarge, tableerr.Rule{
@@ -165,6 +160,17 @@ func limitViolations(count, size int) []violation {
 		})})
 	}
 	return out
+}
+
+// TooManyProperties is the violation of an entity with count properties
+// (the three system properties included), more than MaxProperties.
+func TooManyProperties(count int) *tableerr.Error {
+	return tableerr.Broke(tableerr.TooManyProperties, tableerr.Rule{
+		ID:        "too-many-properties",
+		Measure:   &tableerr.Measure{Value: int64(count), Limit: MaxProperties, Unit: "properties"},
+		Statement: "An entity has at most 255 properties, counting PartitionKey, RowKey and Timestamp: 252 of your own.",
+		Section:   secProperties, DocURL: dataModelURL + "#properties",
+	})
 }
 
 // checkKey applies the key rules (F-KEY-SIZE, F-KEY-CHARACTERS) to PartitionKey or

@@ -16,7 +16,8 @@ const annotationSuffix = "@odata.type"
 // DecodeEntity reads an insert, update or merge body into a typed entity with
 // every rule applied, returning the first violation as the service reports it.
 // Malformed JSON, a body that is not an object, and objects or arrays as
-// values are InvalidInput.
+// values are InvalidInput. The property count is checked before annotations
+// are matched and values typed, so an oversized body costs one cheap pass.
 func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 	d, err := DecodeDraft(body)
 	if err != nil {
@@ -25,73 +26,201 @@ func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 	return entity.Build(d)
 }
 
+// DecodeUpdate decodes an update or merge body addressed by URL keys: keys
+// the body leaves out come from the URL; keys it names must equal the URL's.
+func DecodeUpdate(body []byte, pk, rk string) (*entity.Entity, *tableerr.Error) {
+	d, err := DecodeDraft(body)
+	if err != nil {
+		return nil, err
+	}
+	var havePK, haveRK bool
+	for _, f := range d.Fields {
+		switch f.Name {
+		case entity.PartitionKey:
+			havePK = true
+			if f.Err == nil && !f.Null && f.Value.Type() == edm.String && f.Value.Str() != pk {
+				return nil, tableerr.New(tableerr.InvalidInput)
+			}
+		case entity.RowKey:
+			haveRK = true
+			if f.Err == nil && !f.Null && f.Value.Type() == edm.String && f.Value.Str() != rk {
+				return nil, tableerr.New(tableerr.InvalidInput)
+			}
+		}
+	}
+	if !havePK {
+		d.Fields = append(d.Fields, entity.Field{Name: entity.PartitionKey, Value: edm.StringValue(pk)})
+	}
+	if !haveRK {
+		d.Fields = append(d.Fields, entity.Field{Name: entity.RowKey, Value: edm.StringValue(rk)})
+	}
+	return entity.Build(d)
+}
+
+// decodeLimited reads the draft of a write, refusing more properties than
+// an entity may have before matching annotations and typing values.
+func decodeLimited(body []byte) (entity.Draft, *tableerr.Error) {
+	root, err := parseObject(body)
+	if err != nil {
+		return entity.Draft{}, err
+	}
+	if len(body) < smallBody {
+		// Too short to name more properties than the limit: no count
+		// pass, slices sized for a typical entity.
+		return readDraft(root, memberCount{props: 16, notes: 8})
+	}
+	c := countMembers(root)
+	if n := c.stored + 3; !c.nested && n > entity.MaxProperties {
+		return entity.Draft{}, entity.TooManyProperties(n)
+	}
+	return readDraft(root, c)
+}
+
+// smallBody is a length below which a body cannot hold more members than
+// an entity may have: each takes at least 5 bytes ("":0,).
+const smallBody = 5 * (entity.MaxProperties - 2)
+
 // DecodeDraft reads an entity body into a draft without applying the entity
 // rules (the editor's JSON mode shows all of them via entity.Check). It fails
-// only where the JSON itself is unusable.
+// where the JSON itself is unusable, and with TooManyProperties, before
+// reading further, when the body holds more properties than an entity may.
 func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
+	return decodeLimited(body)
+}
+
+// parseObject parses a body that must be one JSON object, its nesting
+// bounded before gjson's recursive validator sees it.
+func parseObject(body []byte) (gjson.Result, *tableerr.Error) {
+	if !WithinDepth(body, MaxDepth) {
+		return gjson.Result{}, invalidJSON("the body nests objects or arrays too deeply")
+	}
 	if !gjson.ValidBytes(body) {
-		return entity.Draft{}, invalidJSON("the body is not valid JSON")
+		return gjson.Result{}, invalidJSON("the body is not valid JSON")
 	}
 	root := gjson.ParseBytes(body)
 	if !root.IsObject() {
-		return entity.Draft{}, invalidJSON("the body is not a JSON object")
+		return gjson.Result{}, invalidJSON("the body is not a JSON object")
 	}
-	// Members are collected first because an annotation may follow its
-	// property. A small stack buffer covers typical entities.
-	var buf [32]member
-	props := buf[:0]
-	var notes []member // name@odata.type annotations
+	return root, nil
+}
+
+// memberCount is a first, allocation-free pass over an entity body: how
+// many properties and type annotations it has, and how many property
+// members count against the limit (all but the keys and Timestamp, nulls
+// included, so that a body of 100,000 nulls is refused in this pass).
+// nested is set when a value is an object or an array (refused for that).
+type memberCount struct {
+	props, notes, stored int
+	nested               bool
+}
+
+// memberName classifies a member's name: an @odata.type annotation (with
+// the property it types), another annotation or metadata (skip), or a
+// property.
+func memberName(raw string) (name string, note, skip bool) {
+	name = validUTF8(raw)
+	if at := strings.IndexByte(name, '@'); at >= 0 && strings.HasPrefix(name[at+1:], "odata.") {
+		if name[at:] == annotationSuffix {
+			return name[:at], true, false
+		}
+		return name, false, true // other instance annotations carry nothing we store
+	}
+	return name, false, strings.HasPrefix(name, "odata.") // odata.etag, odata.metadata, …: ignored in requests
+}
+
+func countMembers(root gjson.Result) memberCount {
+	var c memberCount
+	root.ForEach(func(k, v gjson.Result) bool {
+		name, note, skip := memberName(k.Str)
+		switch {
+		case skip:
+		case note:
+			c.notes++
+		default:
+			c.props++
+			switch {
+			case v.IsObject() || v.IsArray():
+				c.nested = true
+			case name == entity.PartitionKey, name == entity.RowKey, name == entity.Timestamp:
+			default:
+				c.stored++ // a null counts: the limit is on the members a body may name
+			}
+		}
+		return true
+	})
+	return c
+}
+
+// readDraft reads the members (slices sized by the first pass), then
+// matches annotations to properties through a map, linear in the body.
+func readDraft(root gjson.Result, c memberCount) (entity.Draft, *tableerr.Error) {
+	props := make([]member, 0, c.props)
+	notes := make([]member, 0, c.notes)
 	var bad *tableerr.Error
 	root.ForEach(func(k, v gjson.Result) bool {
-		name := validUTF8(k.String())
-		if at := strings.IndexByte(name, '@'); at >= 0 && strings.HasPrefix(name[at+1:], "odata.") {
-			if name[at:] == annotationSuffix {
-				if v.Type != gjson.String {
-					bad = invalidJSON("the annotation " + name + " is not a string")
-					return false
-				}
-				notes = append(notes, member{name: name[:at], text: v.Str})
+		name, note, skip := memberName(k.Str)
+		switch {
+		case skip:
+			return true
+		case note:
+			if v.Type != gjson.String {
+				bad = invalidJSON("the annotation " + name + annotationSuffix + " is not a string")
+				return false
 			}
-			return true // other instance annotations carry nothing we store
+			notes = append(notes, member{name: name, text: v.Str})
+			return true
 		}
-		if strings.HasPrefix(name, "odata.") {
-			return true // odata.etag, odata.metadata, …: ignored in requests
-		}
-		m := member{name: name}
+		p := member{name: name}
 		switch v.Type {
 		case gjson.Null:
-			m.null = true
+			p.null = true
 		case gjson.String:
-			m.kind, m.text = edm.JSONString, validUTF8(v.Str)
+			p.kind, p.text = edm.JSONString, validUTF8(v.Str)
 		case gjson.Number:
-			m.kind, m.text = edm.JSONNumber, v.Raw
+			p.kind, p.text = edm.JSONNumber, v.Raw
 		case gjson.True, gjson.False:
-			m.kind, m.text = edm.JSONBool, v.Raw
+			p.kind, p.text = edm.JSONBool, v.Raw
 		default:
 			bad = invalidJSON("the value of " + name + " is an object or an array")
 			return false
 		}
-		props = append(props, m)
+		props = append(props, p)
 		return true
 	})
 	if bad != nil {
 		return entity.Draft{}, bad
 	}
-	for i, n := range notes {
-		for _, m := range notes[:i] {
-			if m.name == n.name {
+	// A property's type is kept on its last member, found through a map
+	// (linear in the body) unless the body is small enough to search.
+	var index map[string]int
+	last := func(name string) (int, bool) {
+		if index != nil {
+			i, ok := index[name]
+			return i, ok
+		}
+		for i := len(props) - 1; i >= 0; i-- {
+			if props[i].name == name {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if len(notes) > 0 {
+		if len(notes)*len(props) > 512 {
+			index = make(map[string]int, len(props))
+			for i, p := range props {
+				index[p.name] = i
+			}
+		}
+		for _, n := range notes {
+			i, ok := last(n.name)
+			if !ok {
+				return entity.Draft{}, invalidJSON("the annotation " + n.name + annotationSuffix + " has no property")
+			}
+			if props[i].typed {
 				return entity.Draft{}, tableerr.New(tableerr.DuplicatePropertiesSpecified)
 			}
-		}
-		found := false
-		for _, p := range props {
-			if p.name == n.name {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return entity.Draft{}, invalidJSON("the annotation " + n.name + annotationSuffix + " has no property")
+			props[i].typed, props[i].typeName = true, n.text
 		}
 	}
 	d := entity.Draft{Fields: make([]entity.Field, len(props))}
@@ -103,11 +232,9 @@ func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
 			continue
 		}
 		typeName := ""
-		for _, n := range notes {
-			if n.name == p.name {
-				typeName = n.text
-				break
-			}
+		if len(notes) > 0 {
+			j, _ := last(p.name)
+			typeName = props[j].typeName
 		}
 		f.Value, f.Err = fromJSON(p.kind, p.text, typeName)
 	}
@@ -116,10 +243,13 @@ func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
 
 // member is one top-level JSON member of an entity body.
 type member struct {
-	name string
-	kind edm.JSONKind
-	text string
-	null bool
+	name, text string
+	kind       edm.JSONKind
+	null       bool
+	// typed is set on a property's last member once an annotation gave
+	// its type (a second annotation is a duplicate).
+	typed    bool
+	typeName string
 }
 
 // fromJSON wraps edm.FromJSON so that a nil *ParseError stays a nil error.
@@ -134,12 +264,9 @@ func fromJSON(kind edm.JSONKind, text, typeName string) (edm.Value, error) {
 // DecodeTableName reads a create-table body, {"TableName":"name"}, and applies
 // the table-name rules.
 func DecodeTableName(body []byte) (string, *tableerr.Error) {
-	if !gjson.ValidBytes(body) {
-		return "", invalidJSON("the body is not valid JSON")
-	}
-	root := gjson.ParseBytes(body)
-	if !root.IsObject() {
-		return "", invalidJSON("the body is not a JSON object")
+	root, err := parseObject(body)
+	if err != nil {
+		return "", err
 	}
 	name := root.Get("TableName")
 	if name.Type != gjson.String {

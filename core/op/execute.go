@@ -173,18 +173,20 @@ func CheckBatch(parts []Operation) (int, *tableerr.Error) {
 	return store.CheckBatch(ops)
 }
 
-// filterAndTop parses $filter and $top.
+// filterAndTop parses $filter and $top. An empty $filter, as Storage
+// Explorer sends it, is no filter (F-FILTER-EMPTY); $top=0 is an empty page
+// (F-TOP-ZERO).
 func filterAndTop(q Options) (filter.Node, int, *tableerr.Error) {
 	var n filter.Node
 	top := 0
-	if q.Filter != nil {
+	if q.Filter != nil && *q.Filter != "" {
 		var err *tableerr.Error
 		if n, err = filter.Parse(*q.Filter); err != nil {
 			return nil, 0, err
 		}
 	}
 	if q.Top != 0 {
-		if q.Top < 1 || q.Top > filter.MaxTop {
+		if q.Top != store.NoEntities && (q.Top < 1 || q.Top > filter.MaxTop) {
 			return nil, 0, tableerr.New(tableerr.InvalidInput)
 		}
 		top = q.Top

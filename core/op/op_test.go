@@ -164,3 +164,25 @@ func TestCheckBatchNamesFirstOffender(t *testing.T) {
 		t.Fatalf("got %d %v; want a query refused at 2", i, err)
 	}
 }
+
+// $top=0 asks for an empty page that still says whether more exist; an
+// empty $filter is no filter.
+func TestTopZeroAndEmptyFilter(t *testing.T) {
+	s := newStore(t)
+	if _, f := Execute(s, Operation{Kind: CreateTable, Table: "zero"}, nil); f != nil {
+		t.Fatal(f.Err)
+	}
+	for _, rk := range []string{"a", "b"} {
+		if _, f := Execute(s, Operation{Kind: Insert, Table: "zero", Entity: ent("p", rk, 1)}, nil); f != nil {
+			t.Fatal(f.Err)
+		}
+	}
+	empty := ""
+	r, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: store.NoEntities, Filter: &empty}}, nil)
+	if f != nil || len(r.Page.Entities) != 0 || !r.Page.More() {
+		t.Fatalf("$top=0: %+v %v", r.Page, f)
+	}
+	if _, f := Execute(s, Operation{Kind: Query, Table: "zero", Query: Options{Top: -2}}, nil); code(f) != tableerr.InvalidInput {
+		t.Fatalf("$top=-1: %v", code(f))
+	}
+}

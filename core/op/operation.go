@@ -37,7 +37,9 @@ type Options struct {
 	// Filter and Select are nil when the request had no $filter or
 	// $select (present but empty differs from absent on the wire).
 	Filter, Select *string
-	// Top is $top, 0 when absent.
+	// Top is $top, 0 when absent; store.NoEntities for $top=0 (a page
+	// without entities that still carries a continuation); any other value
+	// outside 1–1000 is refused.
 	Top int
 	// Continuation tokens from a previous page.
 	NextPartitionKey, NextRowKey, NextTableName string

@@ -34,6 +34,9 @@ type AccountsOptions struct {
 	OnChange func(account string)
 	// AllowUnsigned lets unsigned requests in (a page holds no secret).
 	AllowUnsigned bool
+	// TrustUnsigned lifts the limits on unsigned requests that guard a
+	// server against other sites (the page's own requests never cross one).
+	TrustUnsigned bool
 }
 
 // Accounts are the accounts one engine hosts, each reached by the account
@@ -129,6 +132,7 @@ func (s *Accounts) build(name string) *Account {
 	creds.Account = name
 	signer := creds
 	creds.AllowUnsigned = s.opts.AllowUnsigned
+	creds.TrustUnsigned = s.opts.TrustUnsigned
 	h := rest.New(rest.Options{Store: st, Credentials: creds, Clock: s.opts.Clock})
 	base := ""
 	if s.opts.Base != nil {

@@ -2,6 +2,7 @@ package play
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -29,6 +30,15 @@ type API struct {
 func errorJSON(msg string) []byte {
 	b, _ := json.Marshal(map[string]string{"error": msg})
 	return b
+}
+
+// readJSON decodes the page's JSON input, its nesting bounded first by an
+// iterative scan (no parser sees a hostile document).
+func readJSON(b []byte, v any) error {
+	if !odata.WithinDepth(b, odata.MaxDepth) {
+		return errors.New("the JSON nests objects or arrays too deeply")
+	}
+	return json.Unmarshal(b, v)
 }
 
 func mustJSON(v any) []byte {
@@ -66,7 +76,7 @@ type EntityReport struct {
 // ValidateEntity checks an editor draft (JSON of Draft).
 func (a *API) ValidateEntity(draftJSON []byte) []byte {
 	var d Draft
-	if err := json.Unmarshal(draftJSON, &d); err != nil {
+	if err := readJSON(draftJSON, &d); err != nil {
 		return errorJSON("not a draft: " + err.Error())
 	}
 	r := entity.Check(d.fields())
@@ -88,7 +98,7 @@ type Preview struct {
 // "nometadata", "minimalmetadata", "fullmetadata", or "" for all three.
 func (a *API) PreviewEntity(draftJSON []byte, table, level string) []byte {
 	var d Draft
-	if err := json.Unmarshal(draftJSON, &d); err != nil {
+	if err := readJSON(draftJSON, &d); err != nil {
 		return errorJSON("not a draft: " + err.Error())
 	}
 	r := entity.Check(d.fields())

@@ -2,7 +2,6 @@ package play
 
 import (
 	"bytes"
-	"encoding/json"
 	"mime/multipart"
 	"net/textproto"
 	"net/url"
@@ -11,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
@@ -41,24 +40,25 @@ type BatchRule struct {
 // entity; the index and error of the first invalid one are returned.
 func batchOps(ops []Operation) ([]store.Op, int, *tableerr.Error) {
 	out := make([]store.Op, 0, len(ops))
-	for i, op := range ops {
-		if op.Entity == nil {
+	for i, o := range ops {
+		if o.Entity == nil {
 			return out, i, tableerr.New(tableerr.InvalidInput)
 		}
 		var e *entity.Entity
-		if op.Kind == "delete" {
-			if op.Entity.PartitionKey == nil || op.Entity.RowKey == nil {
+		if o.Kind == "delete" {
+			if o.Entity.PartitionKey == nil || o.Entity.RowKey == nil {
 				return out, i, tableerr.New(tableerr.PropertiesNeedValue)
 			}
-			e = &entity.Entity{PartitionKey: *op.Entity.PartitionKey, RowKey: *op.Entity.RowKey}
+			e = &entity.Entity{PartitionKey: *o.Entity.PartitionKey, RowKey: *o.Entity.RowKey}
 		} else {
-			r := entity.Check(op.Entity.fields())
+			r := entity.Check(o.Entity.fields())
 			if len(r.Violations) > 0 {
 				return out, i, r.Violations[0]
 			}
 			e = r.Entity
 		}
-		kind, ok := storeKind(op.Kind)
+		k, _ := op.ParseKind(o.Kind)
+		kind, ok := k.Write()
 		if !ok {
 			return out, i, tableerr.New(tableerr.InvalidInput)
 		}
@@ -67,31 +67,12 @@ func batchOps(ops []Operation) ([]store.Op, int, *tableerr.Error) {
 	return out, -1, nil
 }
 
-// storeKind maps an operation name to a store operation.
-func storeKind(name string) (store.Kind, bool) {
-	switch name {
-	case "insert":
-		return store.Insert, true
-	case "replace":
-		return store.Replace, true
-	case "merge":
-		return store.Merge, true
-	case "delete":
-		return store.Delete, true
-	case "insertOrReplace":
-		return store.InsertOrReplace, true
-	case "insertOrMerge":
-		return store.InsertOrMerge, true
-	}
-	return 0, false
-}
-
 // CheckBatch checks a queue of operations (JSON array of Operation) against
 // the rules of entity group transactions (F-BATCH-FAILURE): valid entities, one
 // PartitionKey, at most 100 operations, each entity once.
 func (a *API) CheckBatch(opsJSON []byte) []byte {
 	var ops []Operation
-	if err := json.Unmarshal(opsJSON, &ops); err != nil {
+	if err := readJSON(opsJSON, &ops); err != nil {
 		return errorJSON("not a list of operations: " + err.Error())
 	}
 	c := BatchCheck{Count: len(ops), Limit: store.MaxBatch, Index: -1, Rules: []BatchRule{
@@ -141,11 +122,11 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 	var cs bytes.Buffer
 	w := multipart.NewWriter(&cs)
 	w.SetBoundary("changeset_" + boundaryID)
-	for _, op := range ops {
-		if op.Kind == "get" {
+	for _, p := range ops {
+		if p.Kind == "get" {
 			return Request{}, "a transaction holds writes only"
 		}
-		r, msg := a.build(op)
+		r, msg := a.build(p)
 		if msg != "" {
 			return Request{}, msg
 		}
@@ -162,7 +143,7 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 			}
 			lines = append(lines, kv[0]+": "+kv[1])
 		}
-		if op.Kind == "insert" {
+		if p.Kind == "insert" {
 			lines = append(lines, "Prefer: return-no-content")
 		}
 		sort.Strings(lines)
@@ -212,21 +193,17 @@ func (a *API) ReadBatch(contentType, body string) []byte {
 // entities it examined and how many it returned, so the page can show what a
 // key range saves.
 func (a *API) QueryStats(opJSON []byte) []byte {
-	var op Operation
-	if err := json.Unmarshal(opJSON, &op); err != nil || a.Store == nil {
+	var p Operation
+	if err := readJSON(opJSON, &p); err != nil || a.Store == nil {
 		return errorJSON("not an operation")
 	}
-	q := store.Query{Top: op.Top, NextPartitionKey: op.NextPartitionKey, NextRowKey: op.NextRowKey}
-	if op.Filter != nil && *op.Filter != "" {
-		n, err := filter.Parse(*op.Filter)
-		if err != nil {
-			return mustJSON(map[string]any{"error": cardOf(err)})
-		}
-		q.Filter = n
+	q := op.Operation{Kind: op.Query, Table: p.Table, Query: op.Options{Top: p.Top, NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey}}
+	if p.Filter != nil && *p.Filter != "" {
+		q.Query.Filter = p.Filter
 	}
-	page, err := a.Store.Query(op.Table, q)
-	if err != nil {
-		return mustJSON(map[string]any{"error": cardOf(err)})
+	res, f := op.Execute(a.Store, q, nil)
+	if f != nil {
+		return mustJSON(map[string]any{"error": cardOf(f.Err)})
 	}
-	return mustJSON(map[string]any{"scanned": page.Scanned, "returned": len(page.Entities), "more": page.More()})
+	return mustJSON(map[string]any{"scanned": res.Page.Scanned, "returned": len(res.Page.Entities), "more": res.Page.More()})
 }

@@ -14,32 +14,32 @@ import (
 	"github.com/tableplay/tableplay/core/store"
 )
 
-func op(kind, table, pk, rk string, props ...Row) Operation {
+func queued(kind, table, pk, rk string, props ...Row) Operation {
 	return Operation{Kind: kind, Table: table, Entity: &Draft{PartitionKey: &pk, RowKey: &rk, Properties: props}}
 }
 
 func TestCheckBatch(t *testing.T) {
 	a := newAPI("http://h/devstoreaccount1")
 	check := func(ops []Operation) BatchCheck { return decode[BatchCheck](t, a.CheckBatch(mustJSON(ops))) }
-	c := check([]Operation{op("insert", "t", "p", "1"), op("merge", "t", "p", "2")})
+	c := check([]Operation{queued("insert", "t", "p", "1"), queued("merge", "t", "p", "2")})
 	if !c.Valid || c.Index != -1 || c.Count != 2 || c.Limit != 100 || len(c.Rules) != 4 {
 		t.Errorf("valid queue: %+v", c)
 	}
-	c = check([]Operation{op("insert", "t", "p", "1"), op("insert", "t", "q", "2")})
+	c = check([]Operation{queued("insert", "t", "p", "1"), queued("insert", "t", "q", "2")})
 	if c.Valid || c.Index != 1 || c.Error.Code != "CommandsInBatchActOnDifferentPartitions" || c.Rules[1].OK {
 		t.Errorf("two partitions: %+v", c)
 	}
-	c = check([]Operation{op("insert", "t", "p", "1"), op("delete", "t", "p", "1")})
+	c = check([]Operation{queued("insert", "t", "p", "1"), queued("delete", "t", "p", "1")})
 	if c.Valid || c.Index != 1 || c.Error.Code != "InvalidDuplicateRow" || c.Rules[3].OK {
 		t.Errorf("twice: %+v", c)
 	}
-	c = check([]Operation{op("insert", "t", "p", "1"), op("insert", "t", "p", "a/b")})
+	c = check([]Operation{queued("insert", "t", "p", "1"), queued("insert", "t", "p", "a/b")})
 	if c.Valid || c.Index != 1 || c.Error.Code != "OutOfRangeInput" || c.Rules[0].OK {
 		t.Errorf("bad entity: %+v", c)
 	}
 	var many []Operation
 	for i := 0; i < 101; i++ {
-		many = append(many, op("insert", "t", "p", fmt.Sprint(i)))
+		many = append(many, queued("insert", "t", "p", fmt.Sprint(i)))
 	}
 	c = check(many)
 	if c.Valid || c.Index != 100 || c.Rules[2].OK {
@@ -71,14 +71,14 @@ func TestBatchRequestAndAnswer(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return decode[rest.BatchAnswer](t, a.ReadBatch(resp.Header.Get("Content-Type"), string(b)))
 	}
-	ok := do([]Operation{op("insert", "batch", "p", "1", Row{Name: "N", Type: "Int64", Text: "5"}), op("insertOrMerge", "batch", "p", "2")})
+	ok := do([]Operation{queued("insert", "batch", "p", "1", Row{Name: "N", Type: "Int64", Text: "5"}), queued("insertOrMerge", "batch", "p", "2")})
 	if !ok.OK || ok.FailedIndex != -1 || len(ok.Parts) != 2 || ok.Parts[0].Status != 204 || !strings.HasPrefix(ok.Parts[0].ETag, `W/"datetime'`) {
 		t.Fatalf("success: %+v", ok)
 	}
 	if n, _ := st.Count("batch"); n != 2 {
 		t.Errorf("%d entities", n)
 	}
-	bad := do([]Operation{op("insert", "batch", "p", "3"), op("insert", "batch", "p", "1")})
+	bad := do([]Operation{queued("insert", "batch", "p", "3"), queued("insert", "batch", "p", "1")})
 	if bad.OK || bad.FailedIndex != 1 || len(bad.Parts) != 1 || bad.Parts[0].Status != 409 || bad.Parts[0].Code != "EntityAlreadyExists" || bad.Parts[0].Message != "1:The specified entity already exists." {
 		t.Fatalf("failure: %+v", bad)
 	}

@@ -93,7 +93,7 @@ type Listed struct {
 // (nometadata) type Int64, Guid, DateTime and Binary values as strings, as a
 // client would.
 func (a *API) ReadEntities(body string) []byte {
-	if !gjson.Valid(body) {
+	if !odata.WithinDepth([]byte(body), odata.MaxDepth) || !gjson.Valid(body) {
 		return errorJSON("not JSON")
 	}
 	root := gjson.Parse(body)
@@ -122,7 +122,7 @@ func (a *API) ReadEntities(body string) []byte {
 // needs one, values formatted as the engine writes them.
 func (a *API) DraftBody(draftJSON []byte) []byte {
 	var d Draft
-	if err := json.Unmarshal(draftJSON, &d); err != nil {
+	if err := readJSON(draftJSON, &d); err != nil {
 		return errorJSON("not a draft: " + err.Error())
 	}
 	b := []byte{'{'}

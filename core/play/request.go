@@ -8,6 +8,8 @@ import (
 
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/store"
 )
 
 // Operation is what the page asks requestFor about.
@@ -53,127 +55,145 @@ func (a *API) RequestFor(opJSON []byte) []byte {
 
 // requestOf is RequestFor before encoding; Error says why there is none.
 func (a *API) requestOf(opJSON []byte) Request {
-	var op Operation
-	if err := json.Unmarshal(opJSON, &op); err != nil {
+	var p Operation
+	if err := readJSON(opJSON, &p); err != nil {
 		return Request{Error: "not an operation: " + err.Error()}
 	}
-	r, msg := a.Build(op)
+	r, msg := a.Build(p)
 	if msg != "" {
 		return Request{Error: msg}
 	}
 	return r
 }
 
-func (a *API) build(op Operation) (Request, string) {
+// build checks the metadata level, converts the page's operation and
+// encodes the request.
+func (a *API) build(p Operation) (Request, string) {
+	if p.Level != "" {
+		if _, ok := odata.ParseLevel(p.Level); !ok {
+			return Request{}, "unknown metadata level " + p.Level
+		}
+	}
+	o, msg := p.operation()
+	if msg != "" {
+		return Request{}, msg
+	}
+	return a.encode(o, p.Level)
+}
+
+// operation converts the page's operation into an op.Operation: the kind
+// by its name, entities from valid drafts, keys from the draft, If-Match
+// from its text ("" is "*", as the SDK sends it).
+func (p Operation) operation() (op.Operation, string) {
+	k, ok := op.ParseKind(p.Kind)
+	if !ok {
+		return op.Operation{}, "unknown operation " + strconv.Quote(p.Kind)
+	}
+	o := op.Operation{Kind: k, Table: p.Table, Query: op.Options{Filter: p.Filter, Select: p.Select, Top: p.Top,
+		NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey, NextTableName: p.NextTableName}}
+	if _, write := k.Write(); write && k != op.Delete {
+		if p.Entity == nil {
+			return o, "this operation needs an entity"
+		}
+		rep := entity.Check(p.Entity.fields())
+		if len(rep.Violations) > 0 {
+			return o, "the entity breaks a rule: " + rep.Violations[0].Message
+		}
+		o.Entity = rep.Entity
+	}
+	if k.Addressed() {
+		if p.Entity == nil || p.Entity.PartitionKey == nil || p.Entity.RowKey == nil {
+			return o, "this operation needs PartitionKey and RowKey"
+		}
+		o.PartitionKey, o.RowKey = *p.Entity.PartitionKey, *p.Entity.RowKey
+	}
+	if k == op.Replace || k == op.Merge || k == op.Delete {
+		o.IfMatch = store.Match{Kind: store.MatchAny}
+		if p.IfMatch != "" && p.IfMatch != "*" {
+			t, ok := odata.ParseETag(p.IfMatch)
+			if !ok {
+				return o, "not an ETag: " + p.IfMatch
+			}
+			o.IfMatch = store.Match{Kind: store.MatchETag, ETag: t}
+		}
+	}
+	return o, ""
+}
+
+// encode lays out the request the Go SDK sends for an operation, at a
+// metadata level ("" for the SDK's default).
+func (a *API) encode(o op.Operation, level string) (Request, string) {
 	const minimal = "application/json;odata=minimalmetadata"
 	r := Request{}
 	q := url.Values{}
-	if op.Level != "" {
-		if _, ok := odata.ParseLevel(op.Level); !ok {
-			return r, "unknown metadata level " + op.Level
-		}
-		q.Set("$format", "application/json;odata="+op.Level)
+	if level != "" {
+		q.Set("$format", "application/json;odata="+level)
 	}
 	var h [][2]string
 	add := func(k, v string) { h = append(h, [2]string{k, v}) }
 	var path string
-	var e *entity.Entity
-	needEntity := func() string {
-		if op.Entity == nil {
-			return "this operation needs an entity"
-		}
-		rep := entity.Check(op.Entity.fields())
-		if len(rep.Violations) > 0 {
-			return "the entity breaks a rule: " + rep.Violations[0].Message
-		}
-		e = rep.Entity
-		return ""
-	}
-	keys := func() string {
-		if op.Entity == nil || op.Entity.PartitionKey == nil || op.Entity.RowKey == nil {
-			return "this operation needs PartitionKey and RowKey"
-		}
+	if o.Kind.Addressed() {
 		// The SDK doubles quotes, then escapes the key for the path.
-		pk := url.PathEscape(strings.ReplaceAll(*op.Entity.PartitionKey, "'", "''"))
-		rk := url.PathEscape(strings.ReplaceAll(*op.Entity.RowKey, "'", "''"))
-		path = "/" + url.PathEscape(op.Table) + "(PartitionKey='" + pk + "',RowKey='" + rk + "')"
-		return ""
+		pk := url.PathEscape(strings.ReplaceAll(o.PartitionKey, "'", "''"))
+		rk := url.PathEscape(strings.ReplaceAll(o.RowKey, "'", "''"))
+		path = "/" + url.PathEscape(o.Table) + "(PartitionKey='" + pk + "',RowKey='" + rk + "')"
 	}
-	ifMatch := op.IfMatch
-	if ifMatch == "" {
-		ifMatch = "*"
-	}
-	switch op.Kind {
-	case "createTable":
+	switch o.Kind {
+	case op.CreateTable:
 		r.Method, path = "POST", "/Tables"
-		body, _ := json.Marshal(map[string]string{"TableName": op.Table})
+		body, _ := json.Marshal(map[string]string{"TableName": o.Table})
 		r.Body = string(body)
 		add("Accept", minimal)
 		add("Content-Type", "application/json")
 		add("DataServiceVersion", "3.0")
-	case "deleteTable":
-		r.Method, path = "DELETE", "/"+odata.TablePath(op.Table)
+	case op.DeleteTable:
+		r.Method, path = "DELETE", "/"+odata.TablePath(o.Table)
 		add("Accept", "application/json")
-	case "getTable":
-		r.Method, path = "GET", "/"+odata.TablePath(op.Table)
+	case op.GetTable:
+		r.Method, path = "GET", "/"+odata.TablePath(o.Table)
 		add("Accept", minimal)
 		add("DataServiceVersion", "3.0")
-	case "listTables":
+	case op.ListTables:
 		r.Method, path = "GET", "/Tables"
-		setQuery(q, op)
+		setQuery(q, o.Query)
 		add("Accept", minimal)
 		add("DataServiceVersion", "3.0")
-	case "query":
-		r.Method, path = "GET", "/"+url.PathEscape(op.Table)+"()"
-		setQuery(q, op)
-		if op.NextPartitionKey != "" {
-			q.Set("NextPartitionKey", op.NextPartitionKey)
-			q.Set("NextRowKey", op.NextRowKey)
+	case op.Query:
+		r.Method, path = "GET", "/"+url.PathEscape(o.Table)+"()"
+		setQuery(q, o.Query)
+		if o.Query.NextPartitionKey != "" {
+			q.Set("NextPartitionKey", o.Query.NextPartitionKey)
+			q.Set("NextRowKey", o.Query.NextRowKey)
 		}
 		add("Accept", minimal)
 		add("DataServiceVersion", "3.0")
-	case "insert":
-		if msg := needEntity(); msg != "" {
-			return r, msg
-		}
-		r.Method, path, r.Body = "POST", "/"+url.PathEscape(op.Table), string(sdkBody(e))
+	case op.Insert:
+		r.Method, path, r.Body = "POST", "/"+url.PathEscape(o.Table), string(sdkBody(o.Entity))
 		add("Accept", minimal)
 		add("Content-Type", "application/json")
 		add("DataServiceVersion", "3.0")
-	case "get":
-		if msg := keys(); msg != "" {
-			return r, msg
-		}
+	case op.Get:
 		r.Method = "GET"
 		add("Accept", minimal)
 		add("DataServiceVersion", "3.0")
-	case "replace", "merge", "insertOrReplace", "insertOrMerge":
-		if msg := needEntity(); msg != "" {
-			return r, msg
-		}
-		if msg := keys(); msg != "" {
-			return r, msg
-		}
-		r.Method, r.Body = "PUT", string(sdkBody(e))
-		if op.Kind == "merge" || op.Kind == "insertOrMerge" {
+	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
+		r.Method, r.Body = "PUT", string(sdkBody(o.Entity))
+		if o.Kind == op.Merge || o.Kind == op.InsertOrMerge {
 			r.Method = "PATCH" // the SDK's merge verb
 		}
 		add("Accept", "application/json")
 		add("Content-Type", "application/json")
 		add("DataServiceVersion", "3.0")
-		if op.Kind == "replace" || op.Kind == "merge" {
-			add("If-Match", ifMatch)
+		if o.Kind == op.Replace || o.Kind == op.Merge {
+			add("If-Match", matchText(o.IfMatch))
 		}
-	case "delete":
-		if msg := keys(); msg != "" {
-			return r, msg
-		}
+	case op.Delete:
 		r.Method = "DELETE"
 		add("Accept", minimal)
 		add("DataServiceVersion", "3.0")
-		add("If-Match", ifMatch)
+		add("If-Match", matchText(o.IfMatch))
 	default:
-		return r, "unknown operation " + strconv.Quote(op.Kind)
+		return r, "unknown operation " + strconv.Quote(o.Kind.String())
 	}
 	u, err := url.Parse(a.Base + path)
 	if err != nil {
@@ -192,6 +212,14 @@ func (a *API) build(op Operation) (Request, string) {
 	return r, ""
 }
 
+// matchText is an If-Match condition as the header carries it.
+func matchText(m store.Match) string {
+	if m.Kind == store.MatchETag {
+		return odata.ETag(m.ETag)
+	}
+	return "*"
+}
+
 // boundaryID makes a GUID-shaped multipart boundary id from a number (the SDK
 // uses a random UUID; any unique text will do).
 func boundaryID(n int64) string {
@@ -201,26 +229,26 @@ func boundaryID(n int64) string {
 }
 
 // setQuery adds $filter, $select and $top as the SDK does.
-func setQuery(q url.Values, op Operation) {
-	if op.Filter != nil {
-		q.Set("$filter", *op.Filter)
+func setQuery(q url.Values, o op.Options) {
+	if o.Filter != nil {
+		q.Set("$filter", *o.Filter)
 	}
-	if op.Select != nil {
-		q.Set("$select", *op.Select)
+	if o.Select != nil {
+		q.Set("$select", *o.Select)
 	}
-	if op.Top > 0 {
-		q.Set("$top", strconv.Itoa(op.Top))
+	if o.Top > 0 {
+		q.Set("$top", strconv.Itoa(o.Top))
 	}
-	if op.NextTableName != "" {
-		q.Set("NextTableName", op.NextTableName)
+	if o.NextTableName != "" {
+		q.Set("NextTableName", o.NextTableName)
 	}
 }
 
 // Build is RequestFor for Go callers: the request for an operation (a batch
 // included), or the reason it cannot be built.
-func (a *API) Build(op Operation) (Request, string) {
-	if op.Kind == "batch" {
-		return a.batchRequest(op.Operations, boundaryID(a.Clock().UnixNano()))
+func (a *API) Build(p Operation) (Request, string) {
+	if p.Kind == "batch" {
+		return a.batchRequest(p.Operations, boundaryID(a.Clock().UnixNano()))
 	}
-	return a.build(op)
+	return a.build(p)
 }

@@ -26,6 +26,12 @@ type Credentials struct {
 	// macs holds HMACs already keyed with Key (keying costs two SHA-256
 	// blocks and several allocations per request); nil keys one afresh.
 	macs *macPool
+	// TrustUnsigned treats unsigned requests as signed ones. Without it,
+	// an unsigned request may not change service properties or table
+	// ACLs, nor write in a shape a page on another site could send
+	// without a CORS preflight. The in-page engine sets it: its requests
+	// come from its own page and never cross sites.
+	TrustUnsigned bool
 }
 
 // macPool is a pool of HMAC-SHA256 states keyed with one key.

@@ -1,72 +1,134 @@
 package rest
 
 import (
+	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
-// access is what a request (or a batch part) does, for SAS authorization.
-type access struct {
-	service  bool   // service properties or stats
-	write    bool   // with service: set properties
-	tableOp  string // "list", "create", "delete", "get" for table operations
-	acl      bool
-	kind     store.Kind // entity writes
-	read     bool       // entity reads and queries
-	table    string
-	pk, rk   string
-	haveKeys bool
-}
-
-// accessOf classifies a top-level request.
-func accessOf(res resource, method string) access {
-	switch res.kind {
-	case resService:
-		return access{service: true, write: method == http.MethodPut}
-	case resTables:
-		if method == http.MethodPost {
-			return access{tableOp: "create"}
-		}
-		return access{tableOp: "list"}
-	case resTable:
-		if method == http.MethodDelete {
-			return access{tableOp: "delete", table: res.table}
-		}
-		return access{tableOp: "get", table: res.table}
-	case resEntities:
-		if method == http.MethodPost {
-			return access{kind: store.Insert, table: res.table}
-		}
-		return access{read: true, table: res.table}
-	case resEntity:
-		a := access{table: res.table, pk: res.pk, rk: res.rk, haveKeys: true}
-		switch method {
-		case http.MethodGet:
-			a.read = true
-		case http.MethodDelete:
-			a.kind = store.Delete
-		case http.MethodPut:
-			a.kind = store.Replace // upgraded to an upsert by the caller when If-Match is absent
-		default:
-			a.kind = store.Merge
-		}
-		return a
+// authorize is the gate of a top-level request: it authenticates the
+// request (once), then judges the operation with allow.
+func (x *exchange) authorize(o op.Operation) *tableerr.Error {
+	if x.secondary && (o.Kind.Changes() || o.Kind == 0 && x.r.Method != http.MethodGet && x.r.Method != http.MethodHead) {
+		// The secondary endpoint only reads (F-STATS-SECONDARY).
+		return tableerr.New(tableerr.AuthorizationFailure)
 	}
-	return access{}
+	if !x.authenticated {
+		x.authenticated = true
+		if err := x.authenticate(); err != nil {
+			return err
+		}
+	}
+	return x.allow(o)
 }
 
-// allow decides whether a verified SAS grants an access (the docs' tables of
-// permissions by operation): a service SAS reaches entities of its table
-// only (r query, a add, u update, d delete; upserts need a and u) inside its
-// key range; an account SAS needs the resource type (s service, c tables,
-// o entities) and the permission (l list, c/w create, d delete, r read,
-// a add, u update, w write for service properties).
-func (g *grant) allow(a access) *tableerr.Error {
+// authenticate checks a request's credentials: a Shared Key signature, or
+// a shared access signature (whose grant is kept for allow), or none where
+// the host lets unsigned requests in.
+func (x *exchange) authenticate() *tableerr.Error {
+	r := x.r
+	if r.Header.Get("Authorization") != "" {
+		return x.h.creds.sharedKey(r, x.now)
+	}
+	sas, ok, err := ParseSAS(x.query)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if x.h.creds.AllowUnsigned {
+			x.anonymous = true
+			return nil
+		}
+		return tableerr.New(tableerr.AuthenticationFailed)
+	}
+	// Only the connection says whether it is secure: an absolute-form
+	// request target ("GET https://…") is text the client chose.
+	secure := r.TLS != nil
+	g, err := x.h.creds.verifySAS(sas, x.now, secure, r.RemoteAddr, x.h.policy)
+	if err != nil {
+		return err
+	}
+	x.grant = g
+	return nil
+}
+
+// allow decides whether the request's credentials allow an operation: a
+// top-level request or, judged the same way, one part of a $batch. Shared
+// Key allows everything; a shared access signature allows what
+// grant.allow says.
+func (x *exchange) allow(o op.Operation) *tableerr.Error {
+	if x.anonymous && !x.h.creds.TrustUnsigned {
+		return x.allowUnsigned(o)
+	}
+	if x.grant == nil {
+		return nil
+	}
+	return x.grant.allow(o)
+}
+
+// allowUnsigned limits what an unsigned request may do where unsigned
+// requests are let in (the native server's --allow-anonymous): nothing that
+// changes who may do what (service properties with their CORS rules, table
+// ACLs), and no change a page on another site could make the browser send.
+func (x *exchange) allowUnsigned(o op.Operation) *tableerr.Error {
+	switch {
+	case o.Kind == op.SetProperties || o.Kind == op.SetACL:
+		return tableerr.WithMessage(tableerr.AuthorizationFailure,
+			"Unsigned requests may not change service properties or table ACLs: sign the request with the account key.")
+	case o.Kind.Changes() && x.crossSite():
+		return tableerr.WithMessage(tableerr.AuthorizationFailure,
+			"An unsigned write must not be one another site can send without a CORS preflight: send Content-Type: application/json, or sign the request.")
+	}
+	return nil
+}
+
+// crossSite reports whether a request may come from a page on another site
+// that the account's CORS rules do not admit: a POST a form or a
+// preflight-free fetch can send (Content-Type absent, text/plain,
+// application/x-www-form-urlencoded or multipart/form-data), or a request
+// the browser marks as cross-site (Sec-Fetch-Site) or whose Origin is not
+// this server's.
+func (x *exchange) crossSite() bool {
+	r := x.r
+	if r.Method == http.MethodPost && r.Header.Get("X-HTTP-Method") == "" {
+		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		switch {
+		case r.Header.Get("Content-Type") == "", err != nil,
+			mt == "text/plain", mt == "application/x-www-form-urlencoded", mt == "multipart/form-data":
+			return true
+		}
+	}
+	origin := r.Header.Get("Origin")
+	site := r.Header.Get("Sec-Fetch-Site")
+	foreign := site == "cross-site" || site == "same-site"
+	if origin != "" && origin != "null" {
+		if u, err := url.Parse(origin); err != nil || !strings.EqualFold(u.Host, r.Host) {
+			foreign = true
+		}
+	} else if origin == "null" {
+		foreign = true
+	}
+	if !foreign {
+		return false
+	}
+	_, admitted := corsRule(x.h.store.Properties().Cors, origin, r.Method, nil)
+	return origin == "" || !admitted
+}
+
+// allow decides whether a verified SAS grants an operation (the docs'
+// tables of permissions by operation): a service SAS reaches entities of
+// its table only (r query, a add, u update, d delete; upserts need a and u)
+// inside its key range; an account SAS needs the resource type (s service,
+// c tables, o entities) and the permission (l list, c/w create, d delete, r
+// read, a add, u update, w write for service properties). A batch is judged
+// part by part.
+func (g *grant) allow(o op.Operation) *tableerr.Error {
 	has := func(letters string) bool {
 		for _, l := range letters {
 			if !strings.ContainsRune(g.perms, l) {
@@ -75,14 +137,18 @@ func (g *grant) allow(a access) *tableerr.Error {
 		}
 		return true
 	}
-	hasAny := func(letters string) bool { return strings.ContainsAny(g.perms, letters) }
 	need := func(ok bool) *tableerr.Error {
 		if ok {
 			return nil
 		}
 		return tableerr.New(tableerr.AuthorizationPermissionMismatch)
 	}
-	if a.acl {
+	service := o.Kind == op.GetProperties || o.Kind == op.SetProperties || o.Kind == op.GetStats
+	tableOp := o.Kind == op.CreateTable || o.Kind == op.DeleteTable || o.Kind == op.GetTable || o.Kind == op.ListTables
+	switch o.Kind {
+	case op.Batch:
+		return nil
+	case op.GetACL, op.SetACL, 0:
 		return tableerr.New(tableerr.AuthorizationFailure) // table ACLs need the account key
 	}
 	if g.account {
@@ -93,22 +159,22 @@ func (g *grant) allow(a access) *tableerr.Error {
 			return nil
 		}
 		switch {
-		case a.service:
+		case service:
 			if err := rt("s"); err != nil {
 				return err
 			}
-			if a.write {
+			if o.Kind == op.SetProperties {
 				return need(has("w"))
 			}
 			return need(has("r"))
-		case a.tableOp != "":
+		case tableOp:
 			if err := rt("c"); err != nil {
 				return err
 			}
-			switch a.tableOp {
-			case "create":
-				return need(hasAny("acw"))
-			case "delete":
+			switch o.Kind {
+			case op.CreateTable:
+				return need(strings.ContainsAny(g.perms, "acw"))
+			case op.DeleteTable:
 				return need(has("d"))
 			}
 			return need(has("l"))
@@ -116,30 +182,31 @@ func (g *grant) allow(a access) *tableerr.Error {
 		if err := rt("o"); err != nil {
 			return err
 		}
-		return need(entityPermission(a, has))
+		return need(entityPermission(o.Kind, has))
 	}
 	// A service SAS: entities of one table.
-	if a.service || a.tableOp != "" || !strings.EqualFold(a.table, g.table) {
+	if service || tableOp || !strings.EqualFold(o.Table, g.table) {
 		return tableerr.New(tableerr.AuthorizationFailure)
 	}
-	if a.haveKeys && !g.inRange(a.pk, a.rk) {
+	if pk, rk, ok := o.Keys(); ok && !g.inRange(pk, rk) {
 		return tableerr.New(tableerr.AuthorizationFailure)
 	}
-	return need(entityPermission(a, has))
+	return need(entityPermission(o.Kind, has))
 }
 
-func entityPermission(a access, has func(string) bool) bool {
-	if a.read {
+// entityPermission says whether the permission letters allow an entity
+// operation.
+func entityPermission(k op.Kind, has func(string) bool) bool {
+	switch k {
+	case op.Get, op.Query:
 		return has("r")
-	}
-	switch a.kind {
-	case store.Insert:
+	case op.Insert:
 		return has("a")
-	case store.Replace, store.Merge:
+	case op.Replace, op.Merge:
 		return has("u")
-	case store.InsertOrReplace, store.InsertOrMerge:
+	case op.InsertOrReplace, op.InsertOrMerge:
 		return has("au")
-	case store.Delete:
+	case op.Delete:
 		return has("d")
 	}
 	return false

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/tableplay/tableplay/core/odata"
 )
 
 // BatchPart is one part of a $batch answer.
@@ -86,7 +88,7 @@ func errorOf(body []byte) (string, string) {
 			} `json:"message"`
 		} `json:"odata.error"`
 	}
-	if json.Unmarshal(body, &e) != nil {
+	if !odata.WithinDepth(body, odata.MaxDepth) || json.Unmarshal(body, &e) != nil {
 		return "", ""
 	}
 	msg, _, _ := strings.Cut(e.Err.Message.Value, "\nRequestId:")

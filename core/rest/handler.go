@@ -76,6 +76,9 @@ type exchange struct {
 	secondary bool
 	applied   string // Preference-Applied to echo, if any
 	grant     *grant // what a shared access signature allows, when one signed the request
+	// authenticated is set once the credentials were checked; anonymous
+	// when the request carried none and the host lets it in.
+	authenticated, anonymous bool
 }
 
 // ServeHTTP answers one request. A panic anywhere below becomes a 500
@@ -124,98 +127,21 @@ func (x *exchange) serve() {
 		return
 	}
 	x.corsHeaders()
-	res, rerr := parseResource(rest)
-	if rerr != nil {
-		x.fail(rerr)
-		return
-	}
-	method, merr := effectiveMethod(r)
-	if merr != nil {
-		x.fail(merr)
-		return
-	}
-	if _, ok := r.Header["Prefer"]; ok && honoursPrefer(res, method, q) {
-		_, x.applied = preference(r.Header)
-	}
-	if x.secondary && method != http.MethodGet && method != http.MethodHead {
-		// The secondary endpoint only reads (F-STATS-SECONDARY).
-		x.failAuth(tableerr.New(tableerr.AuthorizationFailure))
-		return
-	}
-	isACL := res.kind == resEntities && q.Get("comp") == "acl"
-	if aerr := x.authorize(res, method, isACL); aerr != nil {
-		x.failAuth(aerr)
-		return
+	d := x.decode(source{r: r, path: rest, query: q, body: x.readBody, json: x.format, gate: x.authorize})
+	if d.early == nil && honoursPrefer(d.op.Kind, q) {
+		x.applied = d.prefer
 	}
 	switch {
-	case isACL:
-		x.tableACL(res.table, method)
-	case res.kind == resService:
-		x.service(method)
+	case d.early != nil:
+		x.fail(d.early)
+	case d.denied != nil:
+		x.failAuth(d.denied)
+	case d.late != nil && d.xml:
+		x.xmlFail(d.late)
+	case d.late != nil:
+		x.fail(d.late)
 	default:
-		x.dispatch(res, method)
-	}
-}
-
-// authorize checks a request's credentials: a Shared Key signature, or a
-// shared access signature and what it allows, or none where the host lets
-// unsigned requests in.
-func (x *exchange) authorize(res resource, method string, isACL bool) *tableerr.Error {
-	r := x.r
-	if r.Header.Get("Authorization") != "" {
-		return x.h.creds.sharedKey(r, x.now)
-	}
-	sas, ok, err := ParseSAS(x.query)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		if x.h.creds.AllowUnsigned {
-			return nil
-		}
-		return tableerr.New(tableerr.AuthenticationFailed)
-	}
-	secure := r.TLS != nil || r.URL.Scheme == "https"
-	g, err := x.h.creds.verifySAS(sas, x.now, secure, r.RemoteAddr, x.h.policy)
-	if err != nil {
-		return err
-	}
-	x.grant = g
-	if res.kind == resBatch {
-		return nil // each operation of the batch is checked on its own
-	}
-	a := accessOf(res, method)
-	a.acl = isACL
-	if _, present := r.Header["If-Match"]; !present && (a.kind == store.Replace || a.kind == store.Merge) && res.kind == resEntity {
-		a.kind = writeKind(method, store.Match{})
-	}
-	return g.allow(a)
-}
-
-func (x *exchange) dispatch(res resource, method string) {
-	switch {
-	case res.kind == resTables && method == http.MethodGet:
-		x.queryTables()
-	case res.kind == resTables && method == http.MethodPost:
-		x.createTable()
-	case res.kind == resTable && method == http.MethodGet:
-		x.getTable(res.table)
-	case res.kind == resTable && method == http.MethodDelete:
-		x.deleteTable(res.table)
-	case res.kind == resBatch && method == http.MethodPost:
-		x.batch()
-	case res.kind == resEntities && method == http.MethodGet:
-		x.queryEntities(res.table)
-	case res.kind == resEntities && method == http.MethodPost:
-		x.insertEntity(res.table)
-	case res.kind == resEntity && method == http.MethodGet:
-		x.getEntity(res)
-	case res.kind == resEntity && (method == http.MethodPut || method == "MERGE"):
-		x.writeEntity(res, method)
-	case res.kind == resEntity && method == http.MethodDelete:
-		x.deleteEntity(res)
-	default:
-		x.fail(tableerr.New(tableerr.MethodNotAllowed))
+		x.execute(d)
 	}
 }
 
@@ -273,22 +199,6 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 		return nil, tableerr.New(tableerr.RequestBodyTooLarge)
 	}
 	return b, nil
-}
-
-// jsonBody reads the body of an operation that answers with JSON: it needs
-// a JSON Accept (F-ACCEPT) and a body within the limit. On false the error has
-// been written.
-func (x *exchange) jsonBody() ([]byte, bool) {
-	if err := x.format.requireJSON(); err != nil {
-		x.fail(err)
-		return nil, false
-	}
-	body, err := x.readBody()
-	if err != nil {
-		x.fail(err)
-		return nil, false
-	}
-	return body, true
 }
 
 // headers sets the headers of every response (F-HEADERS).

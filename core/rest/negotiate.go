@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
@@ -111,15 +112,13 @@ func (f format) requireJSON() *tableerr.Error {
 // with Preference-Applied (F-PREFER): create table, insert, and update,
 // merge and their upserts. Reads, deletes, the XML endpoints and $batch (whose
 // parts carry their own Prefer) do not.
-func honoursPrefer(res resource, method string, q map[string][]string) bool {
-	if _, acl := q["comp"]; acl {
+func honoursPrefer(k op.Kind, q map[string][]string) bool {
+	if _, comp := q["comp"]; comp {
 		return false
 	}
-	switch res.kind {
-	case resTables, resEntities:
-		return method == http.MethodPost
-	case resEntity:
-		return method == http.MethodPut || method == "MERGE"
+	switch k {
+	case op.CreateTable, op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
+		return true
 	}
 	return false
 }

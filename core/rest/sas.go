@@ -32,6 +32,11 @@ func ParseSAS(q url.Values) (s SAS, ok bool, err *tableerr.Error) {
 	if _, has := q["sig"]; !has {
 		return SAS{}, false, nil
 	}
+	for _, name := range sasParameters() {
+		if len(q[name]) > 1 {
+			return SAS{}, true, tableerr.New(tableerr.AuthenticationFailed) // which one would count is ambiguous
+		}
+	}
 	get := q.Get
 	s = SAS{
 		Version: get("sv"), Permissions: get("sp"), Start: get("st"), Expiry: get("se"), IP: get("sip"), Protocol: get("spr"),
@@ -43,6 +48,11 @@ func ParseSAS(q url.Values) (s SAS, ok bool, err *tableerr.Error) {
 		return s, true, tableerr.New(tableerr.AuthenticationFailed)
 	}
 	return s, true, nil
+}
+
+// sasParameters are the query parameters a shared access signature uses.
+func sasParameters() []string {
+	return []string{"sv", "sp", "st", "se", "sip", "spr", "sig", "tn", "spk", "srk", "epk", "erk", "si", "ss", "srt", "ses"}
 }
 
 // sasTime reads st/se: ISO 8601 UTC, with or without a time part.
@@ -140,7 +150,9 @@ type policyLookup func(table, id string) (perms string, start, expiry *edm.Ticks
 // verifySAS checks the signature, the time window, the protocol and the
 // source address, resolving a stored access policy (si) first.
 func (c Credentials) verifySAS(s SAS, now time.Time, secure bool, remote string, policies policyLookup) (*grant, *tableerr.Error) {
-	if s.Signature != c.SignSAS(s) {
+	sig, err := base64.StdEncoding.DecodeString(s.Signature)
+	want, _ := base64.StdEncoding.DecodeString(c.SignSAS(s))
+	if err != nil || !hmac.Equal(sig, want) { // constant time: a timing must not reveal how much of a guess is right
 		return nil, tableerr.New(tableerr.AuthenticationFailed)
 	}
 	perms, start, expiry := s.Permissions, s.Start, s.Expiry
@@ -163,8 +175,11 @@ func (c Credentials) verifySAS(s SAS, now time.Time, secure bool, remote string,
 			expiry = pExpiry.String()
 		}
 	}
+	// The signature is valid until se, with no grace (the clock-skew
+	// tolerance is for a request's x-ms-date); a start time keeps the
+	// tolerance, so that a token made on a clock slightly ahead works.
 	se, ok := sasTime(expiry)
-	if !ok || now.After(se.Add(maxClockSkew)) {
+	if !ok || !now.Before(se) {
 		return nil, tableerr.New(tableerr.AuthenticationFailed)
 	}
 	if start != "" {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -21,53 +22,14 @@ func (x *exchange) xmlFail(e *tableerr.Error) {
 	x.xmlAnswer(e.Status, errorXML(e, x.id, x.now))
 }
 
-// tableACL answers GET and PUT t?comp=acl.
-func (x *exchange) tableACL(table, method string) {
-	switch method {
-	case http.MethodGet:
-		acl, err := x.h.store.ACL(table)
-		if err != nil {
-			x.xmlFail(err)
-			return
-		}
-		x.xmlAnswer(http.StatusOK, aclXML(acl))
-	case http.MethodPut:
-		body, err := x.readBody()
-		if err != nil {
-			x.xmlFail(err)
-			return
-		}
-		ids, err := parseACL(body)
-		if err == nil {
-			err = x.h.store.SetACL(table, ids)
-		}
-		if err != nil {
-			x.xmlFail(err)
-			return
-		}
-		x.noContent()
-	default:
-		x.xmlFail(tableerr.New(tableerr.MethodNotAllowed))
-	}
-}
-
-// service answers the account root: ?restype=service&comp=properties (GET,
-// PUT) and &comp=stats (GET).
-func (x *exchange) service(method string) {
-	if x.query.Get("restype") != "service" {
-		x.xmlFail(tableerr.New(tableerr.InvalidQueryParameterValue))
-		return
-	}
-	switch comp := x.query.Get("comp"); {
-	case comp == "properties" && method == http.MethodGet:
+// service answers the account's XML operations: service properties (GET,
+// PUT) and stats.
+func (x *exchange) service(o op.Operation) {
+	switch o.Kind {
+	case op.GetProperties:
 		x.xmlAnswer(http.StatusOK, propertiesXML(x.h.store.Properties()))
-	case comp == "properties" && method == http.MethodPut:
-		body, err := x.readBody()
-		if err != nil {
-			x.xmlFail(err)
-			return
-		}
-		p, err := mergeProperties(x.h.store.Properties(), body)
+	case op.SetProperties:
+		p, err := mergeProperties(x.h.store.Properties(), o.Body)
 		if err != nil {
 			x.xmlFail(err)
 			return
@@ -78,15 +40,13 @@ func (x *exchange) service(method string) {
 		}
 		x.headers()
 		x.w.WriteHeader(http.StatusAccepted)
-	case comp == "stats" && method == http.MethodGet && !x.secondary:
-		// Replication statistics exist only on the secondary endpoint
-		// (F-STATS-SECONDARY).
-		x.xmlFail(tableerr.New(tableerr.InvalidQueryParameterValue))
-	case comp == "stats" && method == http.MethodGet:
+	case op.GetStats:
+		if !x.secondary {
+			// Replication statistics exist only on the secondary endpoint
+			// (F-STATS-SECONDARY).
+			x.xmlFail(tableerr.New(tableerr.InvalidQueryParameterValue))
+			return
+		}
 		x.xmlAnswer(http.StatusOK, statsXML(x.now))
-	case comp == "properties" || comp == "stats":
-		x.xmlFail(tableerr.New(tableerr.MethodNotAllowed))
-	default:
-		x.xmlFail(tableerr.New(tableerr.InvalidQueryParameterValue))
 	}
 }

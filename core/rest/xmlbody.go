@@ -79,7 +79,7 @@ func parseACL(body []byte) ([]store.SignedIdentifier, *tableerr.Error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, nil
 	}
-	if err := xml.Unmarshal(body, &d); err != nil {
+	if !xmlWithinDepth(body, maxXMLDepth) || xml.Unmarshal(body, &d) != nil {
 		return nil, tableerr.New(tableerr.InvalidXMLDocument)
 	}
 	out := make([]store.SignedIdentifier, 0, len(d.IDs))
@@ -200,7 +200,7 @@ type propertiesDoc struct {
 // settings: an element left out keeps its setting.
 func mergeProperties(cur store.ServiceProperties, body []byte) (store.ServiceProperties, *tableerr.Error) {
 	var d propertiesDoc
-	if err := xml.Unmarshal(body, &d); err != nil {
+	if !xmlWithinDepth(body, maxXMLDepth) || xml.Unmarshal(body, &d) != nil {
 		return cur, tableerr.New(tableerr.InvalidXMLDocument)
 	}
 	days := func(r retentionXML) (int, bool) {

@@ -49,8 +49,16 @@ func pageSize(top int) int {
 	return top
 }
 
+// MaxPageBytes bounds a page by the entities' sizes (the published size
+// formula) as well as by count: a page that would pass it ends early with a
+// continuation, as the service ends large pages, so one response stays a few
+// MiB even when its entities are near the 1 MiB limit. A page always holds at
+// least one entity.
+const MaxPageBytes = 4 << 20
+
 // Query answers one page of a query. Entities are in (PartitionKey, RowKey)
-// order; a page holds at most Top (or 1000) of them.
+// order; a page holds at most Top (or 1000) of them, and at most
+// MaxPageBytes of them.
 func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 	t, err := s.tableFor(tableName)
 	if err != nil {
@@ -82,6 +90,7 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 	}
 	fixed := r.PartitionFixed()
 	match := filter.Compile(q.Filter)
+	size := 0
 	page.Entities = make([]*entity.Entity, 0, min(top, 64))
 	t.view().Ascend(start, func(it item) bool {
 		e := it.e
@@ -98,13 +107,18 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 		if q.Within != nil && !q.Within(e) || match != nil && !match(e) {
 			return true
 		}
-		if len(page.Entities) == top {
+		n := 0
+		if len(page.Entities) < top {
+			n = e.Size()
+		}
+		if len(page.Entities) == top || len(page.Entities) > 0 && size+n > MaxPageBytes {
 			page.Scanned-- // the look-ahead entity belongs to the next page
 			page.NextPartitionKey = EncodeToken(e.PartitionKey)
 			page.NextRowKey = EncodeToken(e.RowKey)
 			return false
 		}
 		page.Entities = append(page.Entities, e)
+		size += n
 		return true
 	})
 	return page, nil

@@ -175,6 +175,9 @@ func parseSnapshot(doc []byte) (map[string]*table, ServiceProperties, edm.Ticks,
 // parseTables does parseSnapshot's work; props receives the properties.
 func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.Ticks, error) {
 	var d snapshotDoc
+	if !odata.WithinDepth(doc, odata.MaxDepth) {
+		return nil, 0, fmt.Errorf("not a tableplay account document: objects or arrays nested too deeply")
+	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {

@@ -1,0 +1,103 @@
+package odata
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// jsonDepth is the nesting depth of valid JSON by encoding/json's token
+// stream (a reference independent of WithinDepth's scan).
+func jsonDepth(b []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	depth, max := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return max
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '[' || d == '{' {
+				depth++
+				max = maxInt(max, depth)
+			} else {
+				depth--
+			}
+		}
+	}
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func TestWithinDepth(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want bool
+	}{
+		{`{"a":1}`, 1, true},
+		{`{"a":[1]}`, 1, false},
+		{`{"a":"[[[[["}`, 1, true},
+		{`{"a\"[[":"\\"}`, 1, true},
+		{strings.Repeat("[", 64) + strings.Repeat("]", 64), 64, true},
+		{strings.Repeat("[", 65), 64, false},
+		{strings.Repeat(`{"a":`, 65), 64, false},
+	} {
+		if got := WithinDepth([]byte(tc.in), tc.max); got != tc.want {
+			t.Errorf("WithinDepth(%.40q, %d) = %v", tc.in, tc.max, got)
+		}
+	}
+}
+
+// An entity body nested deeper than MaxDepth is refused before gjson's
+// recursive validator sees it, with the service's InvalidInput.
+func TestDeepBodiesRefusedFirst(t *testing.T) {
+	body := []byte(strings.Repeat("[", 4<<20))
+	if _, err := DecodeEntity(body); err == nil || err.Code != "InvalidInput" {
+		t.Fatalf("4 MiB of '[': %v", err)
+	}
+	if _, err := DecodeTableName(body); err == nil || err.Code != "InvalidInput" {
+		t.Fatalf("table name, 4 MiB of '[': %v", err)
+	}
+}
+
+func FuzzWithinDepth(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"]"}]}`, `"\\"`, `[[]]`, `{"a\"":[]}`, strings.Repeat("[", 70), `]]]][`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, max := range []int{0, 1, 2, 5} {
+			got := WithinDepth(b, max)
+			if json.Valid(b) && got != (jsonDepth(b) <= max) {
+				t.Fatalf("WithinDepth(%q, %d) = %v, depth %d", b, max, got, jsonDepth(b))
+			}
+		}
+	})
+}
+
+// The property limit is checked before annotations are matched and values
+// typed: a body of 300 annotated properties whose values do not parse is
+// refused for its count, in one linear pass.
+func TestPropertyLimitCheckedBeforeMatching(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"PartitionKey":"p","RowKey":"r"`)
+	for i := 0; i < 300; i++ {
+		n := "p" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + itoa3(i)
+		b.WriteString(`,"` + n + `@odata.type":"Edm.Int64","` + n + `":"not a number"`)
+	}
+	b.WriteString("}")
+	_, err := DecodeEntity([]byte(b.String()))
+	if err == nil || err.Code != "TooManyProperties" || err.Rule.Measure == nil || err.Rule.Measure.Value != 303 {
+		t.Fatalf("300 annotated properties: %+v", err)
+	}
+}
+
+func itoa3(i int) string {
+	return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)})
+}

@@ -1,0 +1,94 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
+)
+
+// execute runs a decoded operation and writes its answer. The account's
+// XML operations are answered here (their documents are the REST layer's);
+// everything else runs through op.Execute.
+func (x *exchange) execute(d decoded) {
+	o := d.op
+	switch o.Kind {
+	case op.GetProperties, op.SetProperties, op.GetStats:
+		x.service(o)
+		return
+	case op.Batch:
+		x.batch(d)
+		return
+	}
+	res, f := op.Execute(x.h.store, o, x.grant.within())
+	if f != nil {
+		if d.xml {
+			x.xmlFail(f.Err)
+		} else {
+			x.fail(f.Err)
+		}
+		return
+	}
+	h := x.w.Header()
+	switch o.Kind {
+	case op.ListTables:
+		if res.Tables.NextTableName != "" {
+			h.Set("x-ms-continuation-NextTableName", res.Tables.NextTableName)
+		}
+		x.json(http.StatusOK, odata.AppendTables(nil, x.ctx(""), res.Tables.Names))
+	case op.CreateTable:
+		loc := x.base + "/" + odata.TablePath(res.Table)
+		h.Set("Location", loc)
+		if !d.content {
+			h.Set("DataServiceId", loc)
+			x.noContent()
+			return
+		}
+		x.json(http.StatusCreated, odata.AppendTable(nil, x.ctx(""), res.Table))
+	case op.GetTable:
+		x.json(http.StatusOK, odata.AppendTable(nil, x.ctx(""), res.Table))
+	case op.Query:
+		page := res.Page
+		noteQuery(x.r, &page)
+		if page.More() {
+			h.Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
+			h.Set("x-ms-continuation-NextRowKey", page.NextRowKey)
+		}
+		x.json(http.StatusOK, odata.AppendEntities(make([]byte, 0, 256*len(page.Entities)+128), x.ctx(o.Table), page.Entities, projection(o, res)))
+	case op.Get:
+		h.Set("ETag", odata.ETag(res.Entity.Timestamp))
+		x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))
+	case op.Insert:
+		stored := res.Entity
+		loc := x.base + "/" + odata.EntityPath(o.Table, stored.PartitionKey, stored.RowKey)
+		h.Set("ETag", odata.ETag(stored.Timestamp))
+		h.Set("Location", loc)
+		if !d.content {
+			h.Set("DataServiceId", loc)
+			x.noContent()
+			return
+		}
+		x.json(http.StatusCreated, odata.AppendEntity(nil, x.ctx(o.Table), stored, nil))
+	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
+		h.Set("ETag", odata.ETag(res.Entity.Timestamp))
+		if x.applied == "return-content" { // the entity as stored (F-PREFER)
+			x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, nil))
+			return
+		}
+		x.noContent()
+	case op.GetACL:
+		x.xmlAnswer(http.StatusOK, aclXML(res.ACL))
+	default: // DeleteTable, Delete, SetACL
+		x.noContent()
+	}
+}
+
+// projection is a read's $select for the encoder: nil when absent; present
+// but empty selects all and still shows in odata.metadata, as on the
+// service.
+func projection(o op.Operation, res op.Result) *odata.Projection {
+	if o.Query.Select == nil {
+		return nil
+	}
+	return &odata.Projection{Names: res.Select, Text: *o.Query.Select}
+}

@@ -1,0 +1,380 @@
+package rest
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/tableerr"
+)
+
+// decoded is a request, or one part of a $batch, read into an operation,
+// with what its answer needs.
+type decoded struct {
+	op op.Operation
+	// early is an error found before the operation is known (a resource or
+	// verb that cannot be read); it is answered before authentication, as
+	// the service does.
+	early *tableerr.Error
+	// denied is the refusal of the gate (authentication or authorization).
+	denied *tableerr.Error
+	// late is an error of an operation whose kind is known (headers, body,
+	// options); it is answered after authorization.
+	late *tableerr.Error
+	// xml says the operation answers in XML (table ACLs, service
+	// properties and stats), errors included.
+	xml bool
+	// level is a batch part's metadata level; content and prefer come from
+	// Prefer (inserts and create table).
+	level   odata.Level
+	content bool
+	prefer  string
+	// contentID is a batch part's Content-ID, echoed in its answer.
+	contentID string
+	// parts are a Batch's operations as decoded; failed, when non-nil,
+	// names the first part that could not be decoded.
+	parts  []decoded
+	failed *partError
+	// single is a Batch in the single-GET form (no changeset).
+	single bool
+}
+
+// partError is a batch part that failed, by index.
+type partError struct {
+	index int
+	err   *tableerr.Error
+}
+
+// source is what decode reads: a top-level request or a batch part.
+type source struct {
+	r     *http.Request
+	path  string     // the resource after the account, still escaped
+	query url.Values // the query string as the handler splits it
+	body  func() ([]byte, *tableerr.Error)
+	// part is set for a $batch part: only entity reads and writes, no
+	// format requirement, If-Match required on delete.
+	part bool
+	// json is the top-level request's negotiated format.
+	json format
+	// contentID is a batch part's Content-ID.
+	contentID string
+	// gate authorizes the operation once its kind, table and keys are
+	// known, before its body is read; an insert, whose keys are in its
+	// body, passes it again once they are known.
+	gate func(op.Operation) *tableerr.Error
+}
+
+// decode reads what a request or a batch part asks: the one place where a
+// verb, a resource, headers and a body become an op.Operation.
+func (x *exchange) decode(s source) decoded {
+	d := decoded{level: odata.MinimalMetadata, content: true}
+	if s.part {
+		if f := negotiate(s.r, s.r.URL.Query()); f.json {
+			d.level = f.level
+		}
+		d.contentID = s.contentID
+	}
+	if _, ok := s.r.Header["Prefer"]; ok {
+		d.content, d.prefer = preference(s.r.Header)
+	}
+	res, err := parseResource(s.path)
+	if err != nil {
+		d.early = err
+		return d
+	}
+	method, err := effectiveMethod(s.r)
+	if err != nil {
+		d.early = err
+		return d
+	}
+	d.op = op.Operation{Kind: kindOf(res, method, s.query), Table: res.table, PartitionKey: res.pk, RowKey: res.rk}
+	o := &d.op
+	if _, present := s.r.Header["If-Match"]; !present {
+		o.Kind = upsert(o.Kind)
+	}
+	if s.part && !o.Kind.InBatch() {
+		d.early = tableerr.New(tableerr.InvalidInput) // queries and table operations have no place in a batch
+		return d
+	}
+	if d.denied = s.gate(*o); d.denied != nil {
+		return d
+	}
+	if s.part && o.Kind == op.Get { // the single-GET form answers the entity whole
+		return d
+	}
+	fail := func(err *tableerr.Error) decoded { d.late = err; return d }
+	needJSON := func() *tableerr.Error {
+		if s.part {
+			return nil
+		}
+		return s.json.requireJSON()
+	}
+	switch o.Kind {
+	case 0:
+		if res.kind == resService || isACL(res, s.query) {
+			d.xml = true
+			if res.kind == resService && s.query.Get("restype") != "service" || res.kind == resService && !isServiceComp(s.query.Get("comp")) {
+				return fail(tableerr.New(tableerr.InvalidQueryParameterValue))
+			}
+		}
+		if s.part {
+			return d
+		}
+		return fail(tableerr.New(tableerr.MethodNotAllowed))
+	case op.ListTables, op.Query:
+		if err := needJSON(); err != nil {
+			return fail(err)
+		}
+		o.Query = options(s.query)
+	case op.GetTable:
+		if err := needJSON(); err != nil {
+			return fail(err)
+		}
+	case op.Get:
+		if err := needJSON(); err != nil {
+			return fail(err)
+		}
+		o.Query.Select = optional(s.query, "$select")
+	case op.CreateTable:
+		body, err := jsonBody(needJSON, s.body)
+		if err != nil {
+			return fail(err)
+		}
+		if o.Table, err = odata.DecodeTableName(body); err != nil {
+			return fail(err)
+		}
+	case op.Insert:
+		body, err := jsonBody(needJSON, s.body)
+		if err != nil {
+			return fail(err)
+		}
+		if o.Entity, err = odata.DecodeEntity(body); err != nil {
+			return fail(err)
+		}
+		d.denied = s.gate(*o) // now with its keys
+	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
+		m, err := ifMatch(s.r.Header)
+		if err != nil {
+			return fail(err)
+		}
+		o.IfMatch = m
+		if d.prefer == "return-content" && honoursPrefer(o.Kind, s.query) {
+			if err := needJSON(); err != nil { // the entity comes back as JSON (F-PREFER)
+				return fail(err)
+			}
+		}
+		body, err := s.body()
+		if err != nil {
+			return fail(err)
+		}
+		if o.Entity, err = odata.DecodeUpdate(body, res.pk, res.rk); err != nil {
+			return fail(err)
+		}
+	case op.Delete:
+		m, err := ifMatch(s.r.Header)
+		if err != nil {
+			return fail(err)
+		}
+		if s.part && m.Kind == store.MatchNone {
+			return fail(tableerr.New(tableerr.MissingRequiredHeader))
+		}
+		o.IfMatch = m
+	case op.Batch:
+		body, err := s.body()
+		if err != nil {
+			return fail(err)
+		}
+		env, perr := ParseBatch(s.r.Header.Get("Content-Type"), body)
+		if perr != nil {
+			return fail(tableerr.New(tableerr.InvalidInput))
+		}
+		x.decodeParts(&d, env)
+	case op.GetACL, op.SetACL, op.GetProperties, op.SetProperties, op.GetStats:
+		d.xml = true
+		if o.Kind == op.SetACL || o.Kind == op.SetProperties {
+			body, err := s.body()
+			if err != nil {
+				return fail(err)
+			}
+			o.Body = body
+		}
+		if o.Kind == op.SetACL {
+			if o.ACL, err = parseACL(o.Body); err != nil {
+				return fail(err)
+			}
+			o.Body = nil
+		}
+	}
+	return d
+}
+
+// decodeParts decodes the parts of a $batch envelope in order, stopping at
+// the first that cannot be decoded.
+func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
+	parts := env.changeset
+	if env.get != nil {
+		parts, d.single = []batchPart{*env.get}, true
+	}
+	for i, p := range parts {
+		pd := x.decode(x.partSource(p))
+		if env.get == nil && pd.op.Kind == op.Get && pd.early == nil {
+			pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
+		}
+		d.parts = append(d.parts, pd)
+		if err := firstErr(pd.early, pd.denied, pd.late); err != nil {
+			d.failed = &partError{index: i, err: err}
+			return
+		}
+		if d.single {
+			continue
+		}
+		d.op.Operations = append(d.op.Operations, pd.op)
+	}
+	if len(d.op.Operations) > 0 {
+		d.op.Table = d.op.Operations[0].Table
+	}
+}
+
+// partSource is what decode reads of a batch part: its URL may be absolute
+// or relative, with or without the account segment.
+func (x *exchange) partSource(p batchPart) source {
+	path := strings.TrimPrefix(p.req.URL.EscapedPath(), "/")
+	if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
+		path = rest
+	}
+	body := p.body
+	return source{r: p.req, path: path, query: p.req.URL.Query(), part: true, contentID: p.contentID, gate: x.allow,
+		body: func() ([]byte, *tableerr.Error) { return body, nil }}
+}
+
+// kindOf names the operation a verb asks of a resource (0 when the
+// resource does not answer that verb).
+func kindOf(res resource, method string, q url.Values) op.Kind {
+	switch res.kind {
+	case resService:
+		if q.Get("restype") != "service" {
+			return 0
+		}
+		switch comp := q.Get("comp"); {
+		case comp == "properties" && method == http.MethodGet:
+			return op.GetProperties
+		case comp == "properties" && method == http.MethodPut:
+			return op.SetProperties
+		case comp == "stats" && method == http.MethodGet:
+			return op.GetStats
+		}
+	case resTables:
+		switch method {
+		case http.MethodGet:
+			return op.ListTables
+		case http.MethodPost:
+			return op.CreateTable
+		}
+	case resTable:
+		switch method {
+		case http.MethodGet:
+			return op.GetTable
+		case http.MethodDelete:
+			return op.DeleteTable
+		}
+	case resBatch:
+		if method == http.MethodPost {
+			return op.Batch
+		}
+	case resEntities:
+		if isACL(res, q) {
+			switch method {
+			case http.MethodGet:
+				return op.GetACL
+			case http.MethodPut:
+				return op.SetACL
+			}
+			return 0
+		}
+		switch method {
+		case http.MethodGet:
+			return op.Query
+		case http.MethodPost:
+			return op.Insert
+		}
+	case resEntity:
+		switch method {
+		case http.MethodGet:
+			return op.Get
+		case http.MethodDelete:
+			return op.Delete
+		case http.MethodPut:
+			return op.Replace // an upsert without If-Match (see upsert)
+		case "MERGE":
+			return op.Merge
+		}
+	}
+	return 0
+}
+
+// upsert is what Replace and Merge become without If-Match.
+func upsert(k op.Kind) op.Kind {
+	switch k {
+	case op.Replace:
+		return op.InsertOrReplace
+	case op.Merge:
+		return op.InsertOrMerge
+	}
+	return k
+}
+
+// isACL reports whether a request addresses a table's ACL (t?comp=acl).
+func isACL(res resource, q url.Values) bool {
+	return res.kind == resEntities && q.Get("comp") == "acl"
+}
+
+func isServiceComp(comp string) bool { return comp == "properties" || comp == "stats" }
+
+// options reads the query options of a query or a table listing. A $top
+// that is not a count from 0 to 1000 is kept out of range, so that
+// op.Execute refuses it after $filter, in the service's order.
+func options(q url.Values) op.Options {
+	o := op.Options{Filter: optional(q, "$filter"), Select: optional(q, "$select"),
+		NextPartitionKey: q.Get("NextPartitionKey"), NextRowKey: q.Get("NextRowKey"), NextTableName: q.Get("NextTableName")}
+	if t, ok := q["$top"]; ok {
+		n, err := filter.ParseTop(t[0])
+		switch {
+		case err != nil:
+			n = filter.MaxTop + 1
+		case n == 0:
+			n = store.NoEntities // an empty page (F-TOP-ZERO)
+		}
+		o.Top = n
+	}
+	return o
+}
+
+// optional returns a query option's first value, nil when absent.
+func optional(q url.Values, name string) *string {
+	if v, ok := q[name]; ok {
+		return &v[0]
+	}
+	return nil
+}
+
+// jsonBody reads the body of an operation that answers with JSON: a JSON
+// Accept first (for top-level requests), then a body within the limit.
+func jsonBody(needJSON func() *tableerr.Error, body func() ([]byte, *tableerr.Error)) ([]byte, *tableerr.Error) {
+	if err := needJSON(); err != nil {
+		return nil, err
+	}
+	return body()
+}
+
+func firstErr(errs ...*tableerr.Error) *tableerr.Error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}

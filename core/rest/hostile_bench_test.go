@@ -1,0 +1,209 @@
+//go:build !js
+
+package rest_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// The hostile inputs: each parser's worst case within the 4 MiB body limit.
+// Each must cost at most 50 ms of CPU (BenchmarkHostile, one core) and 32 MB
+// of heap (TestHostileInputsStayBounded).
+
+// annotated is an entity body of 4 MiB holding as many properties as fit,
+// each with an @odata.type annotation; annotationsFirst puts every
+// annotation before the properties.
+func annotated(annotationsFirst bool) []byte {
+	var props, notes strings.Builder
+	for i := 0; props.Len()+notes.Len() < rest.MaxBody-100; i++ {
+		n := "p" + strconv.Itoa(i)
+		props.WriteString(`,"` + n + `":"1"`)
+		notes.WriteString(`,"` + n + `@odata.type":"Edm.Int64"`)
+	}
+	if annotationsFirst {
+		return []byte(`{"PartitionKey":"p","RowKey":"r"` + notes.String() + props.String() + `}`)
+	}
+	return []byte(`{"PartitionKey":"p","RowKey":"r"` + props.String() + notes.String() + `}`)
+}
+
+// nulls is an entity body of 4 MiB of null properties, each with an
+// annotation.
+func nulls() []byte {
+	var b strings.Builder
+	b.WriteString(`{"PartitionKey":"p","RowKey":"r"`)
+	for i := 0; b.Len() < rest.MaxBody-100; i++ {
+		n := "p" + strconv.Itoa(i)
+		b.WriteString(`,"` + n + `":null,"` + n + `@odata.type":"Edm.Int64"`)
+	}
+	return []byte(b.String() + "}")
+}
+
+// nested is 4 MiB of open arrays (or of objects, each the value of "a").
+func nested(objects bool) []byte {
+	if objects {
+		return []byte(strings.Repeat(`{"a":`, rest.MaxBody/5))
+	}
+	return []byte(strings.Repeat("[", rest.MaxBody))
+}
+
+// deepXML is a 4 MiB XML document under root: elements nested as deeply
+// as fit.
+func deepXML(root string) string {
+	n := (rest.MaxBody - 200) / 7
+	return "<?xml version=\"1.0\"?><" + root + ">" + strings.Repeat("<a>", n) + strings.Repeat("</a>", n) + "</" + root + ">"
+}
+
+// signedXML PUTs an XML document with the account key (ACLs and service
+// properties need a signature).
+func signedXML(h http.Handler, path, body string) func() bool {
+	return func() bool {
+		req := httptest.NewRequest("PUT", "http://127.0.0.1/"+rest.WellKnownAccount+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/xml")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, signed(req))
+		return w.Code == http.StatusBadRequest
+	}
+}
+
+// manyParts is a $batch of 1,000 inserts (the parser's limit on parts).
+func manyParts() string {
+	var b strings.Builder
+	b.WriteString("--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n")
+	for i := 0; i < 1000; i++ {
+		b.WriteString("--changeset_y\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
+			"POST http://h/devstoreaccount1/t HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n\r\n" +
+			`{"PartitionKey":"p","RowKey":"` + strconv.Itoa(i) + `","V":"x"}` + "\r\n")
+	}
+	b.WriteString("--changeset_y--\r\n--batch_x--\r\n")
+	return b.String()
+}
+
+// hostile lists each parser with its worst input; every call must fail
+// cleanly (the want checks it did not succeed by accident).
+func hostile(tb testing.TB) []struct {
+	name string
+	call func() bool
+} {
+	st := store.New(store.Options{Clock: time.Now})
+	st.CreateTable("t")
+	creds := rest.WellKnown()
+	creds.AllowUnsigned = true
+	h := rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now})
+	send := func(method, path, contentType string, body string) func() bool {
+		return func() bool {
+			req := httptest.NewRequest(method, "http://127.0.0.1/"+rest.WellKnownAccount+path, strings.NewReader(body))
+			req.Header.Set("Content-Type", contentType)
+			req.Header.Set("Accept", "application/json;odata=nometadata")
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			switch path {
+			case "/$batch":
+				return w.Code == http.StatusAccepted && strings.Contains(w.Body.String(), "InvalidInput") // over 100 operations
+			}
+			return w.Code == http.StatusBadRequest
+		}
+	}
+	api := &play.API{Base: "http://h/" + rest.WellKnownAccount, Clock: time.Now, Creds: rest.WellKnown(), Store: st}
+	ann, annFirst, arrays, objects, nul := annotated(false), annotated(true), nested(false), nested(true), nulls()
+	batch := manyParts()
+	return []struct {
+		name string
+		call func() bool
+	}{
+		{"DecodeEntity/annotations-after", func() bool { _, err := odata.DecodeEntity(ann); return err != nil }},
+		{"DecodeEntity/annotations-first", func() bool { _, err := odata.DecodeEntity(annFirst); return err != nil }},
+		{"DecodeDraft/annotations", func() bool { _, err := odata.DecodeDraft(ann); return err != nil }},
+		{"DecodeEntity/null-properties", func() bool { _, err := odata.DecodeEntity(nul); return err != nil }},
+		{"DecodeEntity/nested-arrays", func() bool { _, err := odata.DecodeEntity(arrays); return err != nil }},
+		{"DecodeEntity/nested-objects", func() bool { _, err := odata.DecodeEntity(objects); return err != nil }},
+		{"DecodeTableName/nested-arrays", func() bool { _, err := odata.DecodeTableName(arrays); return err != nil }},
+		{"Handler/insert-annotations", send("POST", "/t", "application/json", string(ann))},
+		{"Handler/merge-annotations", send("MERGE", "/t(PartitionKey='p',RowKey='r')", "application/json", string(annFirst))},
+		{"Handler/insert-nested", send("POST", "/t", "application/json", string(arrays))},
+		{"Handler/create-table-nested", send("POST", "/Tables", "application/json", string(objects))},
+		{"Handler/batch-1000-parts", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", batch)},
+		{"Handler/set-acl-nested-xml", signedXML(h, "/t?comp=acl", deepXML("SignedIdentifiers"))},
+		{"Handler/set-properties-nested-xml", signedXML(h, "/?restype=service&comp=properties", deepXML("StorageServiceProperties"))},
+		{"ParseBatch/1000-parts", func() bool {
+			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(batch))
+			return err == nil
+		}},
+		{"play.ParseBody/annotations", func() bool { return strings.Contains(string(api.ParseBody(string(ann))), "TooManyProperties") }},
+		{"play.ParseBody/null-properties", func() bool { return strings.Contains(string(api.ParseBody(string(nul))), "TooManyProperties") }},
+		{"play.ParseBody/nested", func() bool { return strings.Contains(string(api.ParseBody(string(arrays))), "InvalidInput") }},
+		{"play.RequestFor/nested", func() bool { return strings.Contains(string(api.RequestFor(objects)), "error") }},
+		{"play.ReadEntities/nested", func() bool { return strings.Contains(string(api.ReadEntities(string(arrays))), "error") }},
+		{"store.Restore/nested", func() bool { return st.Restore(objects) != nil }},
+	}
+}
+
+// cost runs f once on a fresh goroutine and returns the heap it allocated
+// (an upper bound of the extra heap it held at its peak) and the stack the
+// goroutine grew.
+func cost(f func() bool) (heap, stack uint64, ok bool) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ok = f()
+		runtime.ReadMemStats(&after)
+		heap = after.TotalAlloc - before.TotalAlloc
+		if after.StackInuse > before.StackInuse {
+			stack = after.StackInuse - before.StackInuse
+		}
+	}()
+	<-done
+	return heap, stack, ok
+}
+
+func TestHostileInputsStayBounded(t *testing.T) {
+	const limit = 32 << 20
+	for _, h := range hostile(t) {
+		heap, stack, ok := cost(h.call)
+		if !ok {
+			t.Errorf("%s: not refused as expected", h.name)
+		}
+		if heap+stack > limit {
+			t.Errorf("%s: %.1f MB of heap and %.1f MB of stack, over %d MB", h.name, float64(heap)/1e6, float64(stack)/1e6, limit>>20)
+		}
+		t.Logf("%-32s heap %6.2f MB  stack %5.2f MB", h.name, float64(heap)/(1<<20), float64(stack)/(1<<20))
+	}
+}
+
+// cpuTime is the process's CPU time (user and system) in nanoseconds.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+func BenchmarkHostile(b *testing.B) {
+	for _, h := range hostile(b) {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if !h.call() {
+					b.Fatal(fmt.Sprintf("%s: not refused as expected", h.name))
+				}
+			}
+			// CPU time, not wall time: the machine may be shared.
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
