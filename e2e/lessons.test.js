@@ -68,7 +68,10 @@ test("two clients race: the whole lesson by mouse, predictions answered, ETags a
       assert.match(await page.locator('.lesson-client[aria-label="Client B"] .timeline li.current').innerText(), /Step 4: PATCH 412/);
       assert.match(await page.locator(".lesson-entity").last().innerText(), /Count Edm\.Int32 = 7/);
     }
-    if (i < view.steps.length - 1) await page.getByRole("button", { name: "Next step" }).click();
+    if (i < view.steps.length - 1) {
+      await page.getByRole("button", { name: "Next step" }).click();
+      await page.waitForFunction((n) => document.querySelector(".step-count")?.textContent === `Step ${n} of 7`, i + 2);
+    }
   }
   assert.match(await page.locator(".lesson-entity").last().innerText(), /Count Edm\.Int32 = 4/);
   assert.deepEqual(errors, []);
@@ -112,6 +115,8 @@ test("table names: the whole lesson with the keyboard alone, then progress survi
       await tabTo(page, () => document.activeElement?.textContent === "Next step", "Next step");
       await page.keyboard.press("Enter");
       await page.waitForFunction((n) => location.hash === `#lesson=table-names&step=${n}`, i + 2);
+      // The hash changes at once, the view on the hashchange event that follows.
+      await page.waitForFunction((n) => document.querySelector(".step-count")?.textContent.startsWith(`Step ${n} `), i + 2);
       // Focus lands on the new step's heading, not back at the top of the page.
       assert.equal(await page.evaluate(() => document.activeElement?.className), "lesson-step-title");
     }
@@ -165,26 +170,31 @@ test("presenter mode: one step at a time, large, on the arrow keys", async () =>
   assert.equal(await page.locator("main").isVisible(), false);
   const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector(".lesson-text")).fontSize));
   assert.ok(size >= 22, `presenter text is ${size}px`);
+  // atStep waits for the view itself (it follows the hash on the next event).
+  const atStep = (n) => page.waitForFunction((k) => document.querySelector(".step-count")?.textContent === `Step ${k} of 5`, n);
   await page.keyboard.press("ArrowRight"); // run step 1
   await page.locator(".lesson-exchange").waitFor();
   assert.equal(await stepCount(page), "Step 1 of 5");
   await page.keyboard.press("ArrowRight"); // to step 2
-  await page.waitForFunction(() => location.hash === "#lesson=etags&step=2&present");
+  await atStep(2);
   assert.equal(await page.locator(".lesson-exchange").count(), 0, "the next step starts without its answer");
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight"); // step 3 run: a stale ETag, revealed without a prediction
+  await page.keyboard.press("ArrowRight"); // run step 2
+  await page.locator(".lesson-exchange").waitFor();
+  await page.keyboard.press("ArrowRight"); // to step 3
+  await atStep(3);
+  await page.keyboard.press("ArrowRight"); // run step 3: a stale ETag, revealed without a prediction
   assert.match(await page.locator(".verdict").innerText(), /The answer: 412/);
   assert.match(await page.locator(".lesson-exchange .status-line").innerText(), /412 Precondition Failed/);
   await page.keyboard.press("ArrowLeft");
-  assert.equal(await stepCount(page), "Step 2 of 5");
+  await atStep(2);
   await page.keyboard.press("Escape");
   await page.waitForFunction(() => location.hash === "#lesson=etags&step=2");
-  assert.equal(await page.locator("header.top").isVisible(), true);
+  await page.locator("header.top").waitFor({ state: "visible" });
   // #present alone opens the lesson last worked on, where it was left.
   await page.evaluate(() => (location.hash = "#present"));
   await page.waitForFunction(() => location.hash === "#lesson=etags&step=3&present");
-  assert.equal(await page.locator("main").isVisible(), false);
+  await page.locator("main").waitFor({ state: "hidden" });
+  await atStep(3);
   await context.close();
 });
 
