@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { useBrowser } from "./harness.js";
+import { useBrowser, assertNamed } from "./harness.js";
 
 const env = useBrowser({ before, after });
 
@@ -231,15 +231,7 @@ test("every lesson control has an accessible name", async () => {
   await page.locator(".prediction input").first().check();
   await page.getByRole("button", { name: "Run step" }).click();
   assert.match(await page.locator(".lessons-box > summary").innerText(), /^Lessons/);
-  const controls = page.locator("#lessons :is(a, button, input)");
-  const n = await controls.count();
-  assert.ok(n >= 8, `${n} controls`);
-  for (let i = 0; i < n; i++) {
-    const c = controls.nth(i);
-    if (!(await c.isVisible())) continue;
-    const snapshot = await c.ariaSnapshot();
-    assert.match(snapshot, /^- \w+ "[^"]+"/, `control ${i} has no accessible name: ${snapshot}`);
-  }
+  await assertNamed(page.locator("#lessons :is(a, button, input)"), 8);
   await context.close();
 });
 
