@@ -221,6 +221,14 @@ test("the lesson view at 1280 and 390 px, light and dark, without overflow", asy
       if (name.includes("dark")) assert.equal(layout.bg, "rgb(30, 30, 36)", `${name}: dark panel`);
       else assert.equal(layout.bg, "rgb(255, 255, 255)", `${name}: light panel`);
       await page.screenshot({ path: path.join(env.artifacts, `${name}${present ? "-present" : ""}.png`), fullPage: false });
+      if (!present) {
+        // The menu too.
+        await page.getByRole("link", { name: "All lessons" }).click();
+        await page.locator(".lesson-menu").waitFor();
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(wide <= layout.width, `${name} menu: page is ${wide}px wide in a ${layout.width}px window`);
+        await page.locator("#lessons").screenshot({ path: path.join(env.artifacts, `${name}-menu.png`) });
+      }
       await context.close();
     }
   }
