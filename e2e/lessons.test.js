@@ -268,3 +268,34 @@ test("mounted without the hash (as an embed would), a view keeps its own place",
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("<table-playground lesson=…> runs the lesson in its own account, its exchanges in its own wire view", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(env.server.url + "/e2e/fixtures/lesson-host.html");
+  const embed = page.locator("#race");
+  assert.match(await embed.locator(".preview").innerText(), /Starts the lesson two-clients/);
+  await embed.getByRole("button", { name: "Run Two clients race" }).click();
+  const account = await page.evaluate(() => document.getElementById("race").ready.then((el) => el.account));
+  assert.notEqual(account, "devstoreaccount1");
+  // The account starts as the lesson's start account.
+  const tablesOf = (name) => page.evaluate((n) => window.tableplay.account(n).snapshot().tables.map((t) => t.name), name);
+  assert.deepEqual(await tablesOf(account), ["Stock"]);
+  const view = await page.evaluate(() => window.tableplay.lesson("two-clients"));
+  for (let i = 0; i < 4; i++) {
+    assert.equal(await embed.locator(".step-count").innerText(), `Step ${i + 1} of 7`);
+    const s = view.steps[i];
+    if (s.predict) await embed.locator(".prediction input").nth(s.predict.answer).check();
+    await embed.getByRole("button", { name: "Run step" }).click();
+    assert.equal(await embed.locator(".agrees").innerText(), "The engine did what the lesson says.");
+    assert.match(await embed.locator("#exchanges article .status-line").first().innerText(), new RegExp(`^HTTP/1.1 ${s.expect.status} `));
+    if (i < 3) await embed.getByRole("button", { name: "Next step" }).click();
+  }
+  assert.match(await embed.locator('.lesson-client[aria-label="Client B"] .timeline li.current').innerText(), /Step 4: PATCH 412/);
+  assert.equal(await page.evaluate(() => location.hash), "", "an embed leaves the page's hash alone");
+  assert.deepEqual(await tablesOf("devstoreaccount1"), [], "the page's own account is untouched");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
