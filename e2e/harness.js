@@ -88,3 +88,17 @@ export function useBrowser(hooks) {
   });
   return env;
 }
+
+// assertNamed checks that every visible control a locator finds has an
+// accessible name (at least min of them), and returns how many it found.
+export async function assertNamed(controls, min) {
+  const n = await controls.count();
+  if (n < min) throw new Error(`${n} controls, expected at least ${min}`);
+  for (let i = 0; i < n; i++) {
+    const c = controls.nth(i);
+    if (!(await c.isVisible())) continue;
+    const snapshot = await c.ariaSnapshot();
+    if (!/^- \w+ "[^"]+"/.test(snapshot)) throw new Error(`control ${i} has no accessible name: ${snapshot}`);
+  }
+  return n;
+}

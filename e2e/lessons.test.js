@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { useBrowser } from "./harness.js";
+import { useBrowser, assertNamed } from "./harness.js";
 
 const env = useBrowser({ before, after });
 
@@ -68,7 +68,10 @@ test("two clients race: the whole lesson by mouse, predictions answered, ETags a
       assert.match(await page.locator('.lesson-client[aria-label="Client B"] .timeline li.current').innerText(), /Step 4: PATCH 412/);
       assert.match(await page.locator(".lesson-entity").last().innerText(), /Count Edm\.Int32 = 7/);
     }
-    if (i < view.steps.length - 1) await page.getByRole("button", { name: "Next step" }).click();
+    if (i < view.steps.length - 1) {
+      await page.getByRole("button", { name: "Next step" }).click();
+      await page.waitForFunction((n) => document.querySelector(".step-count")?.textContent === `Step ${n} of 7`, i + 2);
+    }
   }
   assert.match(await page.locator(".lesson-entity").last().innerText(), /Count Edm\.Int32 = 4/);
   assert.deepEqual(errors, []);
@@ -112,6 +115,8 @@ test("table names: the whole lesson with the keyboard alone, then progress survi
       await tabTo(page, () => document.activeElement?.textContent === "Next step", "Next step");
       await page.keyboard.press("Enter");
       await page.waitForFunction((n) => location.hash === `#lesson=table-names&step=${n}`, i + 2);
+      // The hash changes at once, the view on the hashchange event that follows.
+      await page.waitForFunction((n) => document.querySelector(".step-count")?.textContent.startsWith(`Step ${n} `), i + 2);
       // Focus lands on the new step's heading, not back at the top of the page.
       assert.equal(await page.evaluate(() => document.activeElement?.className), "lesson-step-title");
     }
@@ -165,26 +170,31 @@ test("presenter mode: one step at a time, large, on the arrow keys", async () =>
   assert.equal(await page.locator("main").isVisible(), false);
   const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector(".lesson-text")).fontSize));
   assert.ok(size >= 22, `presenter text is ${size}px`);
+  // atStep waits for the view itself (it follows the hash on the next event).
+  const atStep = (n) => page.waitForFunction((k) => document.querySelector(".step-count")?.textContent === `Step ${k} of 5`, n);
   await page.keyboard.press("ArrowRight"); // run step 1
   await page.locator(".lesson-exchange").waitFor();
   assert.equal(await stepCount(page), "Step 1 of 5");
   await page.keyboard.press("ArrowRight"); // to step 2
-  await page.waitForFunction(() => location.hash === "#lesson=etags&step=2&present");
+  await atStep(2);
   assert.equal(await page.locator(".lesson-exchange").count(), 0, "the next step starts without its answer");
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight"); // step 3 run: a stale ETag, revealed without a prediction
+  await page.keyboard.press("ArrowRight"); // run step 2
+  await page.locator(".lesson-exchange").waitFor();
+  await page.keyboard.press("ArrowRight"); // to step 3
+  await atStep(3);
+  await page.keyboard.press("ArrowRight"); // run step 3: a stale ETag, revealed without a prediction
   assert.match(await page.locator(".verdict").innerText(), /The answer: 412/);
   assert.match(await page.locator(".lesson-exchange .status-line").innerText(), /412 Precondition Failed/);
   await page.keyboard.press("ArrowLeft");
-  assert.equal(await stepCount(page), "Step 2 of 5");
+  await atStep(2);
   await page.keyboard.press("Escape");
   await page.waitForFunction(() => location.hash === "#lesson=etags&step=2");
-  assert.equal(await page.locator("header.top").isVisible(), true);
+  await page.locator("header.top").waitFor({ state: "visible" });
   // #present alone opens the lesson last worked on, where it was left.
   await page.evaluate(() => (location.hash = "#present"));
   await page.waitForFunction(() => location.hash === "#lesson=etags&step=3&present");
-  assert.equal(await page.locator("main").isVisible(), false);
+  await page.locator("main").waitFor({ state: "hidden" });
+  await atStep(3);
   await context.close();
 });
 
@@ -211,6 +221,14 @@ test("the lesson view at 1280 and 390 px, light and dark, without overflow", asy
       if (name.includes("dark")) assert.equal(layout.bg, "rgb(30, 30, 36)", `${name}: dark panel`);
       else assert.equal(layout.bg, "rgb(255, 255, 255)", `${name}: light panel`);
       await page.screenshot({ path: path.join(env.artifacts, `${name}${present ? "-present" : ""}.png`), fullPage: false });
+      if (!present) {
+        // The menu too.
+        await page.getByRole("link", { name: "All lessons" }).click();
+        await page.locator(".lesson-menu").waitFor();
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(wide <= layout.width, `${name} menu: page is ${wide}px wide in a ${layout.width}px window`);
+        await page.locator("#lessons").screenshot({ path: path.join(env.artifacts, `${name}-menu.png`) });
+      }
       await context.close();
     }
   }
@@ -221,15 +239,7 @@ test("every lesson control has an accessible name", async () => {
   await page.locator(".prediction input").first().check();
   await page.getByRole("button", { name: "Run step" }).click();
   assert.match(await page.locator(".lessons-box > summary").innerText(), /^Lessons/);
-  const controls = page.locator("#lessons :is(a, button, input)");
-  const n = await controls.count();
-  assert.ok(n >= 8, `${n} controls`);
-  for (let i = 0; i < n; i++) {
-    const c = controls.nth(i);
-    if (!(await c.isVisible())) continue;
-    const snapshot = await c.ariaSnapshot();
-    assert.match(snapshot, /^- \w+ "[^"]+"/, `control ${i} has no accessible name: ${snapshot}`);
-  }
+  await assertNamed(page.locator("#lessons :is(a, button, input)"), 8);
   await context.close();
 });
 
@@ -255,6 +265,37 @@ test("mounted without the hash (as an embed would), a view keeps its own place",
   await second.locator(".lesson-menu").waitFor();
   assert.equal(await page.evaluate(() => location.hash), "", "the page's hash is untouched");
   assert.equal(await page.locator("#lessons .step-count").count(), 0, "the page's own view did not move");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("<table-playground lesson=…> runs the lesson in its own account, its exchanges in its own wire view", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(env.server.url + "/e2e/fixtures/lesson-host.html");
+  const embed = page.locator("#race");
+  assert.match(await embed.locator(".preview").innerText(), /Starts the lesson two-clients/);
+  await embed.getByRole("button", { name: "Run Two clients race" }).click();
+  const account = await page.evaluate(() => document.getElementById("race").ready.then((el) => el.account));
+  assert.notEqual(account, "devstoreaccount1");
+  // The account starts as the lesson's start account.
+  const tablesOf = (name) => page.evaluate((n) => window.tableplay.account(n).snapshot().tables.map((t) => t.name), name);
+  assert.deepEqual(await tablesOf(account), ["Stock"]);
+  const view = await page.evaluate(() => window.tableplay.lesson("two-clients"));
+  for (let i = 0; i < 4; i++) {
+    assert.equal(await embed.locator(".step-count").innerText(), `Step ${i + 1} of 7`);
+    const s = view.steps[i];
+    if (s.predict) await embed.locator(".prediction input").nth(s.predict.answer).check();
+    await embed.getByRole("button", { name: "Run step" }).click();
+    assert.equal(await embed.locator(".agrees").innerText(), "The engine did what the lesson says.");
+    assert.match(await embed.locator("#exchanges article .status-line").first().innerText(), new RegExp(`^HTTP/1.1 ${s.expect.status} `));
+    if (i < 3) await embed.getByRole("button", { name: "Next step" }).click();
+  }
+  assert.match(await embed.locator('.lesson-client[aria-label="Client B"] .timeline li.current').innerText(), /Step 4: PATCH 412/);
+  assert.equal(await page.evaluate(() => location.hash), "", "an embed leaves the page's hash alone");
+  assert.deepEqual(await tablesOf("devstoreaccount1"), [], "the page's own account is untouched");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -7,22 +7,22 @@ import (
 	"syscall/js"
 
 	"github.com/tableplay/tableplay/core/lesson"
-	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/play"
 	"github.com/tableplay/tableplay/lessons"
 )
 
-// registerLessons puts the lesson functions on the binding: the menu, one
-// lesson, running a step and resetting to a step. The lessons are embedded;
-// a lesson file that fails to load makes every call answer the error.
-func registerLessons(binding js.Value, s *lesson.Session) {
+// registerLessons puts the lesson functions on the binding: the menu and one
+// lesson (the same for every account), and running a step and resetting to
+// a step, which take the account's name first (the page's own, or an
+// embed's). The lessons are embedded; a lesson file that fails to load makes
+// every call answer the error. It returns the per-account sessions, which
+// must hear of every change to an account.
+func registerLessons(binding js.Value, accounts *play.Accounts) *lesson.Accounts {
 	all, err := lesson.Load(lessons.Files)
-	lib := &lesson.Library{Lessons: all, Session: s}
-	failed := func() (string, bool) {
-		if err == nil {
-			return "", false
-		}
-		b, _ := json.Marshal(map[string]string{"error": err.Error()})
-		return string(b), true
+	la := &lesson.Accounts{Lessons: all, Engine: accounts}
+	answer := func(v any) string {
+		b, _ := json.Marshal(v)
+		return string(b)
 	}
 	str := func(args []js.Value, i int) string {
 		if i < len(args) && args[i].Type() == js.TypeString {
@@ -38,24 +38,26 @@ func registerLessons(binding js.Value, s *lesson.Session) {
 	}
 	fn := func(name string, f func(args []js.Value) string) {
 		binding.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
-			if msg, bad := failed(); bad {
-				return msg
+			if err != nil {
+				return answer(map[string]string{"error": err.Error()})
 			}
 			return f(args)
 		}))
 	}
-	// Requests use the page's origin, as the other playground calls do.
-	base := func() string {
-		return js.Global().Get("location").Get("origin").String() + "/" + rest.WellKnownAccount
+	// account runs f with the lessons bound to the account named first.
+	account := func(name string, f func(lib *lesson.Library, args []js.Value) string) {
+		fn(name, func(a []js.Value) string {
+			lib := la.Library(str(a, 0))
+			if lib == nil {
+				return answer(map[string]string{"error": play.ErrNoAccount.Error()})
+			}
+			return f(lib, a[1:])
+		})
 	}
-	fn("lessons", func([]js.Value) string { return string(lib.List()) })
-	fn("lesson", func(a []js.Value) string { return string(lib.Get(str(a, 0))) })
-	fn("runLessonStep", func(a []js.Value) string {
-		s.API.Base = base()
-		return string(lib.RunStep(str(a, 0), num(a, 1)))
-	})
-	fn("resetLesson", func(a []js.Value) string {
-		s.API.Base = base()
-		return string(lib.Reset(str(a, 0), num(a, 1)))
-	})
+	menu := &lesson.Library{Lessons: all}
+	fn("lessons", func([]js.Value) string { return string(menu.List()) })
+	fn("lesson", func(a []js.Value) string { return string(menu.Get(str(a, 0))) })
+	account("runLessonStep", func(lib *lesson.Library, a []js.Value) string { return string(lib.RunStep(str(a, 0), num(a, 1))) })
+	account("resetLesson", func(lib *lesson.Library, a []js.Value) string { return string(lib.Reset(str(a, 0), num(a, 1))) })
+	return la
 }

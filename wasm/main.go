@@ -16,25 +16,22 @@ import (
 
 	"github.com/tableplay/tableplay/core/lesson"
 	"github.com/tableplay/tableplay/core/play"
-	"github.com/tableplay/tableplay/core/rest"
 )
 
 func main() {
 	binding := js.Global().Get("context").Get("binding")
 	origin := js.Global().Get("location").Get("origin").String()
-	// The lesson session works on the page's own account and hears of every
-	// change to it, so a step after the person's own requests replays the
-	// lesson from its start account.
-	sess := &lesson.Session{}
+	// Each account's lesson session hears of every change to its account,
+	// so a step after the person's own requests replays the lesson from its
+	// start account.
+	var lessonsByAccount *lesson.Accounts
 	accounts := play.NewAccounts(play.AccountsOptions{
 		Clock: time.Now,
 		// Requests and previews use the page's own origin, as the native
 		// server uses the host a request came to.
 		Base: func(name string) string { return origin + "/" + name },
 		OnChange: func(name string) {
-			if name == rest.WellKnownAccount {
-				sess.Changed()
-			}
+			lessonsByAccount.Changed(name)
 			notifyChange(binding, name)
 		},
 		// A page holds no secret; a signature that is present is still verified.
@@ -44,9 +41,7 @@ func main() {
 	})
 	workers.ServeNonBlock(bridge(accounts.Router()))
 	register(binding, accounts)
-	page := accounts.Get(rest.WellKnownAccount)
-	sess.API, sess.Handler, sess.Store = page.API, page.Handler, page.Store
-	registerLessons(binding, sess)
+	lessonsByAccount = registerLessons(binding, accounts)
 	workers.Ready()
 	select {}
 }

@@ -11,6 +11,7 @@ import { mountParts, select } from "./parts.js";
 import { loadSample, sampleUser } from "./sample.js";
 import { send } from "./exchange.js";
 import { shareLink } from "./sharelink.js";
+import { mountLessons } from "./lessons/view.js";
 
 // The examples an embed can name until the lessons' gallery exists.
 const EXAMPLES = new Set(["sample"]);
@@ -20,6 +21,12 @@ const EXAMPLES = new Set(["sample"]);
 async function startState(c, session) {
   const engine = session.engine;
   const inline = c.inline ?? {};
+  if (c.lesson) {
+    // The lesson's start account, as its first step begins.
+    const r = engine.resetLesson(c.lesson, 0);
+    if (r.error) session.setStatus(`The lesson “${c.lesson}” could not start: ${r.error}`);
+    return { table: engine.snapshot().tables[0]?.name ?? null, entity: null, filter: "" };
+  }
   if (c.src && !inline.account) {
     const response = await fetch(new URL(c.src, document.baseURI));
     if (!response.ok) throw new Error(`loading ${c.src}: ${response.status}`);
@@ -94,9 +101,11 @@ export async function startPlayground(host, ui) {
   const left = [slots.tables, slots.editor, slots.operations, slots.entities].filter(Boolean);
   const right = [slots.wire ?? slots.levels].filter(Boolean);
   const wide = [slots.query, slots.batch].filter(Boolean);
+  // A lesson, when the element names one, runs above the parts.
+  const lessonSlot = c.lesson ? el("div", { class: "wide lesson-slot" }) : null;
   for (const w of wide) w.classList.add("wide");
   const two = left.length > 0 && right.length > 0;
-  replace(ui.body, two ? [el("div", {}, left), el("div", {}, right), wide] : [left, wide, right]);
+  replace(ui.body, lessonSlot, two ? [el("div", {}, left), el("div", {}, right), wide] : [left, wide, right]);
   ui.body.className = two ? "body two" : "body";
 
   const parts = mountParts(session, slots, { filter: start.filter });
@@ -109,6 +118,19 @@ export async function startPlayground(host, ui) {
   const open = el("a", { part: "open", href: c.playground, target: "_blank", rel: "noopener" }, "Open in the playground");
   toolbar.push(open);
   ui.run.replaceWith(...toolbar);
+  if (lessonSlot) {
+    mountLessons(lessonSlot, {
+      engine,
+      hash: false,
+      lesson: c.lesson,
+      onExchange: (x) => session.emit("exchange", x),
+      onChange: () => {
+        parts.tables?.refresh();
+        choice?.refresh();
+      },
+      onStatus: (text) => session.setStatus(text),
+    });
+  }
 
   // The link carries the account's state to the full page.
   const relink = debounce(async () => {

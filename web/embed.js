@@ -31,6 +31,7 @@ function config(host) {
   }
   return {
     example: attr("example"),
+    lesson: attr("lesson"),
     src: attr("src"),
     inline,
     problem,
@@ -50,7 +51,9 @@ function preview(c) {
   const items = [];
   if (c.problem) items.push(el("p", { class: "card" }, c.problem));
   const tables = c.inline?.account?.tables;
-  if (Array.isArray(tables)) {
+  if (c.lesson) {
+    items.push(el("p", {}, "Starts the lesson ", el("code", {}, c.lesson), ": each step runs in this playground's own account."));
+  } else if (Array.isArray(tables)) {
     items.push(el("p", {}, "Starts with these tables:"),
       el("ul", {}, tables.map((t) => el("li", {}, el("code", {}, String(t?.name)), ` (${t?.entities?.length ?? 0} entities)`))));
   } else if (c.src) {
@@ -105,6 +108,7 @@ class TablePlayground extends HTMLElement {
     replace(this.shadowRoot,
       el("link", { rel: "stylesheet", href: new URL("parts.css", here).href }),
       el("link", { rel: "stylesheet", href: new URL("embed.css", here).href }),
+      c.lesson ? el("link", { rel: "stylesheet", href: new URL("lessons/lessons.css", here).href }) : null,
       frame);
     this.#ui = { c, run, status, body, toolbar, frame };
     run.addEventListener("click", () => this.start());

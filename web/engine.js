@@ -117,6 +117,8 @@ const stateless = {
   readEntities: (body) => JSON.parse(call("readEntities", String(body))),
   checkBatch: (operations) => JSON.parse(call("checkBatch", JSON.stringify(operations))),
   readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
+  lessons: () => JSON.parse(call("lessons")),
+  lesson: (id) => JSON.parse(call("lesson", String(id))),
 };
 
 // account returns the functions bound to one account of the engine (fetch
@@ -141,6 +143,9 @@ function account(name) {
     reset: () => plain("reset"),
     snapshot: () => json("snapshot"),
     restore: (doc) => plain("restore", typeof doc === "string" ? doc : JSON.stringify(doc)),
+    // A lesson's steps run in this account.
+    runLessonStep: (id, step) => json("runLessonStep", String(id), Number(step)),
+    resetLesson: (id, step) => json("resetLesson", String(id), Number(step)),
   };
 }
 
@@ -163,11 +168,6 @@ const tableplay = {
   // memory reports the Go heap after a collection ({heapAlloc, sys} in
   // bytes), for make measure.
   memory: () => JSON.parse(call("memory")),
-  // The lessons run on the page's own account.
-  lessons: () => JSON.parse(call("lessons")),
-  lesson: (id) => JSON.parse(call("lesson", String(id))),
-  runLessonStep: (id, step) => JSON.parse(call("runLessonStep", String(id), Number(step))),
-  resetLesson: (id, step) => JSON.parse(call("resetLesson", String(id), Number(step))),
   onchange: null,
 };
 

@@ -5,8 +5,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -259,5 +262,51 @@ func TestPrepareReplaysOnlyWhenNeeded(t *testing.T) {
 	json.Unmarshal(b.RunStep("two-clients", 1), &r)
 	if !r.OK {
 		t.Fatalf("step 2 after a reported change: %+v", r.Outcome)
+	}
+}
+
+// TestAccountsKeepLessonsApart: a lesson run in one account leaves another
+// untouched, each account's session replays after its own changes only, and
+// a dropped account's session is forgotten.
+func TestAccountsKeepLessonsApart(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	var la *Accounts
+	engine := play.NewAccounts(play.AccountsOptions{
+		Clock:    func() time.Time { now = now.Add(time.Millisecond); return now },
+		Base:     func(name string) string { return "http://127.0.0.1:10002/" + name },
+		OnChange: func(name string) { la.Changed(name) },
+	})
+	la = &Accounts{Lessons: loadAll(t), Engine: engine}
+	if _, err := engine.Create("embed1"); err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	json.Unmarshal(la.Library("embed1").RunStep("two-clients", 3), &r)
+	if !r.OK {
+		t.Fatalf("two-clients step 4 in embed1: %+v", r)
+	}
+	if tables := string(engine.Get("embed1").Store.Snapshot()); !strings.Contains(tables, `"name":"Stock"`) {
+		t.Errorf("embed1 lacks the lesson's table: %s", tables)
+	}
+	if page := string(engine.Get(rest.WellKnownAccount).Store.Snapshot()); strings.Contains(page, "Stock") {
+		t.Errorf("the page's account changed: %s", page)
+	}
+	if !strings.Contains(r.Request.URL, "/embed1/") {
+		t.Errorf("the request went to %s", r.Request.URL)
+	}
+	// The page's own change to embed1's account reaches embed1's session.
+	lib := la.Library("embed1")
+	engine.Get("embed1").Store.Apply("Stock", store.Op{Kind: store.Delete, IfMatch: store.Match{Kind: store.MatchAny}, Entity: &entity.Entity{PartitionKey: "s", RowKey: "widget"}})
+	json.Unmarshal(lib.RunStep("two-clients", 4), &r)
+	if !r.OK {
+		t.Errorf("step 5 after an outside change did not start over: %+v", r.Outcome)
+	}
+	if la.Library("nobody") != nil {
+		t.Error("a library for an account that does not exist")
+	}
+	engine.Drop("embed1")
+	engine.Create("embed1")
+	if la.Library("embed1") == lib {
+		t.Error("a new account named like a dropped one got the old session")
 	}
 }

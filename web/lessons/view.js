@@ -169,7 +169,7 @@ class LessonView {
       const done = this.progress.done(m.id).size;
       return el("li", {},
         this.link(m.title, m.id, this.progress.last(m.id) ?? 1, false),
-        el("span", { class: "hint" }, ` — ${m.line} `),
+        el("span", { class: "hint" }, " — ", prose(m.line, "span"), " "),
         el("span", { class: "steps" }, `${m.steps} steps${done ? ` · ${done} run` : ""}`));
     });
     replace(this.body,
