@@ -7,7 +7,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { useBrowser } from "./harness.js";
+import { readFileSync } from "node:fs";
+import { root, useBrowser } from "./harness.js";
 
 const env = useBrowser({ before, after });
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
@@ -253,4 +254,39 @@ test("every control in the embeds has an accessible name; 320 px without horizon
     if (width === 320) await page.screenshot({ path: path.join(env.artifacts, "embed-320.png"), fullPage: true });
     await context.close();
   }
+});
+
+test("example names a lesson: the embed starts from its data; the embed's exchanges have the Code view", async () => {
+  const lesson = JSON.parse(readFileSync(path.join(root, "lessons", "writes.json"), "utf8"));
+  const expected = lesson.start.tables.map((t) => [t.name, t.entities.length]).sort();
+  assert.ok(expected.length > 0, "the lesson starts with tables");
+  const { page, context, seen } = await open("/e2e/fixtures/embed-host.html");
+  await page.evaluate(() => {
+    for (const [id, example] of [["from-lesson", "writes"], ["unknown", "no-such-example"]]) {
+      const el = document.createElement("table-playground");
+      el.id = id;
+      el.setAttribute("example", example);
+      el.setAttribute("view", "editor,wire");
+      document.getElementById("column").append(el);
+    }
+  });
+  const account = await start(page, "from-lesson");
+  const got = await page.evaluate((a) => tableplay.account(a).snapshot().tables.map((t) => [t.name, t.entities.length]).sort(), account);
+  assert.deepEqual(got, expected);
+  // An example that is neither a lesson nor the sample says so and starts from the sample.
+  const other = await start(page, "unknown");
+  assert.deepEqual(await tables(page, other), ["Products", "Users"]);
+  await page.locator("#unknown").getByText(/There is no example named “no-such-example”/).waitFor();
+  // A write in the embed shows its exchange with a Code view, as on the page.
+  const embed = page.locator("#from-lesson");
+  await embed.getByLabel("PartitionKey").fill("p");
+  await embed.getByLabel("RowKey").fill("code");
+  await embed.getByRole("button", { name: "Send" }).click();
+  const exchange = embed.locator("#exchanges article", { hasText: "201 Created" }).first();
+  await exchange.waitFor();
+  await exchange.locator("summary", { hasText: "Code" }).click();
+  await exchange.getByLabel("Language").selectOption("python");
+  assert.match(await exchange.locator("pre.code").innerText(), /create_entity\(/);
+  assert.deepEqual(seen.errors, []);
+  await context.close();
 });

@@ -13,8 +13,11 @@ import { send } from "./exchange.js";
 import { shareLink } from "./sharelink.js";
 import { mountLessons } from "./lessons/view.js";
 
-// The examples an embed can name until the lessons' gallery exists.
-const EXAMPLES = new Set(["sample"]);
+// exampleLesson reports whether an example names a lesson of the gallery:
+// the embed then starts from that lesson's start account.
+function exampleLesson(engine, id) {
+  return engine.lessons().some((l) => l.id === id);
+}
 
 // startState applies the element's start state to its new account and
 // returns {table, entity, filter} to show.
@@ -24,8 +27,8 @@ async function startState(c, session) {
   if (c.lesson) {
     // The lesson's start account, as its first step begins.
     const r = engine.resetLesson(c.lesson, 0);
-    if (r.error) session.setStatus(`The lesson “${c.lesson}” could not start: ${r.error}`);
-    return { table: engine.snapshot().tables[0]?.name ?? null, entity: null, filter: "" };
+    const note = r.error ? `The lesson “${c.lesson}” could not start: ${r.error}` : "";
+    return { note, table: engine.snapshot().tables[0]?.name ?? null, entity: null, filter: "" };
   }
   if (c.src && !inline.account) {
     const response = await fetch(new URL(c.src, document.baseURI));
@@ -33,9 +36,14 @@ async function startState(c, session) {
     engine.restore(await response.text());
   } else if (inline.account) {
     engine.restore(inline.account);
+  } else if (c.example && c.example !== "sample" && exampleLesson(engine, c.example)) {
+    // A lesson's data, without its steps.
+    const r = engine.resetLesson(c.example, 0);
+    const note = r.error ? `The example “${c.example}” could not start: ${r.error}` : "";
+    return { note, table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
   } else if (c.example) {
-    if (!EXAMPLES.has(c.example)) session.setStatus(`There is no example named “${c.example}”: this is the built-in sample.`);
-    return { table: loadSample(session), entity: inline.entity ?? sampleUser, filter: inline.filter ?? "" };
+    const note = c.example === "sample" ? "" : `There is no example named “${c.example}”: this is the built-in sample.`;
+    return { note, table: loadSample(session), entity: inline.entity ?? sampleUser, filter: inline.filter ?? "" };
   }
   return { table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
 }
@@ -147,7 +155,9 @@ export async function startPlayground(host, ui) {
   else choice?.refresh();
   const draft = asDraft(engine, start.entity);
   if (draft) parts.editor?.setDraft(draft);
-  session.setStatus(`Live: account ${engine.name}, in this page only${c.readonly ? " · read-only: writes are shown, not sent" : ""}.`);
+  // A start-state problem stays in view beside the live line.
+  const live = `Live: account ${engine.name}, in this page only${c.readonly ? " · read-only: writes are shown, not sent" : ""}.`;
+  session.setStatus(start.note ? `${start.note} ${live}` : live);
 
   return {
     account: engine.name,
