@@ -167,7 +167,7 @@ func Members(e *entity.Entity) []byte {
 	if len(e.Properties) == 0 {
 		return []byte{}
 	}
-	var b []byte
+	b := make([]byte, 0, 32*len(e.Properties))
 	for i, p := range e.Properties {
 		if i > 0 {
 			b = append(b, ',')
@@ -187,10 +187,11 @@ func appendETagJSON(b []byte, t edm.Ticks) []byte {
 
 func appendProperty(b []byte, l Level, name string, v edm.Value) []byte {
 	if l != NoMetadata && v.NeedsAnnotation() {
-		b = edm.AppendJSONString(b, name+annotationSuffix)
-		b = append(b, ':')
-		b = edm.AppendJSONString(b, v.Type().String())
-		b = append(b, ',')
+		b = append(b, '"')
+		b = edm.AppendJSONStringContent(b, name)
+		b = append(b, annotationSuffix+`":"`...)
+		b = append(b, v.Type().String()...) // "Edm.Int64" and the like need no escaping
+		b = append(b, '"', ',')
 	}
 	b = edm.AppendJSONString(b, name)
 	b = append(b, ':')
