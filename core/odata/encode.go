@@ -1,6 +1,8 @@
 package odata
 
 import (
+	"slices"
+
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 )
@@ -40,6 +42,9 @@ func (p *Projection) has(name string) bool {
 // AppendEntity appends a single-entity body (get entity, insert with
 // return-content): odata.metadata ends in "/@Element".
 func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byte {
+	if b == nil {
+		b = make([]byte, 0, sizeHint(c, e))
+	}
 	b = append(b, '{')
 	first := true
 	if c.Level != NoMetadata {
@@ -50,8 +55,25 @@ func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byt
 	return append(b, '}')
 }
 
+// sizeHint estimates an entity's body, so that it is written into one
+// buffer.
+func sizeHint(c *Context, e *entity.Entity) int {
+	n := 160 + 2*len(c.Base) + 3*len(c.Table) + 3*(len(e.PartitionKey)+len(e.RowKey)) + len(e.Encoded)
+	if e.Encoded == nil {
+		for _, p := range e.Properties {
+			n += len(p.Name)*2 + 32 + p.Value.Size()
+		}
+	}
+	return n
+}
+
 // AppendEntities appends a query-entities body: {"odata.metadata":…,"value":[…]}.
 func AppendEntities(b []byte, c *Context, es []*entity.Entity, sel *Projection) []byte {
+	n := 128
+	for _, e := range es {
+		n += sizeHint(c, e)
+	}
+	b = slices.Grow(b, n)
 	b = append(b, '{')
 	if c.Level != NoMetadata {
 		b = appendMetadataURL(b, c, "", sel)

@@ -19,17 +19,7 @@ func AppendETag(b []byte, t edm.Ticks) []byte {
 
 // appendETagTime writes the Timestamp URL-encoded as in an ETag: the only
 // character of a timestamp that needs it is ':'.
-func appendETagTime(b []byte, t edm.Ticks) []byte {
-	var ts [40]byte
-	for _, c := range t.AppendText(ts[:0]) {
-		if c == ':' {
-			b = append(b, "%3A"...)
-		} else {
-			b = append(b, c)
-		}
-	}
-	return b
-}
+func appendETagTime(b []byte, t edm.Ticks) []byte { return t.AppendURLText(b) }
 
 // ParseETag reads an ETag of the form ETag writes and returns its Timestamp.
 // It reports false for anything else (the caller answers InvalidInput).

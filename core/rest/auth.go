@@ -113,7 +113,7 @@ func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
 	if !ok || a.Account != c.Account {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	date := r.Header.Get("x-ms-date")
+	date := r.Header.Get("X-Ms-Date")
 	if date == "" {
 		date = r.Header.Get("Date")
 	}
@@ -128,7 +128,7 @@ func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
 	if a.Scheme != "SharedKeyLite" {
 		sts = append(sts, r.Method...)
 		sts = append(sts, '\n')
-		sts = append(sts, r.Header.Get("Content-MD5")...)
+		sts = append(sts, r.Header.Get("Content-Md5")...)
 		sts = append(sts, '\n')
 		sts = append(sts, r.Header.Get("Content-Type")...)
 		sts = append(sts, '\n')
