@@ -8,7 +8,10 @@ import (
 
 // ETag returns an entity's ETag for its Timestamp (F-TIMESTAMP-ETAG):
 // W/"datetime'2021-06-09T01%3A17%3A13.2924321Z'".
-func ETag(t edm.Ticks) string { return string(AppendETag(nil, t)) }
+func ETag(t edm.Ticks) string {
+	var buf [64]byte // the longest ETag is 50 bytes: written on the stack, copied once
+	return string(AppendETag(buf[:0], t))
+}
 
 // AppendETag appends ETag(t) to b.
 func AppendETag(b []byte, t edm.Ticks) []byte {

@@ -165,6 +165,9 @@ func (x *exchange) serve() {
 // value ($format=application/json;odata=nometadata), unlike in
 // url.ParseQuery.
 func parseQuery(raw string) (url.Values, bool) {
+	if raw == "" {
+		return nil, true // read-only from here on: a nil map reads as empty
+	}
 	q := url.Values{}
 	for raw != "" {
 		var pair string
@@ -212,7 +215,8 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	// A known length sizes the buffer at once, up to 64 KiB (beyond that it
 	// grows as bytes arrive, so a claimed length reserves nothing); one more
 	// byte lets the read that meets the end fit.
-	b, err := readAll(io.LimitReader(x.r.Body, MaxBody+1), min(max(x.r.ContentLength, 511), 64<<10)+1)
+	lr := io.LimitedReader{R: x.r.Body, N: MaxBody + 1}
+	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 64<<10)+1)
 	if err != nil {
 		return nil, tableerr.New(tableerr.InvalidInput)
 	}
@@ -223,7 +227,7 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 }
 
 // readAll is io.ReadAll starting from a buffer of capacity size.
-func readAll(r io.Reader, size int64) ([]byte, error) {
+func readAll(r *io.LimitedReader, size int64) ([]byte, error) {
 	b := make([]byte, 0, size)
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
