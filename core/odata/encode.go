@@ -115,6 +115,10 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 		}
 		first = false
 	}
+	if e.Encoded != nil && c.Level == MinimalMetadata && sel.all() {
+		comma()
+		return append(b, e.Encoded...)
+	}
 	if c.Level == FullMetadata {
 		comma()
 		b = append(b, `"odata.type":`...)
@@ -153,10 +157,10 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 		b = e.Timestamp.AppendText(b)
 		b = append(b, '"')
 	}
-	if e.Encoded != nil && c.Level != NoMetadata && sel.all() {
-		if len(e.Encoded) > 0 {
+	if e.Encoded != nil && c.Level == FullMetadata && sel.all() {
+		if props := e.Encoded[e.EncodedProps:]; len(props) > 0 {
 			comma()
-			b = append(b, e.Encoded...)
+			b = append(b, props...)
 		}
 	} else {
 		for _, p := range e.Properties {
@@ -182,21 +186,22 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 	return b
 }
 
-// Members writes e's custom properties as the JSON members of minimal and
-// full metadata (each annotated where its type needs it), for the store to
-// keep in entity.Entity.Encoded.
-func Members(e *entity.Entity) []byte {
-	if len(e.Properties) == 0 {
-		return []byte{}
-	}
-	b := make([]byte, 0, 32*len(e.Properties))
-	for i, p := range e.Properties {
-		if i > 0 {
-			b = append(b, ',')
+// Members writes e as the members of a minimal-metadata body and returns
+// them with the offset where its custom properties begin, for the store to
+// keep in entity.Entity.Encoded and EncodedProps. e's Timestamp must be final.
+func Members(e *entity.Entity) ([]byte, int) {
+	head := entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
+	b := make([]byte, 0, sizeHint(&Context{}, e))
+	b = appendEntityMembers(b, &Context{Level: MinimalMetadata}, &head, nil, true)
+	props := len(b)
+	for _, p := range e.Properties {
+		b = append(b, ',')
+		if props == len(b)-1 {
+			props = len(b)
 		}
 		b = appendProperty(b, MinimalMetadata, p.Name, p.Value)
 	}
-	return b
+	return b, props
 }
 
 // appendETagJSON writes ETag(t) as a JSON string (its two double quotes
