@@ -1,6 +1,8 @@
 package filter
 
 import (
+	"cmp"
+
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 )
@@ -49,6 +51,22 @@ func compileCompare(n *Compare) func(*entity.Entity) bool {
 		return func(e *entity.Entity) bool { return op.holds(edm.CompareStrings(e.RowKey, s)) }
 	}
 	get := getter(n.Property)
+	switch ct := c.Type(); ct {
+	case edm.Int32, edm.Int64, edm.DateTime:
+		// Same-typed values compare as integers (as edm.Compare does); any
+		// other pairing takes the general rule.
+		ci := c.Int()
+		return func(e *entity.Entity) bool {
+			v, ok := get(e)
+			if !ok {
+				return false
+			}
+			if v.Type() == ct {
+				return op.holds(cmp.Compare(v.Int(), ci))
+			}
+			return op.holds(compareTyped(v, c))
+		}
+	}
 	return func(e *entity.Entity) bool {
 		v, ok := get(e)
 		return ok && op.holds(compareTyped(v, c))

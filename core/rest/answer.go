@@ -54,7 +54,10 @@ func (x *exchange) execute(d decoded) {
 			h.Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
 			h.Set("x-ms-continuation-NextRowKey", page.NextRowKey)
 		}
-		x.json(http.StatusOK, odata.AppendEntities(make([]byte, 0, 256*len(page.Entities)+128), x.ctx(o.Table), page.Entities, projection(o, res)))
+		buf := x.h.bodies.get()
+		body := odata.AppendEntities(buf.b[:0], x.ctx(o.Table), page.Entities, projection(o, res))
+		x.json(http.StatusOK, body)
+		x.h.bodies.put(buf, body)
 	case op.Get:
 		h.Set("ETag", odata.ETag(res.Entity.Timestamp))
 		x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))

@@ -35,11 +35,12 @@ type Options struct {
 
 // Handler serves the Table REST API of one account under /{account}/.
 type Handler struct {
-	store *store.Store
-	creds Credentials
-	clock func() time.Time
-	newID func() string
-	date  *dateCache
+	store  *store.Store
+	creds  Credentials
+	clock  func() time.Time
+	newID  func() string
+	date   *dateCache
+	bodies *bodyPool
 }
 
 // New returns the handler for an account.
@@ -48,7 +49,7 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}}
+	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}}
 }
 
 // randomID returns a GUID-shaped id. Request ids and batch boundaries need
