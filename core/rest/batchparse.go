@@ -54,6 +54,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	switch {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
 		cs := multipart.NewReader(part, pparams["boundary"])
+		br := bufio.NewReader(nil) // one reader for every part's request
 		for {
 			p, err := cs.NextPart()
 			if err == io.EOF {
@@ -62,14 +63,14 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 			if err != nil || len(env.changeset) == maxBatchParts {
 				return nil, errEnvelope
 			}
-			bp, err := readHTTPPart(p)
+			bp, err := readHTTPPart(p, br)
 			if err != nil {
 				return nil, err
 			}
 			env.changeset = append(env.changeset, bp)
 		}
 	case pmt == "application/http":
-		bp, err := readHTTPPart(part)
+		bp, err := readHTTPPart(part, bufio.NewReader(nil))
 		if err != nil || bp.req.Method != http.MethodGet {
 			return nil, errEnvelope
 		}
@@ -87,7 +88,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 // readHTTPPart reads an application/http part: a request line, headers, a
 // blank line and the rest as the body (Content-Length is not trusted: SDKs
 // omit it or send it with extra blank lines).
-func readHTTPPart(p *multipart.Part) (batchPart, error) {
+func readHTTPPart(p *multipart.Part, br *bufio.Reader) (batchPart, error) {
 	if mt, _, err := mime.ParseMediaType(p.Header.Get("Content-Type")); err != nil || mt != "application/http" {
 		return batchPart{}, errEnvelope
 	}
@@ -99,7 +100,7 @@ func readHTTPPart(p *multipart.Part) (batchPart, error) {
 	// before the boundary belongs to the delimiter. Supply one; trailing
 	// whitespace is trimmed from bodies anyway.
 	raw = append(raw, "\r\n\r\n"...)
-	br := bufio.NewReader(bytes.NewReader(raw))
+	br.Reset(bytes.NewReader(raw)) // the previous part is read to its end
 	req, err := http.ReadRequest(br)
 	if err != nil {
 		return batchPart{}, errEnvelope
