@@ -213,11 +213,11 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	if x.r.Body == nil {
 		return nil, nil
 	}
-	// A known length sizes the buffer at once, up to 64 KiB (beyond that it
-	// grows as bytes arrive, so a claimed length reserves nothing); one more
+	// A known length sizes the buffer at once, up to 1 MiB (beyond that it
+	// grows as bytes arrive, so a claimed length reserves little); one more
 	// byte lets the read that meets the end fit.
 	lr := io.LimitedReader{R: x.r.Body, N: MaxBody + 1}
-	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 64<<10)+1)
+	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 1<<20)+1)
 	if err != nil {
 		return nil, tableerr.New(tableerr.InvalidInput)
 	}
