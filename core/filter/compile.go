@@ -53,18 +53,23 @@ func compileCompare(n *Compare) func(*entity.Entity) bool {
 	get := getter(n.Property)
 	switch ct := c.Type(); ct {
 	case edm.Int32, edm.Int64, edm.DateTime:
-		// Same-typed values compare as integers (as edm.Compare does); any
-		// other pairing takes the general rule.
-		ci := c.Int()
+		if isSystem(n.Property) {
+			break
+		}
+		// A custom property against an integer or DateTime constant, the
+		// search inlined: same-typed values compare as integers (as
+		// edm.Compare does); any other pairing takes the general rule.
+		name, ci := n.Property, c.Int()
 		return func(e *entity.Entity) bool {
-			v, ok := get(e)
-			if !ok {
-				return false
+			for i := range e.Properties {
+				if p := &e.Properties[i]; p.Name == name {
+					if p.Value.Type() == ct {
+						return op.holds(cmp.Compare(p.Value.Int(), ci))
+					}
+					return op.holds(compareTyped(p.Value, c))
+				}
 			}
-			if v.Type() == ct {
-				return op.holds(cmp.Compare(v.Int(), ci))
-			}
-			return op.holds(compareTyped(v, c))
+			return false
 		}
 	}
 	return func(e *entity.Entity) bool {
@@ -76,8 +81,7 @@ func compileCompare(n *Compare) func(*entity.Entity) bool {
 // getter resolves a property name once: a system property reads its field,
 // a custom one searches the entity's properties.
 func getter(name string) func(*entity.Entity) (edm.Value, bool) {
-	switch name {
-	case entity.PartitionKey, entity.RowKey, entity.Timestamp:
+	if isSystem(name) {
 		return func(e *entity.Entity) (edm.Value, bool) { return e.Get(name) }
 	}
 	return func(e *entity.Entity) (edm.Value, bool) {
@@ -88,4 +92,8 @@ func getter(name string) func(*entity.Entity) (edm.Value, bool) {
 		}
 		return edm.Value{}, false
 	}
+}
+
+func isSystem(name string) bool {
+	return name == entity.PartitionKey || name == entity.RowKey || name == entity.Timestamp
 }
