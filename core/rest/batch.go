@@ -18,6 +18,9 @@ import (
 // top-level requests are.
 func (x *exchange) batch(d decoded) {
 	w := &batchWriter{batch: "batchresponse_" + x.h.newID(), version: x.version}
+	// An answer is about as long as the request, with metadata; the cap
+	// keeps a large batch that fails early from reserving what it never uses.
+	w.b.Grow(min(2*d.size, 1<<20))
 	if d.single {
 		x.batchGet(w, d)
 	} else {
@@ -194,7 +197,7 @@ func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
 			w.header("ETag", odata.ETag(e.Timestamp))
 			w.b.WriteString("\r\n")
 			c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: bo.op.Table, Level: bo.level}
-			w.b.Write(odata.AppendEntity(nil, c, e, nil))
+			w.b.Write(odata.AppendEntity(w.b.AvailableBuffer(), c, e, nil)) // written in place when it fits
 			w.b.WriteString("\r\n")
 			return
 		}

@@ -41,6 +41,8 @@ type decoded struct {
 	failed *partError
 	// single is a Batch in the single-GET form (no changeset).
 	single bool
+	// size is a Batch's body length, which sizes its answer's buffer.
+	size int
 }
 
 // partError is a batch part that failed, by index.
@@ -192,6 +194,7 @@ func (x *exchange) decode(s source) decoded {
 		if perr != nil {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}
+		d.size = len(body)
 		x.decodeParts(&d, env)
 	case op.GetACL, op.SetACL, op.GetProperties, op.SetProperties, op.GetStats:
 		d.xml = true
