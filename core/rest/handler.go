@@ -144,7 +144,7 @@ func (x *exchange) serve() {
 		return
 	}
 	x.corsHeaders()
-	d := x.decode(source{r: r, path: rest, query: q, body: x.readBody, json: x.format, gate: x.authorize})
+	d := x.decode(source{r: r, path: rest, query: q, json: x.format, gate: (*exchange).authorize})
 	if d.early == nil && honoursPrefer(d.op.Kind, q) {
 		x.applied = d.prefer
 	}
