@@ -5,9 +5,10 @@
 //	perf -server bin/tableplay [-vs azurite] [-n 5000] [-c 16] [-runs 1] [-phases insert1,read16]
 //
 // Run it through `make perf` (`make perf PERF_VS=azurite` for the side-by-side
-// table); it is never part of `make test`. With -profile DIR it serves
-// tableplay inside this process instead and writes a CPU and an allocation
-// profile of each phase to DIR (the client's own work shows there too).
+// table); it is never part of `make test`. With -profile DIR the server is
+// this program's own copy of tableplay's handler in a child process, which
+// writes a CPU and an allocation profile of each phase's measured operations
+// to DIR (go tool pprof bin/perf DIR/insert1.cpu).
 package main
 
 import (
@@ -49,8 +50,12 @@ func run() error {
 	flag.IntVar(&cfg.c, "c", 16, "clients of the concurrent phases")
 	flag.IntVar(&cfg.runs, "runs", 1, "fresh servers and all phases this many times; the summary gives the spread")
 	flag.StringVar(&phases, "phases", "", "comma-separated phase names (default: all): "+strings.Join(phaseNames(), ","))
-	flag.StringVar(&cfg.profile, "profile", "", "serve tableplay in this process and write DIR/<phase>.cpu and DIR/<phase>.allocs")
+	flag.StringVar(&cfg.profile, "profile", "", "serve tableplay from a child process that writes DIR/<phase>.cpu and DIR/<phase>.allocs")
+	serveProfiled := flag.String("serve-profile", "", "(the child process of -profile)")
 	flag.Parse()
+	if *serveProfiled != "" {
+		return serveProfiling(*serveProfiled)
+	}
 	if cfg.n < 25 || cfg.c < 1 || cfg.runs < 1 {
 		return fmt.Errorf("need -n ≥ 25, -c ≥ 1, -runs ≥ 1")
 	}
@@ -96,7 +101,7 @@ func runOnce(ctx context.Context, cfg config) (runResult, error) {
 	var tp *server
 	var err error
 	if cfg.profile != "" {
-		tp, err = startInProcess()
+		tp, err = startProfiled(ctx, cfg.profile)
 	} else {
 		tp, err = startTableplay(ctx, cfg.server)
 	}
@@ -121,7 +126,7 @@ func runOnce(ctx context.Context, cfg config) (runResult, error) {
 		}
 		row := phaseResult{phase: p}
 		for _, s := range servers {
-			m, err := measure(ctx, s, p, cfg.profile)
+			m, err := measure(ctx, s, p)
 			if err != nil {
 				return runResult{}, fmt.Errorf("%s on %s: %w", p.name, s.name, err)
 			}

@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -38,7 +34,7 @@ const opLimit = 2 * time.Minute
 
 // measure prepares the phase's table on s, then runs its operations and
 // reads the server's CPU time around them.
-func measure(ctx context.Context, s *server, p phase, profileDir string) (measurement, error) {
+func measure(ctx context.Context, s *server, p phase) (measurement, error) {
 	cred, err := aztables.NewSharedKeyCredential(rest.WellKnownAccount, rest.WellKnownKey)
 	if err != nil {
 		return measurement{}, err
@@ -68,9 +64,8 @@ func measure(ctx context.Context, s *server, p phase, profileDir string) (measur
 	if err := runOps(ctx, c, p, p.ops, p.ops+max(p.ops/5, 1), nil); err != nil {
 		return measurement{}, fmt.Errorf("warm-up: %w", err)
 	}
-	var stopProfile func() error
-	if profileDir != "" {
-		if stopProfile, err = startProfile(profileDir, p.name); err != nil {
+	if s.profile != nil {
+		if err := s.profile("start", p.name); err != nil {
 			return measurement{}, err
 		}
 	}
@@ -86,8 +81,8 @@ func measure(ctx context.Context, s *server, p phase, profileDir string) (measur
 	if cerr != nil {
 		return measurement{}, cerr
 	}
-	if stopProfile != nil {
-		if err := stopProfile(); err != nil {
+	if s.profile != nil {
+		if err := s.profile("stop", p.name); err != nil {
 			return measurement{}, err
 		}
 	}
@@ -97,42 +92,6 @@ func measure(ctx context.Context, s *server, p phase, profileDir string) (measur
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	return measurement{ops: p.ops, elapsed: elapsed, cpu: after - before,
 		p50: lat[len(lat)/2], p99: lat[len(lat)*99/100]}, nil
-}
-
-// startProfile begins a CPU profile of this process and notes the allocation
-// counts so far; the returned func writes DIR/phase.cpu, DIR/phase.allocs and
-// DIR/phase.allocs.base (compare with pprof -diff_base).
-func startProfile(dir, name string) (func() error, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	writeAllocs := func(path string) error {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		runtime.GC()
-		return pprof.Lookup("allocs").WriteTo(f, 0)
-	}
-	if err := writeAllocs(filepath.Join(dir, name+".allocs.base")); err != nil {
-		return nil, err
-	}
-	f, err := os.Create(filepath.Join(dir, name+".cpu"))
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() error {
-		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
-			return err
-		}
-		return writeAllocs(filepath.Join(dir, name+".allocs"))
-	}, nil
 }
 
 // runOps runs operations from ≤ i < to of p, shared among p.clients

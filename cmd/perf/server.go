@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/core/store"
 )
 
 // server is one Table service under test.
@@ -25,6 +23,9 @@ type server struct {
 	endpoint string // the account URL, http://127.0.0.1:PORT/devstoreaccount1
 	pid      int    // whose CPU time is read
 	stop     func()
+	// profile, when set, starts ("start") or ends ("stop") the server's
+	// profiles of the named phase.
+	profile func(action, phase string) error
 }
 
 // startupLimit bounds how long a server may take to listen.
@@ -39,7 +40,20 @@ func startTableplay(ctx context.Context, bin string) (*server, error) {
 	}
 	// In memory, as Azurite runs here (--inMemoryPersistence); and never
 	// the user's own data directory.
-	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", "--web", web)
+	s, err := startAnnouncing(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", "--web", web)
+	if err != nil {
+		os.RemoveAll(web)
+		return nil, err
+	}
+	stop := s.stop
+	s.stop = func() { stop(); os.RemoveAll(web) }
+	return s, nil
+}
+
+// startAnnouncing runs a server that prints "tableplay serving on
+// http://ADDR" once it listens.
+func startAnnouncing(ctx context.Context, bin string, args ...string) (*server, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -49,7 +63,7 @@ func startTableplay(ctx context.Context, bin string) (*server, error) {
 		return nil, fmt.Errorf("start %s: %w (build it with make perf)", bin, err)
 	}
 	exited := make(chan struct{})
-	stop := func() { stopProcess(cmd, exited); os.RemoveAll(web) }
+	stop := func() { stopProcess(cmd, exited) }
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -122,19 +136,6 @@ func startAzurite(ctx context.Context, script string) (*server, error) {
 		}
 	}
 	return &server{name: "azurite", endpoint: "http://" + addr + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}, nil
-}
-
-// startInProcess serves tableplay's handler from this process, for profiles.
-func startInProcess() (*server, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	h := rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	return &server{name: "tableplay (in process)", endpoint: "http://" + ln.Addr().String() + "/" + rest.WellKnownAccount,
-		pid: os.Getpid(), stop: func() { srv.Close() }}, nil
 }
 
 // freePort asks the kernel for a loopback port nobody holds.

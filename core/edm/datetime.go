@@ -2,6 +2,7 @@ package edm
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -41,9 +42,21 @@ func (t Ticks) String() string { return string(t.AppendText(nil)) }
 // AppendText appends the service's text form of t to b. The calendar is
 // computed with integer arithmetic (time.Format costs several times more, and
 // every entity read writes a Timestamp).
-func (t Ticks) AppendText(b []byte) []byte {
+func (t Ticks) AppendText(b []byte) []byte { return t.appendText(b, ":") }
+
+// AppendURLText appends t's text form with each ':' percent-encoded as
+// "%3A", as an ETag carries it.
+func (t Ticks) AppendURLText(b []byte) []byte { return t.appendText(b, "%3A") }
+
+func (t Ticks) appendText(b []byte, colon string) []byte {
 	if t < 0 || t > MaxTicks {
-		return t.appendTextSlow(b)
+		start := len(b)
+		b = t.appendTextSlow(b)
+		if colon == ":" {
+			return b
+		}
+		text := string(b[start:])
+		return append(b[:start], strings.ReplaceAll(text, ":", colon)...)
 	}
 	secs := int64(t) / ticksPerSecond
 	y, m, d := civil(secs / 86400)
@@ -55,9 +68,9 @@ func (t Ticks) AppendText(b []byte) []byte {
 	b = append2(b, d)
 	b = append(b, 'T')
 	b = append2(b, sod/3600)
-	b = append(b, ':')
+	b = append(b, colon...)
 	b = append2(b, sod/60%60)
-	b = append(b, ':')
+	b = append(b, colon...)
 	b = append2(b, sod%60)
 	return appendFraction(b, int64(t)%ticksPerSecond)
 }

@@ -3,6 +3,7 @@ package edm
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -100,6 +101,9 @@ func TestAppendTextMatchesTimeFormat(t *testing.T) {
 	for _, c := range cases {
 		if got, want := string(c.AppendText(nil)), string(c.appendTextSlow(nil)); got != want {
 			t.Fatalf("ticks %d: %s, time.Format gives %s", int64(c), got, want)
+		}
+		if got, want := string(c.AppendURLText([]byte("x"))), "x"+strings.ReplaceAll(string(c.appendTextSlow(nil)), ":", "%3A"); got != want {
+			t.Fatalf("ticks %d: URL text %s, want %s", int64(c), got, want)
 		}
 	}
 }

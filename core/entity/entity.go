@@ -15,12 +15,15 @@ type Entity struct {
 	RowKey       string
 	Timestamp    edm.Ticks
 	Properties   []Property
-	// Encoded, when not nil, is Properties already written as the OData JSON
-	// members that every metadata level but nometadata sends (each value
-	// after its type annotation, where one is needed). The store sets it on
-	// the entities it keeps, so reads copy instead of encoding; it is
-	// read-only, and any change to Properties must drop it (Clone does).
-	Encoded []byte
+	// Encoded, when not nil, is the entity already written as the OData
+	// JSON members of a minimal-metadata body (odata.etag, the keys,
+	// Timestamp, then each property after its type annotation where one is
+	// needed), and Encoded[EncodedProps:] its custom properties alone, as
+	// full metadata writes them too. The store sets both on the entities it
+	// keeps, so reads copy instead of encoding; they are read-only, and any
+	// change to the entity must drop them (Clone does).
+	Encoded      []byte
+	EncodedProps int
 }
 
 // Names of the system properties.
@@ -54,7 +57,7 @@ func (e *Entity) Get(name string) (edm.Value, bool) {
 func (e *Entity) Clone() *Entity {
 	c := *e
 	c.Properties = append([]Property(nil), e.Properties...)
-	c.Encoded = nil
+	c.Encoded, c.EncodedProps = nil, 0
 	return &c
 }
 

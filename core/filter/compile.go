@@ -1,6 +1,8 @@
 package filter
 
 import (
+	"cmp"
+
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 )
@@ -49,6 +51,27 @@ func compileCompare(n *Compare) func(*entity.Entity) bool {
 		return func(e *entity.Entity) bool { return op.holds(edm.CompareStrings(e.RowKey, s)) }
 	}
 	get := getter(n.Property)
+	switch ct := c.Type(); ct {
+	case edm.Int32, edm.Int64, edm.DateTime:
+		if isSystem(n.Property) {
+			break
+		}
+		// A custom property against an integer or DateTime constant, the
+		// search inlined: same-typed values compare as integers (as
+		// edm.Compare does); any other pairing takes the general rule.
+		name, ci := n.Property, c.Int()
+		return func(e *entity.Entity) bool {
+			for i := range e.Properties {
+				if p := &e.Properties[i]; p.Name == name {
+					if p.Value.Type() == ct {
+						return op.holds(cmp.Compare(p.Value.Int(), ci))
+					}
+					return op.holds(compareTyped(p.Value, c))
+				}
+			}
+			return false
+		}
+	}
 	return func(e *entity.Entity) bool {
 		v, ok := get(e)
 		return ok && op.holds(compareTyped(v, c))
@@ -58,8 +81,7 @@ func compileCompare(n *Compare) func(*entity.Entity) bool {
 // getter resolves a property name once: a system property reads its field,
 // a custom one searches the entity's properties.
 func getter(name string) func(*entity.Entity) (edm.Value, bool) {
-	switch name {
-	case entity.PartitionKey, entity.RowKey, entity.Timestamp:
+	if isSystem(name) {
 		return func(e *entity.Entity) (edm.Value, bool) { return e.Get(name) }
 	}
 	return func(e *entity.Entity) (edm.Value, bool) {
@@ -70,4 +92,8 @@ func getter(name string) func(*entity.Entity) (edm.Value, bool) {
 		}
 		return edm.Value{}, false
 	}
+}
+
+func isSystem(name string) bool {
+	return name == entity.PartitionKey || name == entity.RowKey || name == entity.Timestamp
 }

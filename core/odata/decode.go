@@ -85,6 +85,9 @@ const smallBody = 5 * (entity.MaxProperties - 2)
 // where the JSON itself is unusable, and with TooManyProperties, before
 // reading further, when the body holds more properties than an entity may.
 func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
+	if d, ok := decodeSimple(body); ok {
+		return d, nil
+	}
 	return decodeLimited(body)
 }
 

@@ -163,6 +163,7 @@ func FuzzDecodeEntity(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		sameAsFull(t, body)
 		e, err := DecodeEntity(body)
 		if err != nil {
 			if err.Status != 400 || err.Message == "" {

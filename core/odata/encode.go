@@ -1,6 +1,8 @@
 package odata
 
 import (
+	"slices"
+
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 )
@@ -40,6 +42,9 @@ func (p *Projection) has(name string) bool {
 // AppendEntity appends a single-entity body (get entity, insert with
 // return-content): odata.metadata ends in "/@Element".
 func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byte {
+	if b == nil {
+		b = make([]byte, 0, sizeHint(c, e))
+	}
 	b = append(b, '{')
 	first := true
 	if c.Level != NoMetadata {
@@ -50,8 +55,25 @@ func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byt
 	return append(b, '}')
 }
 
+// sizeHint estimates an entity's body, so that it is written into one
+// buffer.
+func sizeHint(c *Context, e *entity.Entity) int {
+	n := 160 + 2*len(c.Base) + 3*len(c.Table) + 3*(len(e.PartitionKey)+len(e.RowKey)) + len(e.Encoded)
+	if e.Encoded == nil {
+		for _, p := range e.Properties {
+			n += len(p.Name)*2 + 32 + p.Value.Size()
+		}
+	}
+	return n
+}
+
 // AppendEntities appends a query-entities body: {"odata.metadata":…,"value":[…]}.
 func AppendEntities(b []byte, c *Context, es []*entity.Entity, sel *Projection) []byte {
+	n := 128
+	for _, e := range es {
+		n += sizeHint(c, e)
+	}
+	b = slices.Grow(b, n)
 	b = append(b, '{')
 	if c.Level != NoMetadata {
 		b = appendMetadataURL(b, c, "", sel)
@@ -93,6 +115,10 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 		}
 		first = false
 	}
+	if e.Encoded != nil && c.Level == MinimalMetadata && sel.all() {
+		comma()
+		return append(b, e.Encoded...)
+	}
 	if c.Level == FullMetadata {
 		comma()
 		b = append(b, `"odata.type":`...)
@@ -131,10 +157,10 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 		b = e.Timestamp.AppendText(b)
 		b = append(b, '"')
 	}
-	if e.Encoded != nil && c.Level != NoMetadata && sel.all() {
-		if len(e.Encoded) > 0 {
+	if e.Encoded != nil && c.Level == FullMetadata && sel.all() {
+		if props := e.Encoded[e.EncodedProps:]; len(props) > 0 {
 			comma()
-			b = append(b, e.Encoded...)
+			b = append(b, props...)
 		}
 	} else {
 		for _, p := range e.Properties {
@@ -160,21 +186,22 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 	return b
 }
 
-// Members writes e's custom properties as the JSON members of minimal and
-// full metadata (each annotated where its type needs it), for the store to
-// keep in entity.Entity.Encoded.
-func Members(e *entity.Entity) []byte {
-	if len(e.Properties) == 0 {
-		return []byte{}
-	}
-	var b []byte
-	for i, p := range e.Properties {
-		if i > 0 {
-			b = append(b, ',')
+// Members writes e as the members of a minimal-metadata body and returns
+// them with the offset where its custom properties begin, for the store to
+// keep in entity.Entity.Encoded and EncodedProps. e's Timestamp must be final.
+func Members(e *entity.Entity) ([]byte, int) {
+	head := entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
+	b := make([]byte, 0, sizeHint(&Context{}, e))
+	b = appendEntityMembers(b, &Context{Level: MinimalMetadata}, &head, nil, true)
+	props := len(b)
+	for _, p := range e.Properties {
+		b = append(b, ',')
+		if props == len(b)-1 {
+			props = len(b)
 		}
 		b = appendProperty(b, MinimalMetadata, p.Name, p.Value)
 	}
-	return b
+	return b, props
 }
 
 // appendETagJSON writes ETag(t) as a JSON string (its two double quotes
@@ -187,10 +214,11 @@ func appendETagJSON(b []byte, t edm.Ticks) []byte {
 
 func appendProperty(b []byte, l Level, name string, v edm.Value) []byte {
 	if l != NoMetadata && v.NeedsAnnotation() {
-		b = edm.AppendJSONString(b, name+annotationSuffix)
-		b = append(b, ':')
-		b = edm.AppendJSONString(b, v.Type().String())
-		b = append(b, ',')
+		b = append(b, '"')
+		b = edm.AppendJSONStringContent(b, name)
+		b = append(b, annotationSuffix+`":"`...)
+		b = append(b, v.Type().String()...) // "Edm.Int64" and the like need no escaping
+		b = append(b, '"', ',')
 	}
 	b = edm.AppendJSONString(b, name)
 	b = append(b, ':')

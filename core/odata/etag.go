@@ -8,7 +8,10 @@ import (
 
 // ETag returns an entity's ETag for its Timestamp (F-TIMESTAMP-ETAG):
 // W/"datetime'2021-06-09T01%3A17%3A13.2924321Z'".
-func ETag(t edm.Ticks) string { return string(AppendETag(nil, t)) }
+func ETag(t edm.Ticks) string {
+	var buf [64]byte // the longest ETag is 50 bytes: written on the stack, copied once
+	return string(AppendETag(buf[:0], t))
+}
 
 // AppendETag appends ETag(t) to b.
 func AppendETag(b []byte, t edm.Ticks) []byte {
@@ -19,17 +22,7 @@ func AppendETag(b []byte, t edm.Ticks) []byte {
 
 // appendETagTime writes the Timestamp URL-encoded as in an ETag: the only
 // character of a timestamp that needs it is ':'.
-func appendETagTime(b []byte, t edm.Ticks) []byte {
-	var ts [40]byte
-	for _, c := range t.AppendText(ts[:0]) {
-		if c == ':' {
-			b = append(b, "%3A"...)
-		} else {
-			b = append(b, c)
-		}
-	}
-	return b
-}
+func appendETagTime(b []byte, t edm.Ticks) []byte { return t.AppendURLText(b) }
 
 // ParseETag reads an ETag of the form ETag writes and returns its Timestamp.
 // It reports false for anything else (the caller answers InvalidInput).

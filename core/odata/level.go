@@ -37,5 +37,11 @@ func ParseLevel(s string) (Level, bool) {
 
 // ContentType is the Content-Type of a JSON body at this level (F-HEADERS).
 func (l Level) ContentType() string {
-	return "application/json;odata=" + l.String() + ";streaming=true;charset=utf-8"
+	switch l {
+	case NoMetadata:
+		return "application/json;odata=nometadata;streaming=true;charset=utf-8"
+	case FullMetadata:
+		return "application/json;odata=fullmetadata;streaming=true;charset=utf-8"
+	}
+	return "application/json;odata=minimalmetadata;streaming=true;charset=utf-8"
 }

@@ -20,7 +20,7 @@ func TestEncodedMembersMatchFreshEncoding(t *testing.T) {
 		}
 		e.Timestamp = edm.Ticks(638000000001234567)
 		cached := *e
-		cached.Encoded = Members(e)
+		cached.Encoded, cached.EncodedProps = Members(e)
 		for _, level := range []Level{NoMetadata, MinimalMetadata, FullMetadata} {
 			c := &Context{Base: "http://127.0.0.1:10002/devstoreaccount1", Account: "devstoreaccount1", Table: "t", Level: level}
 			for _, sel := range []*Projection{nil, {Names: []string{"age", "RowKey", "missing"}, Text: "age,RowKey,missing"}} {

@@ -15,7 +15,8 @@ func AppendEntityPath(b []byte, table, pk, rk string) []byte {
 
 // EntityPath returns AppendEntityPath's text.
 func EntityPath(table, pk, rk string) string {
-	return string(AppendEntityPath(nil, table, pk, rk))
+	var buf [256]byte // typical paths are written on the stack and copied once
+	return string(AppendEntityPath(buf[:0], table, pk, rk))
 }
 
 // TablePath returns a table's path relative to the account: Tables('name').

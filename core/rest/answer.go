@@ -54,23 +54,26 @@ func (x *exchange) execute(d decoded) {
 			h.Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
 			h.Set("x-ms-continuation-NextRowKey", page.NextRowKey)
 		}
-		x.json(http.StatusOK, odata.AppendEntities(make([]byte, 0, 256*len(page.Entities)+128), x.ctx(o.Table), page.Entities, projection(o, res)))
+		buf := x.h.bodies.get()
+		body := odata.AppendEntities(buf.b[:0], x.ctx(o.Table), page.Entities, projection(o, res))
+		x.json(http.StatusOK, body)
+		x.h.bodies.put(buf, body)
 	case op.Get:
-		h.Set("ETag", odata.ETag(res.Entity.Timestamp))
+		h["Etag"] = []string{odata.ETag(res.Entity.Timestamp)} // canonical form, as Set would write it
 		x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))
 	case op.Insert:
 		stored := res.Entity
 		loc := x.base + "/" + odata.EntityPath(o.Table, stored.PartitionKey, stored.RowKey)
-		h.Set("ETag", odata.ETag(stored.Timestamp))
-		h.Set("Location", loc)
+		v := [...]string{odata.ETag(stored.Timestamp), loc} // one allocation for both, keys in canonical form
+		h["Etag"], h["Location"] = v[0:1:1], v[1:2:2]
 		if !d.content {
-			h.Set("DataServiceId", loc)
+			h["Dataserviceid"] = v[1:2:2]
 			x.noContent()
 			return
 		}
 		x.json(http.StatusCreated, odata.AppendEntity(nil, x.ctx(o.Table), stored, nil))
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
-		h.Set("ETag", odata.ETag(res.Entity.Timestamp))
+		h["Etag"] = []string{odata.ETag(res.Entity.Timestamp)}
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
 			x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, nil))
 			return

@@ -34,33 +34,44 @@ type Credentials struct {
 	TrustUnsigned bool
 }
 
-// macPool is a pool of HMAC-SHA256 states keyed with one key.
+// macPool is a pool of HMAC-SHA256 states keyed with one key, each with a
+// buffer for the string to sign.
 type macPool struct {
 	key  []byte
 	pool sync.Pool
 }
 
+type macState struct {
+	h   hash.Hash
+	buf []byte
+}
+
 // newMACPool keys its HMACs with a copy of key.
 func newMACPool(key []byte) *macPool {
 	p := &macPool{key: append([]byte(nil), key...)}
-	p.pool.New = func() any { return hmac.New(sha256.New, p.key) }
+	p.pool.New = func() any { return &macState{h: hmac.New(sha256.New, p.key), buf: make([]byte, 0, 256)} }
 	return p
 }
 
-// sum returns the HMAC-SHA256 of msg under the account key into out. A pool
-// made for another key (the Key field changed after WellKnown) is not used.
-func (c Credentials) sum(msg []byte, out *[sha256.Size]byte) {
+// sum writes into out the HMAC-SHA256, under the account key, of the
+// message build appends to the buffer it is given. A pool made for another
+// key (the Key field changed after WellKnown) is not used.
+func (c Credentials) sum(build func([]byte) []byte, out *[sha256.Size]byte) {
 	if c.macs == nil || !bytes.Equal(c.macs.key, c.Key) {
 		m := hmac.New(sha256.New, c.Key)
-		m.Write(msg)
+		m.Write(build(nil))
 		m.Sum(out[:0])
 		return
 	}
-	m := c.macs.pool.Get().(hash.Hash)
-	m.Reset()
-	m.Write(msg)
-	m.Sum(out[:0])
-	c.macs.pool.Put(m)
+	st := c.macs.pool.Get().(*macState)
+	st.buf = build(st.buf[:0])
+	st.h.Reset()
+	st.h.Write(st.buf)
+	st.h.Sum(out[:0])
+	if cap(st.buf) > 4096 {
+		st.buf = make([]byte, 0, 256) // a huge path is not kept
+	}
+	c.macs.pool.Put(st)
 }
 
 // The emulator's well-known account and key (devstoreaccount1), which
@@ -113,7 +124,7 @@ func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
 	if !ok || a.Account != c.Account {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	date := r.Header.Get("x-ms-date")
+	date := r.Header.Get("X-Ms-Date")
 	if date == "" {
 		date = r.Header.Get("Date")
 	}
@@ -123,21 +134,21 @@ func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
 	if t, err := http.ParseTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	// The string to sign, built in one buffer.
-	sts := make([]byte, 0, 256)
-	if a.Scheme != "SharedKeyLite" {
-		sts = append(sts, r.Method...)
-		sts = append(sts, '\n')
-		sts = append(sts, r.Header.Get("Content-MD5")...)
-		sts = append(sts, '\n')
-		sts = append(sts, r.Header.Get("Content-Type")...)
-		sts = append(sts, '\n')
-	}
-	sts = append(sts, date...)
-	sts = append(sts, '\n')
-	sts = c.appendResource(sts, r.URL)
+	// The string to sign, built in the pooled state's buffer.
 	var sum [sha256.Size]byte
-	c.sum(sts, &sum)
+	c.sum(func(sts []byte) []byte {
+		if a.Scheme != "SharedKeyLite" {
+			sts = append(sts, r.Method...)
+			sts = append(sts, '\n')
+			sts = append(sts, r.Header.Get("Content-Md5")...)
+			sts = append(sts, '\n')
+			sts = append(sts, r.Header.Get("Content-Type")...)
+			sts = append(sts, '\n')
+		}
+		sts = append(sts, date...)
+		sts = append(sts, '\n')
+		return c.appendResource(sts, r.URL)
+	}, &sum)
 	if !hmac.Equal(sum[:], a.Signature) {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
@@ -186,8 +197,11 @@ func queryValue(raw, key string) (string, bool) {
 // Sign returns the SharedKeyLite Authorization value for a request, as the Go
 // SDK computes it; tests and the playground's request builder use it.
 func (c Credentials) Sign(date string, u *url.URL) string {
-	sts := append([]byte(date), '\n')
 	var sum [sha256.Size]byte
-	c.sum(c.appendResource(sts, u), &sum)
+	c.sum(func(sts []byte) []byte {
+		sts = append(sts, date...)
+		sts = append(sts, '\n')
+		return c.appendResource(sts, u)
+	}, &sum)
 	return "SharedKeyLite " + c.Account + ":" + base64.StdEncoding.EncodeToString(sum[:])
 }

@@ -18,6 +18,9 @@ import (
 // top-level requests are.
 func (x *exchange) batch(d decoded) {
 	w := &batchWriter{batch: "batchresponse_" + x.h.newID(), version: x.version}
+	// An answer is about as long as the request, with metadata; the cap
+	// keeps a large batch that fails early from reserving what it never uses.
+	w.b.Grow(min(2*d.size, 1<<20))
 	if d.single {
 		x.batchGet(w, d)
 	} else {
@@ -122,7 +125,11 @@ type batchWriter struct {
 
 func (w *batchWriter) openChangeset(boundary string) {
 	w.changeset = boundary
-	w.b.WriteString("--" + w.batch + "\r\nContent-Type: multipart/mixed; boundary=" + boundary + "\r\n\r\n")
+	w.b.WriteString("--")
+	w.b.WriteString(w.batch)
+	w.b.WriteString("\r\nContent-Type: multipart/mixed; boundary=")
+	w.b.WriteString(boundary)
+	w.b.WriteString("\r\n\r\n")
 }
 
 func (w *batchWriter) closeChangeset() {
@@ -139,15 +146,29 @@ func (w *batchWriter) finish() []byte {
 	return w.b.Bytes()
 }
 
+// The writer's methods write their pieces one by one: a batch answer has
+// hundreds of them, and joining each into a string first would allocate.
 func (w *batchWriter) part() {
-	w.b.WriteString("--" + w.changeset + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
+	w.b.WriteString("--")
+	w.b.WriteString(w.changeset)
+	w.b.WriteString("\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
 }
 
 func (w *batchWriter) status(code int) {
-	w.b.WriteString("HTTP/1.1 " + strconv.Itoa(code) + " " + http.StatusText(code) + "\r\n")
+	var num [8]byte
+	w.b.WriteString("HTTP/1.1 ")
+	w.b.Write(strconv.AppendInt(num[:0], int64(code), 10))
+	w.b.WriteByte(' ')
+	w.b.WriteString(http.StatusText(code))
+	w.b.WriteString("\r\n")
 }
 
-func (w *batchWriter) header(k, v string) { w.b.WriteString(k + ": " + v + "\r\n") }
+func (w *batchWriter) header(k, v string) {
+	w.b.WriteString(k)
+	w.b.WriteString(": ")
+	w.b.WriteString(v)
+	w.b.WriteString("\r\n")
+}
 
 // success writes one operation's answer.
 func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
@@ -176,7 +197,7 @@ func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
 			w.header("ETag", odata.ETag(e.Timestamp))
 			w.b.WriteString("\r\n")
 			c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: bo.op.Table, Level: bo.level}
-			w.b.Write(odata.AppendEntity(nil, c, e, nil))
+			w.b.Write(odata.AppendEntity(w.b.AvailableBuffer(), c, e, nil)) // written in place when it fits
 			w.b.WriteString("\r\n")
 			return
 		}

@@ -54,6 +54,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	switch {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
 		cs := multipart.NewReader(part, pparams["boundary"])
+		br := bufio.NewReader(nil) // one reader for every part's request
 		for {
 			p, err := cs.NextPart()
 			if err == io.EOF {
@@ -62,14 +63,14 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 			if err != nil || len(env.changeset) == maxBatchParts {
 				return nil, errEnvelope
 			}
-			bp, err := readHTTPPart(p)
+			bp, err := readHTTPPart(p, br)
 			if err != nil {
 				return nil, err
 			}
 			env.changeset = append(env.changeset, bp)
 		}
 	case pmt == "application/http":
-		bp, err := readHTTPPart(part)
+		bp, err := readHTTPPart(part, bufio.NewReader(nil))
 		if err != nil || bp.req.Method != http.MethodGet {
 			return nil, errEnvelope
 		}
@@ -87,9 +88,11 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 // readHTTPPart reads an application/http part: a request line, headers, a
 // blank line and the rest as the body (Content-Length is not trusted: SDKs
 // omit it or send it with extra blank lines).
-func readHTTPPart(p *multipart.Part) (batchPart, error) {
-	if mt, _, err := mime.ParseMediaType(p.Header.Get("Content-Type")); err != nil || mt != "application/http" {
-		return batchPart{}, errEnvelope
+func readHTTPPart(p *multipart.Part, br *bufio.Reader) (batchPart, error) {
+	if ct := p.Header.Get("Content-Type"); ct != "application/http" { // the form every SDK sends needs no parsing
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/http" {
+			return batchPart{}, errEnvelope
+		}
 	}
 	raw, err := io.ReadAll(io.LimitReader(p, MaxBody+1))
 	if err != nil || len(raw) > MaxBody {
@@ -99,12 +102,17 @@ func readHTTPPart(p *multipart.Part) (batchPart, error) {
 	// before the boundary belongs to the delimiter. Supply one; trailing
 	// whitespace is trimmed from bodies anyway.
 	raw = append(raw, "\r\n\r\n"...)
-	br := bufio.NewReader(bytes.NewReader(raw))
+	rd := bytes.NewReader(raw)
+	br.Reset(rd) // the previous part is read to its end
 	req, err := http.ReadRequest(br)
 	if err != nil {
 		return batchPart{}, errEnvelope
 	}
-	rest, _ := io.ReadAll(br) // ReadRequest stops at the blank line when no length is given
+	// ReadRequest stops at the blank line when no length is given: the rest
+	// is the body, read into a buffer of its size.
+	rest := make([]byte, br.Buffered()+rd.Len())
+	n, _ := io.ReadFull(br, rest)
+	rest = rest[:n]
 	if req.ContentLength > 0 {
 		b, _ := io.ReadAll(req.Body)
 		rest = append(b, rest...)

@@ -41,6 +41,8 @@ type decoded struct {
 	failed *partError
 	// single is a Batch in the single-GET form (no changeset).
 	single bool
+	// size is a Batch's body length, which sizes its answer's buffer.
+	size int
 }
 
 // partError is a batch part that failed, by index.
@@ -54,7 +56,9 @@ type source struct {
 	r     *http.Request
 	path  string     // the resource after the account, still escaped
 	query url.Values // the query string as the handler splits it
-	body  func() ([]byte, *tableerr.Error)
+	// partBody is a batch part's body; a top-level request's is read from
+	// the connection when the operation needs it.
+	partBody []byte
 	// part is set for a $batch part: only entity reads and writes, no
 	// format requirement, If-Match required on delete.
 	part bool
@@ -64,8 +68,9 @@ type source struct {
 	contentID string
 	// gate authorizes the operation once its kind, table and keys are
 	// known, before its body is read; an insert, whose keys are in its
-	// body, passes it again once they are known.
-	gate func(op.Operation) *tableerr.Error
+	// body, passes it again once they are known. It is a method
+	// expression, which unlike a method value costs no allocation.
+	gate func(*exchange, op.Operation) *tableerr.Error
 }
 
 // decode reads what a request or a batch part asks: the one place where a
@@ -100,13 +105,19 @@ func (x *exchange) decode(s source) decoded {
 		d.early = tableerr.New(tableerr.InvalidInput) // queries and table operations have no place in a batch
 		return d
 	}
-	if d.denied = s.gate(*o); d.denied != nil {
+	if d.denied = s.gate(x, *o); d.denied != nil {
 		return d
 	}
 	if s.part && o.Kind == op.Get { // the single-GET form answers the entity whole
 		return d
 	}
 	fail := func(err *tableerr.Error) decoded { d.late = err; return d }
+	readBody := func() ([]byte, *tableerr.Error) {
+		if s.part {
+			return s.partBody, nil
+		}
+		return x.readBody()
+	}
 	needJSON := func() *tableerr.Error {
 		if s.part {
 			return nil
@@ -140,7 +151,7 @@ func (x *exchange) decode(s source) decoded {
 		}
 		o.Query.Select = optional(s.query, "$select")
 	case op.CreateTable:
-		body, err := jsonBody(needJSON, s.body)
+		body, err := jsonBody(needJSON, readBody)
 		if err != nil {
 			return fail(err)
 		}
@@ -148,14 +159,14 @@ func (x *exchange) decode(s source) decoded {
 			return fail(err)
 		}
 	case op.Insert:
-		body, err := jsonBody(needJSON, s.body)
+		body, err := jsonBody(needJSON, readBody)
 		if err != nil {
 			return fail(err)
 		}
 		if o.Entity, err = odata.DecodeEntity(body); err != nil {
 			return fail(err)
 		}
-		d.denied = s.gate(*o) // now with its keys
+		d.denied = s.gate(x, *o) // now with its keys
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
 		m, err := ifMatch(s.r.Header)
 		if err != nil {
@@ -167,7 +178,7 @@ func (x *exchange) decode(s source) decoded {
 				return fail(err)
 			}
 		}
-		body, err := s.body()
+		body, err := readBody()
 		if err != nil {
 			return fail(err)
 		}
@@ -184,7 +195,7 @@ func (x *exchange) decode(s source) decoded {
 		}
 		o.IfMatch = m
 	case op.Batch:
-		body, err := s.body()
+		body, err := readBody()
 		if err != nil {
 			return fail(err)
 		}
@@ -192,11 +203,12 @@ func (x *exchange) decode(s source) decoded {
 		if perr != nil {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}
+		d.size = len(body)
 		x.decodeParts(&d, env)
 	case op.GetACL, op.SetACL, op.GetProperties, op.SetProperties, op.GetStats:
 		d.xml = true
 		if o.Kind == op.SetACL || o.Kind == op.SetProperties {
-			body, err := s.body()
+			body, err := readBody()
 			if err != nil {
 				return fail(err)
 			}
@@ -246,9 +258,8 @@ func (x *exchange) partSource(p batchPart) source {
 	if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
 		path = rest
 	}
-	body := p.body
-	return source{r: p.req, path: path, query: p.req.URL.Query(), part: true, contentID: p.contentID, gate: x.allow,
-		body: func() ([]byte, *tableerr.Error) { return body, nil }}
+	return source{r: p.req, path: path, query: p.req.URL.Query(), part: true, contentID: p.contentID, gate: (*exchange).allow,
+		partBody: p.body}
 }
 
 // kindOf names the operation a verb asks of a resource (0 when the

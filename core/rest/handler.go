@@ -1,9 +1,8 @@
 package rest
 
 import (
-	"crypto/rand"
-	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -36,10 +35,12 @@ type Options struct {
 
 // Handler serves the Table REST API of one account under /{account}/.
 type Handler struct {
-	store *store.Store
-	creds Credentials
-	clock func() time.Time
-	newID func() string
+	store  *store.Store
+	creds  Credentials
+	clock  func() time.Time
+	newID  func() string
+	date   *dateCache
+	bodies *bodyPool
 }
 
 // New returns the handler for an account.
@@ -48,16 +49,32 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id}
+	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}}
 }
 
-// randomID returns a GUID-shaped id from crypto/rand.
+// randomID returns a GUID-shaped id. Request ids and batch boundaries need
+// to be unique, not secret: math/rand/v2's generator (ChaCha8, seeded by the
+// runtime) makes them without a system call.
 func randomID() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "00000000-0000-0000-0000-000000000000"
+	const hex = "0123456789abcdef"
+	var b [36]byte
+	hi, lo := rand.Uint64(), rand.Uint64()
+	j := 0
+	for i := 0; i < 32; i++ {
+		if i == 8 || i == 12 || i == 16 || i == 20 {
+			b[j] = '-'
+			j++
+		}
+		var nib uint64
+		if i < 16 {
+			nib = hi >> (60 - 4*i) & 0xf
+		} else {
+			nib = lo >> (60 - 4*(i-16)) & 0xf
+		}
+		b[j] = hex[nib]
+		j++
 	}
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+	return string(b[:])
 }
 
 // exchange is one request being answered.
@@ -127,7 +144,7 @@ func (x *exchange) serve() {
 		return
 	}
 	x.corsHeaders()
-	d := x.decode(source{r: r, path: rest, query: q, body: x.readBody, json: x.format, gate: x.authorize})
+	d := x.decode(source{r: r, path: rest, query: q, json: x.format, gate: (*exchange).authorize})
 	if d.early == nil && honoursPrefer(d.op.Kind, q) {
 		x.applied = d.prefer
 	}
@@ -149,8 +166,13 @@ func (x *exchange) serve() {
 // value ($format=application/json;odata=nometadata), unlike in
 // url.ParseQuery.
 func parseQuery(raw string) (url.Values, bool) {
+	if raw == "" {
+		return nil, true // read-only from here on: a nil map reads as empty
+	}
 	q := url.Values{}
-	for _, pair := range strings.Split(raw, "&") {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
 		if pair == "" {
 			continue
 		}
@@ -191,7 +213,11 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	if x.r.Body == nil {
 		return nil, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(x.r.Body, MaxBody+1))
+	// A known length sizes the buffer at once, up to 1 MiB (beyond that it
+	// grows as bytes arrive, so a claimed length reserves little); one more
+	// byte lets the read that meets the end fit.
+	lr := io.LimitedReader{R: x.r.Body, N: MaxBody + 1}
+	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 1<<20)+1)
 	if err != nil {
 		return nil, tableerr.New(tableerr.InvalidInput)
 	}
@@ -201,20 +227,42 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	return b, nil
 }
 
-// headers sets the headers of every response (F-HEADERS).
+// readAll is io.ReadAll starting from a buffer of capacity size.
+func readAll(r *io.LimitedReader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// headers sets the headers of every response (F-HEADERS). The values share
+// one allocation and the keys are written in net/http's canonical form, as
+// Header.Set would write them.
 func (x *exchange) headers() http.Header {
 	h := x.w.Header()
-	h.Set("Cache-Control", "no-cache")
-	h.Set("Server", "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
-	h.Set("x-ms-request-id", x.id)
-	h.Set("x-ms-version", x.version)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Date", x.now.UTC().Format(http.TimeFormat))
-	if id := x.r.Header.Get("x-ms-client-request-id"); id != "" {
-		h.Set("x-ms-client-request-id", id)
+	v := [...]string{"no-cache", "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0", x.id, x.version, "nosniff", x.h.date.format(x.now), "", x.applied}
+	h["Cache-Control"] = v[0:1:1]
+	h["Server"] = v[1:2:2]
+	h["X-Ms-Request-Id"] = v[2:3:3]
+	h["X-Ms-Version"] = v[3:4:4]
+	h["X-Content-Type-Options"] = v[4:5:5]
+	h["Date"] = v[5:6:6]
+	if id := x.r.Header["X-Ms-Client-Request-Id"]; len(id) > 0 && id[0] != "" {
+		v[6] = id[0]
+		h["X-Ms-Client-Request-Id"] = v[6:7:7]
 	}
 	if x.applied != "" {
-		h.Set("Preference-Applied", x.applied)
+		h["Preference-Applied"] = v[7:8:8]
 	}
 	return h
 }
@@ -222,8 +270,9 @@ func (x *exchange) headers() http.Header {
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
 	h := x.headers()
-	h.Set("Content-Type", x.format.level.ContentType())
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	v := [...]string{x.format.level.ContentType(), strconv.Itoa(len(body))}
+	h["Content-Type"] = v[0:1:1]
+	h["Content-Length"] = v[1:2:2]
 	x.w.WriteHeader(status)
 	x.w.Write(body)
 }

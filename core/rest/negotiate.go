@@ -22,7 +22,7 @@ const oldestVersion = "2013-08-15"
 // version returns the request's x-ms-version, or InvalidHeaderValue for a
 // value that is not a service version date from 2013-08-15 on.
 func version(h http.Header) (string, *tableerr.Error) {
-	v := h.Get("x-ms-version")
+	v := h.Get("X-Ms-Version")
 	if v == "" {
 		return DefaultVersion, nil
 	}
@@ -50,6 +50,13 @@ type format struct {
 // odata=verbose is refused; anything else (Atom, XML, */*, nothing) is not
 // JSON. JSON also needs MaxDataServiceVersion ≥ 3.0 when it is sent.
 func negotiate(r *http.Request, q map[string][]string) format {
+	if _, ok := q["$format"]; !ok {
+		if a := r.Header["Accept"]; len(a) == 1 {
+			if l, ok := exactJSONAccept(a[0]); ok {
+				return checkMaxVersion(r, format{level: l, json: true})
+			}
+		}
+	}
 	f := format{level: odata.MinimalMetadata}
 	accept := r.Header.Values("Accept")
 	if v, ok := q["$format"]; ok && len(v) > 0 {
@@ -86,8 +93,22 @@ func negotiate(r *http.Request, q map[string][]string) format {
 	return f
 }
 
+// exactJSONAccept recognizes the Accept values SDKs send, which the general
+// reading below would take the same way, without parsing them.
+func exactJSONAccept(a string) (odata.Level, bool) {
+	switch a {
+	case "application/json;odata=minimalmetadata", "application/json":
+		return odata.MinimalMetadata, true
+	case "application/json;odata=nometadata":
+		return odata.NoMetadata, true
+	case "application/json;odata=fullmetadata":
+		return odata.FullMetadata, true
+	}
+	return 0, false
+}
+
 func checkMaxVersion(r *http.Request, f format) format {
-	if v := r.Header.Get("MaxDataServiceVersion"); v != "" {
+	if v := r.Header.Get("Maxdataserviceversion"); v != "" {
 		num := strings.TrimSpace(strings.SplitN(v, ";", 2)[0])
 		if n, err := strconv.ParseFloat(num, 64); err == nil && n < 3.0 {
 			f.err = tableerr.New(tableerr.JSONFormatNotSupported)
@@ -162,7 +183,7 @@ func ifMatch(h http.Header) (store.Match, *tableerr.Error) {
 
 // effectiveMethod applies X-HTTP-Method (F-X-HTTP-METHOD) and PATCH-as-MERGE.
 func effectiveMethod(r *http.Request) (string, *tableerr.Error) {
-	xs := r.Header.Values("X-HTTP-Method")
+	xs := r.Header.Values("X-Http-Method")
 	m := r.Method
 	if len(xs) > 0 {
 		// Two values may also arrive joined by a comma (a browser's Headers).

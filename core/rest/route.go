@@ -134,6 +134,10 @@ func scanQuotedPrefix(s string) (string, int, bool) {
 	if !strings.HasPrefix(s, "'") {
 		return "", 0, false
 	}
+	// Without a doubled quote the text is a substring, with nothing to build.
+	if end := strings.IndexByte(s[1:], '\''); end >= 0 && (end+2 == len(s) || s[end+2] != '\'') {
+		return s[1 : end+1], end + 2, true
+	}
 	var b strings.Builder
 	for i := 1; i < len(s); i++ {
 		if s[i] != '\'' {

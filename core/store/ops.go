@@ -120,6 +120,7 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool) ([]*entity.Entity, uin
 		if err != nil {
 			return nil, 0, &TxError{Index: i, Err: err}
 		}
+		t.intern(e)
 		out[i] = e
 	}
 	t.work = work
@@ -168,7 +169,7 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 		next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
 	}
 	next.Timestamp = ts
-	next.Encoded = odata.Members(next)
+	next.Encoded, next.EncodedProps = odata.Members(next)
 	tr.Set(itemOf(next))
 	return next, nil
 }

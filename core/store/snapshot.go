@@ -304,7 +304,7 @@ func restoreEntity(se snapshotEntity) (*entity.Entity, error) {
 		return nil, fmt.Errorf("%s", msg)
 	}
 	e.Timestamp = ts
-	e.Encoded = odata.Members(e)
+	e.Encoded, e.EncodedProps = odata.Members(e)
 	return e, nil
 }
 

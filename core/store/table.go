@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -102,6 +103,35 @@ type table struct {
 	dropped bool
 
 	snap atomic.Pointer[tree] // readers' snapshot; nil after a write
+
+	// names holds one copy of each property name the table's entities use
+	// (up to maxInterned), guarded by mu: entities share it, so a scan
+	// comparing names reads one hot string rather than one per entity.
+	names map[string]string
+}
+
+// maxInterned bounds a table's shared property names.
+const maxInterned = 4096
+
+// intern makes e's property names the table's shared copies. e is the entity
+// just written, not yet visible to any reader; t.mu is held.
+func (t *table) intern(e *entity.Entity) {
+	if e == nil {
+		return
+	}
+	if t.names == nil {
+		t.names = make(map[string]string)
+	}
+	for i := range e.Properties {
+		p := &e.Properties[i]
+		if n, ok := t.names[p.Name]; ok {
+			p.Name = n
+		} else if len(t.names) < maxInterned {
+			n := strings.Clone(p.Name) // not a slice of a request body
+			t.names[n] = n
+			p.Name = n
+		}
+	}
 }
 
 func newTable(name string, created edm.Ticks) *table {

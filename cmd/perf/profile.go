@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// controlPath is where the profiling child takes "start" and "stop" (outside
+// the account's paths, so no Table request can reach it).
+const controlPath = "/perf-profile/"
+
+// startProfiled runs this program as the profiling child and returns the
+// server with its profile control.
+func startProfiled(ctx context.Context, dir string) (*server, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s, err := startAnnouncing(ctx, self, "-serve-profile", dir)
+	if err != nil {
+		return nil, err
+	}
+	s.name = "tableplay (profiled)"
+	base := s.endpoint[:len(s.endpoint)-len(rest.WellKnownAccount)-1]
+	s.profile = func(action, phase string) error {
+		resp, err := http.Post(base+controlPath+action+"?phase="+url.QueryEscape(phase), "text/plain", nil)
+		if err != nil {
+			return err
+		}
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNoContent {
+			return fmt.Errorf("profile %s: %s", action, msg)
+		}
+		return nil
+	}
+	return s, nil
+}
+
+// serveProfiling is the child: tableplay's handler as `tableplay serve`
+// builds it, plus the profile control. It runs until SIGTERM or SIGINT.
+func serveProfiling(dir string) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	api := rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now})
+	var p profiler
+	p.dir = dir
+	mux := http.NewServeMux()
+	mux.Handle("/"+rest.WellKnownAccount+"/", api)
+	mux.HandleFunc(controlPath, p.control)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Printf("tableplay serving on http://%s\n", ln.Addr())
+	go srv.Serve(ln)
+	<-ctx.Done()
+	return srv.Close()
+}
+
+// profiler writes one phase's CPU profile and allocation profiles (before
+// and after, for pprof -diff_base).
+type profiler struct {
+	mu  sync.Mutex
+	dir string
+	cpu *os.File
+}
+
+func (p *profiler) control(w http.ResponseWriter, r *http.Request) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	phase := filepath.Base(r.URL.Query().Get("phase"))
+	var err error
+	switch r.URL.Path[len(controlPath):] {
+	case "start":
+		err = p.start(phase)
+	case "stop":
+		err = p.stop(phase)
+	default:
+		err = errors.New("unknown action")
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (p *profiler) start(phase string) error {
+	if p.cpu != nil {
+		return errors.New("a profile is running")
+	}
+	if err := p.writeAllocs(phase + ".allocs.base"); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(p.dir, phase+".cpu"))
+	if err != nil {
+		return err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	p.cpu = f
+	return nil
+}
+
+func (p *profiler) stop(phase string) error {
+	if p.cpu == nil {
+		return errors.New("no profile is running")
+	}
+	pprof.StopCPUProfile()
+	err := p.cpu.Close()
+	p.cpu = nil
+	if err != nil {
+		return err
+	}
+	return p.writeAllocs(phase + ".allocs")
+}
+
+func (p *profiler) writeAllocs(name string) error {
+	f, err := os.Create(filepath.Join(p.dir, name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	runtime.GC()
+	return pprof.Lookup("allocs").WriteTo(f, 0)
+}
