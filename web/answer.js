@@ -3,7 +3,6 @@
 // sentence (the service's own message for an error) and a link to the
 // exchange in the wire view, which scrolls there and highlights it.
 import { el, replace } from "./dom.js";
-import { reveal } from "./wire.js";
 
 // errorOf reads the code and message of an OData error body (any level).
 function errorOf(body) {
@@ -17,7 +16,8 @@ function errorOf(body) {
 
 // answer puts the line for exchange x into box; good is the sentence for a
 // success. A blocked action (x.error: the page did not send it) says why.
-export function answer(box, x, good, extra = null) {
+// The link asks the session's wire view to reveal the exchange.
+export function answer(session, box, x, good, extra = null) {
   if (x.error) {
     replace(box, el("p", { class: "answer bad", role: "status" }, el("span", { class: "answer-status" }, "Not sent"), " · ", x.error, extra));
     return;
@@ -30,6 +30,6 @@ export function answer(box, x, good, extra = null) {
       el("span", { class: "answer-status" }, `${res.status} ${res.statusText}`),
       code ? [" · ", el("code", {}, code)] : null,
       " · ", ok ? good : message || "The service refused it.",
-      x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => reveal(x.id) }, "See the exchange")] : null,
+      x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")] : null,
       extra));
 }
