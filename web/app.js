@@ -8,6 +8,7 @@ import { createSession } from "./session.js";
 import { mountParts } from "./parts.js";
 import { createPersistence } from "./persist.js";
 import { initTransfer } from "./transfer.js";
+import { initWorkspace } from "./workspace.js";
 import { mountLessons } from "./lessons/view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -67,8 +68,9 @@ async function start() {
     parts.tables.refresh();
     session.emit("entities-changed");
   };
-  const transfer = initTransfer(session, persistence);
-  await transfer.openShared();
+  initTransfer(session);
+  const workspace = initWorkspace({ session, parts, persistence });
+  await workspace.open();
   await parts.tables.refresh();
   mountLessons($("lessons"), {
     engine: tableplay,

@@ -3,8 +3,9 @@
 // grows, and the answer: every ETag, or the failing operation's index and
 // the fact that nothing was written.
 //
-// mountBatch(root, session) renders into root. It listens for "enqueue"
-// ({operation}) and emits "exchange" and "entities-changed".
+// mountBatch(root, session) renders into root and returns {queued,
+// setQueue}. It listens for "enqueue" ({operation}) and emits "exchange",
+// "entities-changed" and "queued" ({count, …}).
 import { el, replace, number, mount } from "./dom.js";
 import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
@@ -104,4 +105,13 @@ export function mountBatch(root, session) {
     replace($("batch-result"));
   });
   render();
+  // queued and setQueue read and replace the queue (workspace links).
+  return {
+    queued: () => structuredClone(queue),
+    setQueue(ops) {
+      queue = Array.isArray(ops) ? structuredClone(ops) : [];
+      render();
+      session.emit("queued", { count: queue.length });
+    },
+  };
 }
