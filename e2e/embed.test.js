@@ -139,7 +139,7 @@ test("inline start state: tables, the editor's entity and the query's filter", a
   assert.equal(await second.getByLabel("$filter").inputValue(), "PartitionKey eq '2024' and Total gt 100");
   await second.getByRole("button", { name: "Run query" }).click();
   await second.locator("#query-results tbody tr").first().waitFor();
-  assert.match(await second.locator("#query-summary").innerText(), /^4 returned, 6 examined/);
+  assert.match(await second.locator("#query-summary").innerText(), /^4 returned of 6 examined/);
   assert.equal(await page.evaluate((a) => tableplay.account(a).snapshot().tables[0].entities.length, account), 12);
   // nometadata was asked for: the query went out with it.
   assert.match(await second.locator("#exchanges article").first().innerText(), /GET \S*%24format=application%2Fjson%3Bodata%3Dnometadata/);

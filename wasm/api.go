@@ -29,7 +29,8 @@ func register(binding js.Value, accounts *play.Accounts) {
 	api := accounts.Get(rest.WellKnownAccount).API
 	fn("validateTableName", func(a []js.Value) any { return string(api.ValidateTableName(arg(a, 0))) })
 	fn("validateEntity", func(a []js.Value) any { return string(api.ValidateEntity([]byte(arg(a, 0)))) })
-	fn("explainFilter", func(a []js.Value) any { return string(api.ExplainFilter(arg(a, 0))) })
+	fn("decodeContinuation", func(a []js.Value) any { return string(api.DecodeContinuation([]byte(arg(a, 0)))) })
+	fn("filterLiteral", func(a []js.Value) any { return string(api.FilterLiteral(arg(a, 0), arg(a, 1))) })
 	fn("draftBody", func(a []js.Value) any { return string(api.DraftBody([]byte(arg(a, 0)))) })
 	fn("editBody", func(a []js.Value) any { return string(api.EditBody(arg(a, 0), []byte(arg(a, 1)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
@@ -70,6 +71,15 @@ func register(binding js.Value, accounts *play.Accounts) {
 	account("exportCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ExportCSV(arg(a, 0), arg(a, 1))) })
 	account("importCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ImportCSV(arg(a, 0), arg(a, 1))) })
 	account("queryStats", false, func(x *play.Account, a []js.Value) any { return string(x.API.QueryStats([]byte(arg(a, 0)))) })
+	// explainFilter reads the named table's entities for type mismatches.
+	account("explainFilter", false, func(x *play.Account, a []js.Value) any { return string(x.API.ExplainFilter(arg(a, 0), arg(a, 1))) })
+	account("changes", false, func(x *play.Account, _ []js.Value) any { return string(x.Changes.Drain()) })
+	account("applyChange", true, func(x *play.Account, a []js.Value) any {
+		if err := x.Store.Redo([]byte(arg(a, 0))); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
 	account("snapshot", false, func(x *play.Account, _ []js.Value) any { return string(x.Store.Snapshot()) })
 	account("reset", true, func(x *play.Account, _ []js.Value) any { return x.API.Reset() })
 	account("restore", true, func(x *play.Account, a []js.Value) any {

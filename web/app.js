@@ -8,24 +8,39 @@ import { createSession } from "./session.js";
 import { mountParts } from "./parts.js";
 import { createPersistence } from "./persist.js";
 import { initTransfer } from "./transfer.js";
+import { initWorkspace } from "./workspace.js";
 import { mountLessons } from "./lessons/view.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
 initTheme($("theme-toggle"));
+// Until the engine is up the controls are inert (a click cannot submit a
+// form the page has not taken over yet) and a bar shows the download.
+const bar = $("engine-bar");
 window.addEventListener("tableplay:progress", (e) => {
   const { loaded, total } = e.detail;
+  if (total) {
+    bar.max = total;
+    bar.value = Math.min(loaded, total);
+  }
   status.textContent = total ? `Loading the engine… ${Math.round((100 * loaded) / total)}%` : "Loading the engine…";
 });
+function controlsReady() {
+  for (const node of document.querySelectorAll("main[inert], .account-tools[inert], #lessons[inert]")) node.inert = false;
+  $("engine-progress").hidden = true;
+}
 
 async function start() {
   try {
     await tableplay.ready;
   } catch (err) {
     status.textContent = "The engine could not start: " + err.message;
+    $("engine-progress").hidden = true;
     return;
   }
-  const persistence = createPersistence(tableplay, $("storage-status"));
+  // Another tab's changes show here as if made here.
+  let remote = () => {};
+  const persistence = createPersistence(tableplay, $("storage-status"), { onRemote: () => remote() });
   const saved = await persistence.load();
   if (saved) {
     try {
@@ -49,8 +64,13 @@ async function start() {
     query: $("query-panel"),
     batch: $("batch-panel"),
   });
-  const transfer = initTransfer(session, persistence);
-  await transfer.openShared();
+  remote = () => {
+    parts.tables.refresh();
+    session.emit("entities-changed");
+  };
+  initTransfer(session);
+  const workspace = initWorkspace({ session, parts, persistence });
+  await workspace.open();
   await parts.tables.refresh();
   mountLessons($("lessons"), {
     engine: tableplay,
@@ -58,6 +78,7 @@ async function start() {
     onChange: () => parts.tables.refresh(),
     onStatus: (text) => session.setStatus(text),
   });
+  controlsReady();
   document.body.dataset.ready = "true";
   session.setStatus("Ready. The engine runs in this page: nothing leaves your browser.");
 }

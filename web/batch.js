@@ -3,11 +3,13 @@
 // grows, and the answer: every ETag, or the failing operation's index and
 // the fact that nothing was written.
 //
-// mountBatch(root, session) renders into root. It listens for "enqueue"
-// ({operation}) and emits "exchange" and "entities-changed".
+// mountBatch(root, session) renders into root and returns {queued,
+// setQueue}. It listens for "enqueue" ({operation}) and emits "exchange",
+// "entities-changed" and "queued" ({count, …}).
 import { el, replace, number, mount } from "./dom.js";
 import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
+import { answer as answerLine } from "./answer.js";
 
 const HTML = `
 <h2 id="batch-heading">Batch transaction</h2>
@@ -18,6 +20,7 @@ const HTML = `
   <button id="submit-batch" type="button">Submit transaction</button>
   <button id="clear-batch" type="button" class="secondary">Clear queue</button>
 </div>
+<div id="batch-answer" class="answer-box" aria-live="polite"></div>
 <div id="batch-result" class="stack" aria-live="polite"></div>`;
 
 export function mountBatch(root, session) {
@@ -35,10 +38,12 @@ export function mountBatch(root, session) {
           el("span", {}, `${op.kind} `, el("code", {}, op.entity.PartitionKey), " / ", el("code", {}, op.entity.RowKey), ` in ${op.table}`),
           el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} up`, disabled: i === 0, onclick: () => move(i, -1) }, "Up"),
           el("button", { type: "button", class: "secondary", "aria-label": `Move operation ${name} down`, disabled: i === queue.length - 1, onclick: () => move(i, 1) }, "Down"),
-          el("button", { type: "button", class: "secondary", "aria-label": `Remove operation ${name}`, onclick: () => { queue.splice(i, 1); render(); } }, "Remove")),
+          el("button", { type: "button", class: "secondary", "aria-label": `Remove operation ${name}`, onclick: () => { queue.splice(i, 1); render(); session.emit("queued", { count: queue.length }); } }, "Remove")),
         i === check.index && check.error ? card(check.error) : null);
     }));
     $("submit-batch").disabled = queue.length === 0;
+    $("submit-batch").textContent = queue.length ? `Submit transaction (${queue.length})` : "Submit transaction";
+    return check;
   }
 
   function move(i, by) {
@@ -60,12 +65,21 @@ export function mountBatch(root, session) {
       return;
     }
     const answer = engine.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
+    if (answer.ok) answerLine(session, $("batch-answer"), x, `Committed ${queue.length} operation${queue.length === 1 ? "" : "s"} in one transaction.`);
+    else {
+      const p = answer.parts[0] ?? {};
+      replace($("batch-answer"), el("p", { class: "answer bad", role: "status" },
+        el("span", { class: "answer-status" }, `Operation ${answer.failedIndex} failed: ${p.status} ${p.statusText}`),
+        p.code ? [" · ", el("code", {}, p.code)] : null, " · ", p.message ?? "", " Nothing was written.",
+        " ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")));
+    }
     if (answer.ok) {
       replace($("batch-result"),
         el("p", { class: "ok-note" }, `Committed: ${answer.parts.length} operation${answer.parts.length === 1 ? "" : "s"} in one transaction.`),
         el("ol", { class: "queue", start: 0 }, answer.parts.map((p, i) => el("li", {}, `${queue[i].kind}: ${p.status} ${p.statusText}`, p.etag ? [" · ETag ", el("code", { class: "etag" }, p.etag)] : ""))));
       queue = [];
       render();
+      session.emit("queued", { count: 0 });
     } else {
       const unchanged = JSON.stringify(engine.snapshot()) === JSON.stringify(before);
       const p = answer.parts[0];
@@ -79,14 +93,25 @@ export function mountBatch(root, session) {
 
   session.on("enqueue", ({ operation }) => {
     queue.push(operation);
-    render();
+    const check = render();
+    session.emit("queued", { count: queue.length, index: queue.length - 1, kind: operation.kind, valid: check.valid, failedAt: check.index });
     $("batch-result").replaceChildren(el("p", { class: "hint" }, `Queued: ${queue.length} operation${queue.length === 1 ? "" : "s"}.`));
   });
   $("submit-batch").addEventListener("click", submit);
   $("clear-batch").addEventListener("click", () => {
     queue = [];
     render();
+    session.emit("queued", { count: 0 });
     replace($("batch-result"));
   });
   render();
+  // queued and setQueue read and replace the queue (workspace links).
+  return {
+    queued: () => structuredClone(queue),
+    setQueue(ops) {
+      queue = Array.isArray(ops) ? structuredClone(ops) : [];
+      render();
+      session.emit("queued", { count: queue.length });
+    },
+  };
 }

@@ -54,6 +54,18 @@ const HTML = `
 <h3>Rules</h3>
 <div id="entity-cards" class="cards" aria-live="polite"></div>`;
 
+// Examples per type, shown in an empty value field.
+const EXAMPLES = {
+  "Edm.String": "text",
+  "Edm.Int32": "e.g. 42",
+  "Edm.Int64": "e.g. 9223372036854775807",
+  "Edm.Double": "e.g. 3.25",
+  "Edm.Boolean": "true or false",
+  "Edm.DateTime": "e.g. 2024-05-01T10:00:00.0000000Z",
+  "Edm.Guid": "e.g. c9da6455-213d-42c9-9a79-3e9149a57833",
+  "Edm.Binary": "base64, e.g. AQID",
+};
+
 export function mountEditor(root, session) {
   const $ = mount(root, HTML);
   const engine = session.engine;
@@ -70,7 +82,21 @@ export function mountEditor(root, session) {
     const type = el("select", { class: "prop-type" }, types.map((t) => el("option", { value: t, selected: t === row.type }, t.replace("Edm.", ""))));
     const value = el("input", { class: "prop-value", value: row.text, autocomplete: "off", spellcheck: false });
     const remove = el("button", { type: "button", class: "secondary" }, "Remove");
-    tr.append(el("td", {}, name), el("td", {}, type), el("td", {}, value), el("td", {}, remove));
+    // Now / New GUID fill a value people cannot type from memory.
+    const fill = el("button", { type: "button", class: "secondary fill" });
+    const typeChanged = () => {
+      value.placeholder = EXAMPLES[type.value] ?? "";
+      fill.hidden = type.value !== "Edm.DateTime" && type.value !== "Edm.Guid";
+      fill.textContent = type.value === "Edm.Guid" ? "New GUID" : "Now";
+      if (tr.isConnected) fill.setAttribute("aria-label", `${fill.textContent} for property ${n()}`);
+    };
+    fill.addEventListener("click", () => {
+      value.value = type.value === "Edm.Guid" ? crypto.randomUUID() : new Date().toISOString();
+      validateSoon();
+    });
+    type.addEventListener("change", typeChanged);
+    typeChanged();
+    tr.append(el("td", { class: "p-name" }, name), el("td", { class: "p-type" }, type), el("td", { class: "p-value" }, value, fill), el("td", { class: "p-remove" }, remove));
     remove.addEventListener("click", () => {
       const next = tr.nextElementSibling ?? tr.previousElementSibling;
       tr.remove();
@@ -83,6 +109,7 @@ export function mountEditor(root, session) {
       type.setAttribute("aria-label", `Type of property ${n()}`);
       value.setAttribute("aria-label", `Value of property ${n()}`);
       remove.setAttribute("aria-label", `Remove property ${n()}`);
+      fill.setAttribute("aria-label", `${fill.textContent} for property ${n()}`);
     };
     return tr;
   }
@@ -139,7 +166,13 @@ export function mountEditor(root, session) {
   // validate asks the engine about the editor's content and shows the answer.
   function validate() {
     const report = mode === "form" ? engine.validateEntity(formDraft()) : engine.parseBody($("json-body").value);
-    replace($("entity-cards"), report.valid ? el("p", { class: "ok-note" }, "The entity satisfies every rule.") : cards(report.violations));
+    const d = mode === "form" ? formDraft() : null;
+    const untouched = d && d.PartitionKey === "" && d.RowKey === "" && d.properties.length === 0;
+    replace($("entity-cards"),
+      untouched
+        ? el("p", { class: "hint" }, "The editor is empty: type a PartitionKey and a RowKey (both may be empty strings, but then every such entity is the same one), then add properties.")
+        : report.valid ? el("p", { class: "ok-note" }, "The entity satisfies every rule.") : cards(report.violations),
+      (report.notes ?? []).map((n) => el("p", { class: "note" }, n.says)));
     if (mode === "form") markFields(report.violations);
     $("size-meter").value = Math.min(report.size, report.sizeLimit);
     $("size-meter").max = report.sizeLimit;

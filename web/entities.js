@@ -5,8 +5,8 @@
 // mountEntities(root, session, {csv}) renders into root, with the CSV
 // buttons (web/csv.js) unless csv is false. It emits "load-entity" and
 // listens for "table-selected" and "entities-changed".
-import { el, replace, mount } from "./dom.js";
-import { send } from "./exchange.js";
+import { el, replace, mount, number } from "./dom.js";
+import { send, header } from "./exchange.js";
 import { mountCSV } from "./csv.js";
 
 const HTML = `
@@ -20,7 +20,11 @@ export function mountEntities(root, session, { csv = true } = {}) {
     mountCSV($("csv-box"), { table: () => session.table, changed: () => session.emit("entities-changed"), engine: session.engine });
   } else $("csv-box").remove();
 
-  function refresh() {
+  const PAGE = 50;
+  let shown = PAGE; // grows by a page with "Show more"
+
+  function refresh(more = false) {
+    shown = more === true ? shown + PAGE : PAGE;
     const box = $("entity-list");
     const table = session.table;
     $("entities-table").textContent = table ? `in ${table}` : "";
@@ -28,18 +32,31 @@ export function mountEntities(root, session, { csv = true } = {}) {
       replace(box, el("p", { class: "hint" }, "Select a table to see its entities."));
       return;
     }
-    const x = send(session, { kind: "query", table, top: 50 });
+    // The first pages, read through their continuation tokens as a client
+    // pages, up to what is shown (bounded).
+    let x;
+    let rows = [];
+    let next = {};
+    for (let i = 0; i < 100 && rows.length < shown; i++) {
+      x = send(session, { kind: "query", table, top: Math.min(1000, shown - rows.length), ...next });
+      if (x.response?.status !== 200) break;
+      rows = rows.concat(session.engine.readEntities(x.response.body));
+      const npk = header(x.response, "x-ms-continuation-NextPartitionKey");
+      if (!npk) break;
+      next = { nextPartitionKey: npk, nextRowKey: header(x.response, "x-ms-continuation-NextRowKey") ?? "" };
+    }
     if (x.response?.status !== 200) {
       replace(box, el("p", { class: "hint" }, `The query failed (${x.response?.status}).`));
       return;
     }
-    const rows = session.engine.readEntities(x.response.body);
+    const total = session.engine.queryStats({ kind: "query", table, top: 1 }).total ?? rows.length;
     if (rows.length === 0) {
       replace(box, el("p", { class: "hint" }, "No entities yet: fill in the editor and send an Insert."));
       return;
     }
     replace(
       box,
+      el("p", { class: "list-count", role: "status" }, `${number(rows.length)} of ${number(total)} entities`),
       rows.map((row) => {
         const d = row.draft;
         session.sawETag(table, d.PartitionKey, d.RowKey, row.etag);
@@ -56,11 +73,12 @@ export function mountEntities(root, session, { csv = true } = {}) {
             d.properties.map((p) => el("span", { class: "chip" }, `${p.name} = `, el("code", {}, p.text), " ", el("span", { class: "type" }, p.type))),
           ));
       }),
+      rows.length < total ? el("button", { type: "button", class: "secondary", onclick: () => refresh(true) }, `Show ${number(Math.min(PAGE, total - rows.length))} more`) : null,
     );
   }
 
-  session.on("table-selected", refresh);
-  session.on("entities-changed", refresh);
+  session.on("table-selected", () => refresh());
+  session.on("entities-changed", () => refresh());
   refresh();
   return { refresh };
 }

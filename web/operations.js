@@ -8,7 +8,8 @@
 // "load-entity" and "table-selected".
 import { send, header } from "./exchange.js";
 import { indent } from "./jsontext.js";
-import { mount } from "./dom.js";
+import { mount, el } from "./dom.js";
+import { answer } from "./answer.js";
 
 const HTML = `
 <h3>Operation</h3>
@@ -27,6 +28,7 @@ const HTML = `
     <button id="run-op" type="submit">Send</button>
     <button id="queue-op" type="button" class="secondary">Add to batch</button>
   </div>
+  <div id="op-answer" class="answer-box" aria-live="polite"></div>
   <fieldset id="if-match" class="modes">
     <legend>If-Match</legend>
     <label><input type="radio" name="ifmatch" value="current" checked> Current ETag</label>
@@ -39,6 +41,15 @@ const HTML = `
   <div><h4>Before</h4><pre id="before" tabindex="0"></pre></div>
   <div><h4>After</h4><pre id="after" tabindex="0"></pre></div>
 </div>`;
+
+const done = {
+  insert: "The entity was inserted.",
+  replace: "The entity was replaced: properties not in the editor are gone.",
+  merge: "The entity was merged: properties not in the editor were kept.",
+  insertOrReplace: "The entity was written whole (inserted or replaced).",
+  insertOrMerge: "The entity was written (inserted or merged).",
+  delete: "The entity was deleted.",
+};
 
 const conditional = (kind) => kind === "replace" || kind === "merge" || kind === "delete";
 
@@ -54,6 +65,29 @@ export function mountOperations(root, session, { batch = true } = {}) {
       return indent(x.response.body);
     }
     return "(no such entity)";
+  }
+
+  const say = (x, good, extra) => answer(session, $("op-answer"), x, good, extra);
+
+  // sendAnyway offers to send an entity the page refuses, so the service's
+  // own answer to it shows: the insert request with the draft's body as
+  // written (engine.draftBody).
+  function sendAnyway(table, d) {
+    return el("button", {
+      type: "button", class: "secondary",
+      onclick: async () => {
+        const stand = session.engine.requestFor({ kind: "insert", table, entity: { PartitionKey: "p", RowKey: "r", properties: [] } });
+        const request = { ...stand, body: session.engine.draftBody(d) };
+        const resp = await session.engine.fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+        const x = {
+          operation: { kind: "insert", table, entity: d }, request,
+          response: { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body: await resp.text() },
+        };
+        session.emit("exchange", x);
+        say(x, done.insert);
+        if (x.response.status < 300) session.emit("entities-changed");
+      },
+    }, "Send anyway");
   }
 
   // describeETags says which ETags the If-Match choices stand for.
@@ -79,10 +113,12 @@ export function mountOperations(root, session, { batch = true } = {}) {
     const d = session.draft();
     if (!table) {
       session.setStatus("Select or create a table first.");
+      say({ error: "Select or create a table first." });
       return;
     }
     if (!d) {
       session.setStatus("The JSON body cannot be read: fix it first.");
+      say({ error: "The JSON body cannot be read: fix it first." });
       return;
     }
     if (kind === "get") {
@@ -90,6 +126,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       session.emit("exchange", x);
       if (x.response?.status === 200) session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       session.setStatus(`get: ${x.response?.status} ${x.response?.statusText}`);
+      say(x, "The entity was read: see it at three levels on the wire.");
       describeETags();
       return;
     }
@@ -109,6 +146,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     session.emit("exchange", x);
     if (x.error) {
       session.setStatus(x.error);
+      say(x, "", kind === "insert" && !session.readonly ? sendAnyway(table, d) : null);
       return;
     }
     if (x.notSent) {
@@ -122,6 +160,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     $("after").textContent = after;
     $("before-after").hidden = false;
     session.setStatus(`${kind}: ${x.response.status} ${x.response.statusText}`);
+    say(x, done[kind] ?? "Done.");
     session.emit("entities-changed");
     session.emit("entity-written", { table, draft: d });
     describeETags();
@@ -136,7 +175,11 @@ export function mountOperations(root, session, { batch = true } = {}) {
   $("queue-op").addEventListener("click", () => {
     const d = session.draft();
     const kind = $("op-kind").value;
-    if (!session.table || !d || kind === "get") return;
+    const why = !session.table ? "Select or create a table first." : !d ? "The JSON body cannot be read: fix it first." : kind === "get" ? "A read cannot go in a transaction: choose a write." : "";
+    if (why) {
+      say({ error: why });
+      return;
+    }
     session.emit("enqueue", { operation: { kind, table: session.table, entity: structuredClone(d) } });
   });
   session.on("load-entity", ({ draft: d, etag }) => {
@@ -144,5 +187,13 @@ export function mountOperations(root, session, { batch = true } = {}) {
     describeETags();
   });
   session.on("table-selected", describeETags);
+  // The batch part says how the queue stands; the count goes on the button.
+  session.on("queued", ({ count, index, kind, valid, failedAt }) => {
+    $("queue-op").textContent = count ? `Add to batch (${count})` : "Add to batch";
+    if (kind === undefined) return;
+    $("op-answer").replaceChildren(el("p", { class: `answer ${valid ? "good" : "bad"}`, role: "status" },
+      el("span", { class: "answer-status" }, "Queued"), ` · ${kind} as operation ${index} of the batch (${count} queued)`,
+      valid ? "." : ` · the transaction rules now fail at operation ${failedAt}: see the batch below.`));
+  });
   toggle();
 }

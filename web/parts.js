@@ -24,7 +24,7 @@ export function mountParts(session, slots, { filter = "" } = {}) {
   if (slots.entities) mountEntities(slots.entities, session);
   if (slots.wire || slots.levels) mountWire(slots.wire ?? slots.levels, session, { exchanges: Boolean(slots.wire), levels: Boolean(slots.levels) });
   if (slots.query) mountQuery(slots.query, session, { filter });
-  if (slots.batch) mountBatch(slots.batch, session);
+  if (slots.batch) out.batch = mountBatch(slots.batch, session);
   session.on("load-sample", async () => {
     const table = loadSample(session);
     await out.tables?.refresh();

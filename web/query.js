@@ -12,6 +12,7 @@
 import { el, replace, debounce, number, mount } from "./dom.js";
 import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
+import { explanationView, tokenView, createHistory, filterPlaceholder } from "./querylab.js";
 
 const FIRST = 50; // rows laid out before the page answers
 const CHUNK = 250; // rows per later slice
@@ -20,7 +21,7 @@ const HTML = `
 <h2 id="query-heading">Query <span id="query-table" class="hint"></span></h2>
 <form id="query-form" class="stack" novalidate>
   <label for="filter">$filter</label>
-  <input id="filter" autocomplete="off" spellcheck="false" aria-describedby="filter-explain" placeholder="PartitionKey eq 'users' and Age gt 30">
+  <input id="filter" autocomplete="off" spellcheck="false" aria-describedby="filter-explain" placeholder="PartitionKey eq 'p1' and RowKey ge 'a'">
   <div id="filter-explain" class="explain" aria-live="polite"></div>
   <div class="row wrap">
     <label for="select">$select</label>
@@ -31,8 +32,10 @@ const HTML = `
     <button id="next-page" type="button" class="secondary" disabled>Next page</button>
   </div>
 </form>
-<p id="query-summary" class="hint" aria-live="polite"></p>
-<div id="query-results" class="results"></div>`;
+<div id="query-summary" class="query-summary" aria-live="polite"></div>
+<div id="query-results" class="results"></div>
+<h3 id="history-heading">Runs</h3>
+<ol id="query-history" class="history" aria-labelledby="history-heading"></ol>`;
 
 export function mountQuery(root, session, { filter = "" } = {}) {
   const $ = mount(root, HTML);
@@ -44,35 +47,23 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     const box = $("filter-explain");
     if (text.trim() === "") {
       $("filter").removeAttribute("aria-invalid");
-      replace(box, el("p", { class: "hint" }, "No filter: every entity of the table."));
+      replace(box, el("p", { class: "hint" }, "No filter: every entity of the table is examined."));
       return;
     }
-    const x = session.engine.explainFilter(text);
+    const x = session.engine.explainFilter(text, session.table ?? "");
     $("filter").setAttribute("aria-invalid", String(!x.valid));
-    if (x.valid) {
-      const range = x.keyRange?.PartitionKey
-        ? `Scans PartitionKey ${x.keyRange.PartitionKey.from ?? "…"} to ${x.keyRange.PartitionKey.to ?? "…"}` + (x.keyRange.RowKey ? `, RowKey ${x.keyRange.RowKey.from ?? "…"} to ${x.keyRange.RowKey.to ?? "…"}` : "")
-        : "Scans the whole table.";
-      replace(box, el("p", {}, "Canonical form: ", el("code", { class: "canonical" }, x.canonical)), el("p", { class: "hint" }, x.keyRange?.empty ? "No key can match: nothing is scanned." : range));
-      return;
+    replace(box, explanationView(x, text));
+  }
+
+  // placeholder suggests a filter made of the selected table's own data.
+  function placeholder() {
+    let row = null;
+    if (session.table) {
+      const x = send(session, { kind: "query", table: session.table, top: 1, level: "nometadata" });
+      if (x.response?.status === 200) row = session.engine.readEntities(x.response.body)[0] ?? null;
     }
-    const parts = [];
-    if (x.position >= 0) {
-      // Mark the character just before the position the message names.
-      const units = [...text];
-      let at = 0;
-      let index = units.length;
-      for (let i = 0; i < units.length; i++) {
-        at += units[i].length;
-        if (at >= x.position) {
-          index = i;
-          break;
-        }
-      }
-      parts.push(el("pre", { class: "marked", "aria-label": `Error at position ${x.position}` },
-        units.slice(0, index).join(""), el("mark", {}, units[index] ?? " "), units.slice(index + 1).join("")));
-    }
-    replace(box, parts, card(x.error));
+    $("filter").placeholder = filterPlaceholder(session.engine, row);
+    $("select").placeholder = row ? row.draft.properties.map((p) => p.name).slice(0, 3).join(",") || "Name,Age" : "Name,Age";
   }
 
   function rowElement(r, columns, hasKeys) {
@@ -126,7 +117,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   function run(continuation) {
     const table = session.table;
     if (!table) {
-      $("query-summary").textContent = "Select a table first.";
+      replace($("query-summary"), "Select a table first.");
       return;
     }
     const op = { kind: "query", table, level: session.level };
@@ -138,7 +129,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     session.emit("exchange", x);
     rendering++;
     if (x.error || x.response.status !== 200) {
-      $("query-summary").textContent = x.error ?? `The query failed: ${x.response.status} ${x.response.statusText}`;
+      replace($("query-summary"), x.error ?? `The query failed: ${x.response.status} ${x.response.statusText}`);
       replace($("query-results"));
       next = null;
       $("next-page").disabled = true;
@@ -150,18 +141,23 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     const nrk = header(x.response, "x-ms-continuation-NextRowKey");
     next = npk ? { nextPartitionKey: npk, nextRowKey: nrk ?? "" } : null;
     $("next-page").disabled = !next;
-    $("query-summary").textContent =
-      `${number(rows.length)} returned` +
-      (x.stats ? `, ${number(x.stats.scanned)} examined` : "") +
-      (next ? ` · more: NextPartitionKey ${npk}, NextRowKey ${nrk}` : " · no more pages");
+    const more = next ? session.engine.decodeContinuation(next) : null;
+    replace($("query-summary"),
+      el("p", { class: "figures" }, el("strong", {}, `${number(rows.length)} returned`), x.stats ? ` of ${number(x.stats.scanned)} examined` : "", next ? " · more pages" : " · no more pages"),
+      more ? tokenView(more) : null);
+    if (x.stats) {
+      const explained = op.filter ? session.engine.explainFilter(op.filter, table) : null;
+      history.add({ filter: op.filter ?? "", scanned: x.stats.scanned, returned: rows.length, more: Boolean(next), statement: explained?.keyRange?.statement ?? "Scans the whole table." });
+    }
     if (rows.length === 0) {
       replace($("query-results"), el("p", { class: "hint" }, "No entity matches."));
       finished(0);
       return;
     }
-    replace($("query-results"), resultsTable(rows, () => finished(rows.length)));
+    replace($("query-results"), el("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": "Query results, scrolls sideways" }, resultsTable(rows, () => finished(rows.length))));
   }
 
+  const history = createHistory($("query-history"));
   $("filter").value = filter;
   $("filter").addEventListener("input", debounce(explain, 120));
   $("query-form").addEventListener("submit", (e) => {
@@ -173,6 +169,9 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     $("query-table").textContent = table ? `in ${table}` : "";
     next = null;
     $("next-page").disabled = true;
+    explain();
+    placeholder();
   });
+  session.on("entities-changed", placeholder);
   explain();
 }

@@ -9,6 +9,7 @@ import { el, replace, debounce, mount } from "./dom.js";
 import { cards } from "./cards.js";
 import { send } from "./exchange.js";
 import { confirmAction } from "./confirm.js";
+import { answer } from "./answer.js";
 
 const HTML = `
 <h2 id="tables-heading">Tables</h2>
@@ -19,6 +20,7 @@ const HTML = `
     <button type="submit">Create</button>
   </div>
   <div id="table-name-cards" class="cards" aria-live="polite"></div>
+  <div id="table-answer" class="answer-box" aria-live="polite"></div>
 </form>
 <div id="empty-state" class="empty" hidden>
   <p>Start here: create a table (a name such as <code>Customers</code>), then write an entity into it.
@@ -59,7 +61,9 @@ export function mountTables(root, session) {
             type: "button", class: "secondary", "aria-label": `Delete table ${name}`,
             onclick: async () => {
               if (!(await confirmAction(session.host, `Delete the table ${name} and all its entities?`))) return;
-              session.emit("exchange", send(session, { kind: "deleteTable", table: name }));
+              const del = send(session, { kind: "deleteTable", table: name });
+              session.emit("exchange", del);
+              if (!del.notSent) answer(session, $("table-answer"), del, `Table ${name} deleted with all its entities.`);
               if (session.table === name) select(null);
               refresh();
             },
@@ -86,6 +90,7 @@ export function mountTables(root, session) {
     const name = input.value;
     const x = send(session, { kind: "createTable", table: name });
     session.emit("exchange", x);
+    if (!x.notSent) answer(session, $("table-answer"), x, `Table ${name} created.`);
     if (x.response?.status === 201) {
       input.value = "";
       showNameRules();

@@ -108,11 +108,27 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
   $("levels-part").hidden = !levels;
   let loaded = null; // {table, draft} shown at the three levels
 
+  let shown = 0; // numbers the exchanges, so an answer can point to its own
+
   function show(x) {
     const box = $("exchanges");
     box.querySelector(":scope > p.hint")?.remove();
-    box.prepend(exchangeView(x, session.engine));
+    x.id ??= ++shown;
+    const view = exchangeView(x, session.engine);
+    view.dataset.exchange = String(x.id);
+    view.tabIndex = -1;
+    box.prepend(view);
     while (box.children.length > MAX) box.lastElementChild.remove();
+  }
+
+  // reveal scrolls to an exchange and highlights it.
+  function reveal({ id }) {
+    const view = $("exchanges").querySelector(`[data-exchange="${Number(id)}"]`);
+    if (!view) return;
+    for (const old of root.querySelectorAll(".exchange.highlight")) old.classList.remove("highlight");
+    view.classList.add("highlight");
+    view.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    view.focus({ preventScroll: true });
   }
 
   function showLevels() {
@@ -132,7 +148,10 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
       if (radio.checked) session.level = radio.value;
     });
   }
-  if (exchanges) session.on("exchange", show);
+  if (exchanges) {
+    session.on("exchange", show);
+    session.on("reveal-exchange", reveal);
+  }
   session.on("load-entity", ({ draft }) => {
     loaded = { table: session.table, draft };
     showLevels();

@@ -109,22 +109,25 @@ func Check(d Draft) Report {
 		size += 8 + 2*nameLen + valueSize
 		e.Properties = append(e.Properties, Property{Name: f.Name, Value: f.Value})
 	}
+	props := e.Properties
 	var ok bool
 	if e.PartitionKey, ok = checkKey(PartitionKey, pk, add); !ok {
 		e = nil
 	} else if e.RowKey, ok = checkKey(RowKey, rk, add); !ok {
 		e = nil
 	}
-	count := 0
 	if e != nil {
 		size += 2 * (edm.UTF16Len(e.PartitionKey) + edm.UTF16Len(e.RowKey))
-		count = e.PropertyCount()
-		for _, v := range limitViolations(count, size) {
+		for _, v := range limitViolations(e.PropertyCount(), size) {
 			add(v.stage, v.err)
 		}
 	} else {
-		size = 0
+		// A missing or bad key stops the entity, but the meters keep
+		// measuring what is there: an editor's gauges should not fall to 0
+		// while a key is being typed.
+		size += 2 * (keyLen(pk) + keyLen(rk))
 	}
+	count := len(props) + 3 // PartitionKey, RowKey and Timestamp count too
 	if len(vs) == 0 {
 		return Report{Entity: e, Size: size, Count: count}
 	}
@@ -134,6 +137,15 @@ func Check(d Draft) Report {
 		out[i] = v.err
 	}
 	return Report{Entity: e, Violations: out, Size: size, Count: count}
+}
+
+// keyLen is the length in UTF-16 units of a key that has a string value (0
+// for one missing or of another type).
+func keyLen(f *Field) int {
+	if f == nil || f.Null || f.Err != nil || f.Value.Type() != edm.String {
+		return 0
+	}
+	return edm.UTF16Len(f.Value.Str())
 }
 
 // CheckLimits returns the first of the whole-entity rules (property count,
@@ -200,7 +212,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 	ok := true
 	if i, r, bad := forbiddenKeyChar(key); bad {
 		e := tableerr.Broke(tableerr.OutOfRangeInput, tableerr.Rule{
-			ID: "key-characters", Property: name, Detail: quoteRune(r) + " at position " + itoa(i),
+			ID: "key-characters", Property: name, Detail: quoteRune(r) + " at character " + itoa(i+1) + " (counting from 1)",
 			Statement: "A key may not contain / \\ # ? or control characters (U+0000–U+001F, U+007F–U+009F).",
 			Section:   secKeyChars, DocURL: dataModelURL + "#characters-disallowed-in-key-fields",
 			Disputed: true, Dispute: "The service answers OutOfRangeInput on writes; Azurite answers InvalidInput. tableplay follows the service (F-KEY-CHARACTERS).",

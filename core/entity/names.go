@@ -65,7 +65,7 @@ func badNameDetail(name string) string {
 	pos := 0
 	for i, r := range name {
 		if !(isLetter(r) || r == '_' || i > 0 && unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Cf)) {
-			return quoteRune(r) + " at position " + itoa(pos)
+			return quoteRune(r) + " at character " + itoa(pos+1) + " (counting from 1)"
 		}
 		pos++
 	}

@@ -41,7 +41,7 @@ func TableNameViolations(name string) []*tableerr.Error {
 		if ok {
 			continue
 		}
-		detail := fmt.Sprintf("%q at position %d", r, len([]rune(name[:i])))
+		detail := fmt.Sprintf("%q at character %d (counting from 1)", r, len([]rune(name[:i]))+1)
 		stmt := "A table name holds only the letters A–Z and a–z and the digits 0–9."
 		if i == 0 && r >= '0' && r <= '9' {
 			stmt = "A table name starts with a letter, not a digit."

@@ -39,6 +39,8 @@ func (n *Compare) Eval(r Record) bool {
 func compareTyped(v, c edm.Value) int {
 	vt, ct := v.Type(), c.Type()
 	switch {
+	case !Comparable(vt, ct):
+		return -1 // type mismatch: the property counts as less than the constant
 	case vt == ct:
 		return edm.Compare(v, c)
 	case vt == edm.Int64 && ct == edm.Int32:
@@ -46,7 +48,7 @@ func compareTyped(v, c edm.Value) int {
 	case vt == edm.Double && (ct == edm.Int32 || ct == edm.Int64):
 		return cmp.Compare(v.Float(), float64(c.Int()))
 	}
-	return -1 // type mismatch: the property counts as less than the constant
+	return -1
 }
 
 func (o Op) holds(c int) bool {
@@ -66,3 +68,17 @@ func (o Op) holds(c int) bool {
 	}
 	return false
 }
+
+// Comparable reports whether a property of type prop compares with a
+// constant of type constant by value; otherwise the comparison is a type
+// mismatch (see Compare.Eval).
+func Comparable(prop, constant edm.Type) bool {
+	return prop == constant || prop == edm.Int64 && constant == edm.Int32 ||
+		prop == edm.Double && (constant == edm.Int32 || constant == edm.Int64)
+}
+
+// MismatchHolds reports what the comparison answers for an entity whose
+// property has a type that does not compare with the constant: the property
+// counts as less than the constant, so lt, le and ne hold and eq, gt, ge do
+// not.
+func (n *Compare) MismatchHolds() bool { return n.Op.holds(-1) }

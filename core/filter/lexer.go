@@ -77,7 +77,7 @@ func (l *lexer) next() token {
 	r, size := utf8.DecodeRuneInString(l.src[l.pos:])
 	if !isIdentStart(r) {
 		l.pos += size
-		panic(syntaxAt(l.pos))
+		panic(syntaxAt(start, l.pos))
 	}
 	end := l.pos + size
 	for end < len(l.src) {
@@ -112,12 +112,12 @@ func (l *lexer) next() token {
 func (l *lexer) literal(start int) token {
 	v, n, err := edm.ScanLiteral(l.src[start:])
 	if err != nil {
-		panic(syntaxAt(l.tokenEnd(start)))
+		panic(syntaxAt(start, l.tokenEnd(start)))
 	}
 	end := start + n
 	if end < len(l.src) {
 		if r, _ := utf8.DecodeRuneInString(l.src[end:]); isIdentPart(r) || r == '\'' {
-			panic(syntaxAt(end + 1))
+			panic(syntaxAt(end, end+1))
 		}
 	}
 	l.pos = end

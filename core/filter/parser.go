@@ -15,10 +15,11 @@ const (
 )
 
 // syntaxError is raised inside the parser and turned into the service's
-// message at the top; at is a byte offset just after the offending token.
-type syntaxError struct{ at int }
+// message at the top; start and at are byte offsets of the offending token's
+// first byte and of the byte just after it.
+type syntaxError struct{ start, at int }
 
-func syntaxAt(at int) syntaxError { return syntaxError{at} }
+func syntaxAt(start, at int) syntaxError { return syntaxError{start, at} }
 
 // semanticError carries a non-syntax rejection (F-FILTER-FORMS) out of the parser.
 type semanticError struct{ err *tableerr.Error }
@@ -46,15 +47,30 @@ func Parse(text string) (Node, *tableerr.Error) {
 // position the message names (UTF-16 units just after the offending token;
 // -1 for other errors), so an editor can mark it.
 func ParsePosition(text string) (n Node, err *tableerr.Error, pos int) {
-	pos = -1
+	n, err, s := ParseSpan(text)
+	return n, err, s.End
+}
+
+// Span is where a syntax error lies, in UTF-16 units counted from 0: the
+// offending token runs from Start up to (not including) End, and End is the
+// position the service's message names. Both are -1 for other errors.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// ParseSpan is Parse that also returns the span of the offending token of a
+// syntax error, so a page can mark it and say what it was.
+func ParseSpan(text string) (n Node, err *tableerr.Error, span Span) {
+	span = Span{-1, -1}
 	defer func() {
 		r := recover()
 		switch e := r.(type) {
 		case nil:
 		case syntaxError:
-			pos = charOffset(text, e.at)
+			span = Span{charOffset(text, min(e.start, e.at)), charOffset(text, e.at)}
 			n, err = nil, tableerr.WithMessage(tableerr.InvalidInput,
-				"Syntax error at position "+strconv.Itoa(pos)+" in '"+text+"'.")
+				"Syntax error at position "+strconv.Itoa(span.End)+" in '"+text+"'.")
 		case semanticError:
 			n, err = nil, e.err
 		case runtime.Error:
@@ -67,9 +83,9 @@ func ParsePosition(text string) (n Node, err *tableerr.Error, pos int) {
 	p.advance()
 	n = p.expr()
 	if p.tok.kind != tEOF {
-		panic(syntaxAt(p.tok.end))
+		panic(syntaxAt(p.tok.start, p.tok.end))
 	}
-	return n, nil, -1
+	return n, nil, span
 }
 
 // charOffset converts a byte offset into UTF-16 code units, the unit of the
@@ -138,14 +154,14 @@ func (p *parser) primary() Node {
 		p.advance()
 		n := p.expr()
 		if p.tok.kind != tRParen {
-			panic(syntaxAt(p.tok.end))
+			panic(syntaxAt(p.tok.start, p.tok.end))
 		}
 		p.advance()
 		p.depth--
 		return n
 	case tIdent, tLiteral, tNull:
 	default:
-		panic(syntaxAt(p.tok.end))
+		panic(syntaxAt(p.tok.start, p.tok.end))
 	}
 	left := p.tok
 	p.advance()
@@ -166,7 +182,7 @@ func (p *parser) primary() Node {
 	switch right.kind {
 	case tIdent, tLiteral, tNull:
 	default:
-		panic(syntaxAt(right.end))
+		panic(syntaxAt(right.start, right.end))
 	}
 	p.advance()
 	p.count()

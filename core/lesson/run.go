@@ -166,7 +166,7 @@ func (s *Session) Run(i int) Result {
 		r.Report = s.API.ValidateTableName(*st.TableName)
 		r.Outcome = checkOutcome(r.Report)
 	case st.Filter != nil:
-		r.Report = s.API.ExplainFilter(*st.Filter)
+		r.Report = s.API.ExplainFilter(*st.Filter, "")
 		r.Outcome = checkOutcome(r.Report)
 		r.Outcome.Canonical = gjson.GetBytes(r.Report, "canonical").String()
 	default:

@@ -21,6 +21,9 @@ type Account struct {
 	Store   *store.Store
 	Handler *rest.Handler
 	API     *API
+	// Changes holds the account's change records until the page drains
+	// them (per-change saves, tabs that share the account).
+	Changes *ChangeLog
 }
 
 // AccountsOptions configure Accounts.
@@ -127,7 +130,8 @@ func (s *Accounts) build(name string) *Account {
 	if s.opts.OnChange != nil {
 		onChange = func() { s.opts.OnChange(name) }
 	}
-	st := store.New(store.Options{Clock: s.opts.Clock, OnChange: onChange})
+	changes := &ChangeLog{}
+	st := store.New(store.Options{Clock: s.opts.Clock, OnChange: onChange, Journal: changes})
 	creds := rest.WellKnown()
 	creds.Account = name
 	signer := creds
@@ -138,7 +142,7 @@ func (s *Accounts) build(name string) *Account {
 	if s.opts.Base != nil {
 		base = s.opts.Base(name)
 	}
-	return &Account{Name: name, Store: st, Handler: h, API: &API{Base: base, Clock: s.opts.Clock, Creds: signer, Store: st, Handler: h}}
+	return &Account{Name: name, Store: st, Handler: h, Changes: changes, API: &API{Base: base, Clock: s.opts.Clock, Creds: signer, Store: st, Handler: h}}
 }
 
 // validAccountName is the storage account naming rule: 3 to 24 characters,

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/filter"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
@@ -121,63 +120,6 @@ func (a *API) PreviewEntity(draftJSON []byte, table, level string) []byte {
 		p.Responses[l.String()] = string(odata.AppendEntity(nil, c, e, nil))
 	}
 	return mustJSON(p)
-}
-
-// Explanation is ExplainFilter's answer.
-type Explanation struct {
-	Valid      bool      `json:"valid"`
-	Canonical  string    `json:"canonical,omitempty"`
-	Properties []string  `json:"properties,omitempty"`
-	KeyRange   *KeyRange `json:"keyRange,omitempty"`
-	Error      *Card     `json:"error,omitempty"`
-	Position   int       `json:"position"` // of a syntax error, in UTF-16 units; -1 otherwise
-}
-
-// KeyRange says which part of a table a filter confines a query to.
-type KeyRange struct {
-	PartitionKey *Bounds `json:"PartitionKey,omitempty"`
-	RowKey       *Bounds `json:"RowKey,omitempty"`
-	Empty        bool    `json:"empty"`
-}
-
-// Bounds are the two ends of a key range; nil means unbounded.
-type Bounds struct {
-	From          *string `json:"from,omitempty"`
-	FromInclusive bool    `json:"fromInclusive"`
-	To            *string `json:"to,omitempty"`
-	ToInclusive   bool    `json:"toInclusive"`
-}
-
-func boundsOf(lo, hi filter.Bound) *Bounds {
-	if !lo.Set && !hi.Set {
-		return nil
-	}
-	b := &Bounds{}
-	if lo.Set {
-		k := lo.Key
-		b.From, b.FromInclusive = &k, lo.Inclusive
-	}
-	if hi.Set {
-		k := hi.Key
-		b.To, b.ToInclusive = &k, hi.Inclusive
-	}
-	return b
-}
-
-// ExplainFilter parses a $filter: its canonical form, the properties it reads
-// and the key range a query scans, or the error with its position.
-func (a *API) ExplainFilter(text string) []byte {
-	n, err, pos := filter.ParsePosition(text)
-	if err != nil {
-		c := cardOf(err)
-		return mustJSON(Explanation{Error: &c, Position: pos})
-	}
-	r := filter.KeyRange(n)
-	kr := &KeyRange{PartitionKey: boundsOf(r.PKLow, r.PKHigh), Empty: r.Empty}
-	if r.PartitionFixed() {
-		kr.RowKey = boundsOf(r.RKLow, r.RKHigh)
-	}
-	return mustJSON(Explanation{Valid: true, Canonical: filter.String(n), Properties: filter.Properties(n), KeyRange: kr, Position: -1})
 }
 
 // Reset empties the account: no tables, the default service properties.

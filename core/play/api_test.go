@@ -159,16 +159,16 @@ func TestPreviewMatchesTheEngine(t *testing.T) {
 
 func TestExplainFilter(t *testing.T) {
 	a := newAPI("http://h/devstoreaccount1")
-	e := decode[Explanation](t, a.ExplainFilter("'p' eq PartitionKey and RowKey ge 'a' and Age gt 5"))
+	e := decode[Explanation](t, a.ExplainFilter("'p' eq PartitionKey and RowKey ge 'a' and Age gt 5", ""))
 	if !e.Valid || e.Canonical != "PartitionKey eq 'p' and RowKey ge 'a' and Age gt 5" || e.Position != -1 ||
 		*e.KeyRange.PartitionKey.From != "p" || *e.KeyRange.RowKey.From != "a" || e.KeyRange.RowKey.To != nil || len(e.Properties) != 3 {
 		t.Errorf("%+v", e)
 	}
-	e = decode[Explanation](t, a.ExplainFilter("aaa bbb ccc"))
+	e = decode[Explanation](t, a.ExplainFilter("aaa bbb ccc", ""))
 	if e.Valid || e.Position != 7 || e.Error.Message != "Syntax error at position 7 in 'aaa bbb ccc'." {
 		t.Errorf("%+v", e)
 	}
-	e = decode[Explanation](t, a.ExplainFilter("1 eq 1"))
+	e = decode[Explanation](t, a.ExplainFilter("1 eq 1", ""))
 	if e.Valid || e.Position != -1 || e.Error.Code != "NotImplemented" || e.Error.Status != 501 {
 		t.Errorf("%+v", e)
 	}
@@ -193,5 +193,34 @@ func TestRequestForShape(t *testing.T) {
 		if r := decode[Request](t, a.RequestFor([]byte(bad))); r.Error == "" {
 			t.Errorf("%s: no error", bad)
 		}
+	}
+}
+
+// Rule cards name the fidelity notes they cite in words, not by id alone.
+func TestCardsNameDecisions(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	r := decode[EntityReport](t, a.ValidateEntity([]byte(`{"PartitionKey":"a/b","RowKey":"r","properties":[]}`)))
+	c := r.Violations[0]
+	if c.Rule.Detail != "'/' at character 2 (counting from 1)" {
+		t.Errorf("detail %q", c.Rule.Detail)
+	}
+	if len(c.Decisions) != 1 || c.Decisions[0].ID != "F-KEY-CHARACTERS" || c.Decisions[0].Title != "forbidden characters in keys" ||
+		!strings.Contains(c.Rule.Dispute, "(see the fidelity note “forbidden characters in keys”, F-KEY-CHARACTERS, confidence medium)") {
+		t.Errorf("%+v %s", c.Decisions, c.Rule.Dispute)
+	}
+	// The shared rule is not rewritten: a second card reads the same.
+	r2 := decode[EntityReport](t, a.ValidateEntity([]byte(`{"PartitionKey":"a/b","RowKey":"r","properties":[]}`)))
+	if r2.Violations[0].Rule.Dispute != c.Rule.Dispute {
+		t.Errorf("second card: %s", r2.Violations[0].Rule.Dispute)
+	}
+}
+
+// The meters keep measuring while a key is missing or bad.
+func TestMetersWhileInvalid(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	r := decode[EntityReport](t, a.ValidateEntity([]byte(`{"PartitionKey":"pp","properties":[{"name":"Name","type":"Edm.String","text":"Ada"}]}`)))
+	// 4 + 2×2 (PartitionKey) + 8 + 2×4 + 4 + 2×3
+	if r.Valid || r.Size != 34 || r.Count != 4 {
+		t.Errorf("size %d count %d", r.Size, r.Count)
 	}
 }

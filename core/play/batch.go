@@ -191,7 +191,7 @@ func (a *API) ReadBatch(contentType, body string) []byte {
 
 // QueryStats runs one page of a query against the store and says how many
 // entities it examined and how many it returned, so the page can show what a
-// key range saves.
+// key range saves, and how many the table holds (total).
 func (a *API) QueryStats(opJSON []byte) []byte {
 	var p Operation
 	if err := readJSON(opJSON, &p); err != nil || a.Store == nil {
@@ -205,5 +205,6 @@ func (a *API) QueryStats(opJSON []byte) []byte {
 	if f != nil {
 		return mustJSON(map[string]any{"error": cardOf(f.Err)})
 	}
-	return mustJSON(map[string]any{"scanned": res.Page.Scanned, "returned": len(res.Page.Entities), "more": res.Page.More()})
+	total, _ := a.Store.Count(p.Table)
+	return mustJSON(map[string]any{"scanned": res.Page.Scanned, "returned": len(res.Page.Entities), "more": res.Page.More(), "total": total})
 }

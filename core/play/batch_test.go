@@ -102,7 +102,7 @@ func TestQueryStatsAndReset(t *testing.T) {
 	}
 	f := "PartitionKey eq 'b' and RowKey ge '5'"
 	s := decode[map[string]any](t, a.QueryStats(mustJSON(Operation{Table: "stats", Filter: &f})))
-	if s["scanned"] != float64(5) || s["returned"] != float64(5) {
+	if s["scanned"] != float64(5) || s["returned"] != float64(5) || s["total"] != float64(30) {
 		t.Errorf("%v", s)
 	}
 	g := "RowKey eq '5'"

@@ -3,6 +3,7 @@ package play
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -16,6 +17,15 @@ import (
 type BodyReport struct {
 	EntityReport
 	Draft *Draft `json:"draft,omitempty"`
+	// Notes point out what the service will store differently from what
+	// the body seems to say, e.g. a date without its annotation.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Note is a remark about one property of a body.
+type Note struct {
+	Property string `json:"property"`
+	Says     string `json:"says"`
 }
 
 // ParseBody reads a raw entity body as the service does and reports every
@@ -30,7 +40,37 @@ func (a *API) ParseBody(body string) []byte {
 	out := BodyReport{EntityReport: EntityReport{Valid: len(r.Violations) == 0, Violations: cards(r.Violations), Size: r.Size,
 		SizeLimit: entity.MaxEntitySize, Count: r.Count, CountLimit: entity.MaxProperties}}
 	out.Draft = draftOf(d, body)
+	out.Notes = unannotatedNotes(d, body)
 	return mustJSON(out)
+}
+
+// unannotatedNotes finds strings that read as a DateTime or a Guid but
+// carry no @odata.type: the service stores them as Edm.String, so they
+// compare and sort as text.
+func unannotatedNotes(d entity.Draft, body string) []Note {
+	var out []Note
+	for _, f := range d.Fields {
+		if f.Err != nil || f.Null || f.Value.Type() != edm.String || f.Name == entity.PartitionKey || f.Name == entity.RowKey {
+			continue
+		}
+		if gjson.Get(body, gjson.Escape(f.Name+"@odata.type")).Exists() {
+			continue
+		}
+		text := f.Value.Str()
+		looks := ""
+		if _, err := edm.ParseString(edm.DateTime, text); err == nil {
+			looks = "Edm.DateTime"
+		} else if _, err := edm.ParseString(edm.Guid, text); err == nil && len(text) == 36 {
+			looks = "Edm.Guid"
+		}
+		if looks == "" {
+			continue
+		}
+		out = append(out, Note{Property: f.Name, Says: f.Name + " looks like a " + looks[4:] + " but has no \"" + f.Name + "@odata.type\": \"" + looks +
+			"\" annotation, so the service stores it as an Edm.String: it compares and sorts as text, and a $filter with a " +
+			strings.ToLower(looks[4:]) + " literal does not match it."})
+	}
+	return out
 }
 
 // draftOf turns decoded fields back into editor rows: values that parsed

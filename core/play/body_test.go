@@ -75,3 +75,17 @@ func TestDraftBodyRoundTrips(t *testing.T) {
 		t.Errorf("rows back: %+v", r.Draft)
 	}
 }
+
+func TestParseBodyNotesUnannotatedDates(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	r := decode[BodyReport](t, a.ParseBody(`{"PartitionKey":"p","RowKey":"r","Joined":"2024-05-01T10:00:00Z","Born":"2001-02-03T00:00:00Z","Born@odata.type":"Edm.DateTime","Id":"c9da6455-213d-42c9-9a79-3e9149a57833","Name":"Ada","Hash":"c9da6455213d42c99a793e9149a57833"}`))
+	if !r.Valid || len(r.Notes) != 2 {
+		t.Fatalf("%+v", r)
+	}
+	if r.Notes[0].Property != "Joined" || !strings.Contains(r.Notes[0].Says, `no "Joined@odata.type": "Edm.DateTime" annotation, so the service stores it as an Edm.String`) {
+		t.Errorf("%+v", r.Notes[0])
+	}
+	if r.Notes[1].Property != "Id" || !strings.Contains(r.Notes[1].Says, "looks like a Guid") {
+		t.Errorf("%+v", r.Notes[1])
+	}
+}

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -67,10 +68,32 @@ type Card struct {
 	Status  int            `json:"status"`
 	Message string         `json:"message"`
 	Rule    *tableerr.Rule `json:"rule,omitempty"`
+	// Decisions are the docs/fidelity.md entries the rule's dispute cites,
+	// with their headings, so the page can name them in words.
+	Decisions []tableerr.Decision `json:"decisions,omitempty"`
 }
 
+// decisionID finds the fidelity ids a dispute cites.
+var decisionID = regexp.MustCompile(`\(?\bF-[A-Z0-9]+(?:-[A-Z0-9]+)*\b\)?`)
+
 func cardOf(e *tableerr.Error) Card {
-	return Card{Code: string(e.Code), Status: e.Status, Message: e.Message, Rule: e.Rule}
+	c := Card{Code: string(e.Code), Status: e.Status, Message: e.Message, Rule: e.Rule}
+	if e.Rule == nil || e.Rule.Dispute == "" {
+		return c
+	}
+	// The rule is shared by every error that cites it: rewrite a copy.
+	r := *e.Rule
+	r.Dispute = decisionID.ReplaceAllStringFunc(r.Dispute, func(m string) string {
+		id := strings.Trim(m, "()")
+		d, ok := tableerr.LookupDecision(id)
+		if !ok {
+			return m
+		}
+		c.Decisions = append(c.Decisions, d)
+		return "(see the fidelity note “" + d.Title + "”, " + id + ", confidence " + d.Confidence + ")"
+	})
+	c.Rule = &r
+	return c
 }
 
 func cards(es []*tableerr.Error) []Card {

@@ -1,0 +1,348 @@
+package play
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// Explanation is ExplainFilter's answer.
+type Explanation struct {
+	Valid      bool      `json:"valid"`
+	Canonical  string    `json:"canonical,omitempty"`
+	Properties []string  `json:"properties,omitempty"`
+	KeyRange   *KeyRange `json:"keyRange,omitempty"`
+	// Clauses are the filter's top-level "and" terms, each with what it does.
+	Clauses []Clause `json:"clauses,omitempty"`
+	Error   *Card    `json:"error,omitempty"`
+	// Position is the one the service's message names: UTF-16 units counted
+	// from 0, just after the offending token; -1 when there is no syntax error.
+	Position int `json:"position"`
+	// Span is the offending token (0-based, end excluded) and Column the
+	// 1-based character where it starts, as people count; Where says both
+	// in a sentence.
+	Span   *filter.Span `json:"span,omitempty"`
+	Column int          `json:"column,omitempty"`
+	Where  string       `json:"where,omitempty"`
+	// Hint suggests the fix for a common mistake (a symbol for an operator).
+	Hint string `json:"hint,omitempty"`
+}
+
+// KeyRange says which part of a table a filter confines a query to.
+type KeyRange struct {
+	PartitionKey *Bounds `json:"PartitionKey,omitempty"`
+	RowKey       *Bounds `json:"RowKey,omitempty"`
+	Empty        bool    `json:"empty"`
+	// Statement says the range exactly, e.g. "Scans PartitionKey ≥ 'cust05'
+	// and < 'cust08' (cust08 excluded)."
+	Statement string `json:"statement"`
+}
+
+// Bounds are the two ends of a key range; nil means unbounded.
+type Bounds struct {
+	From          *string `json:"from,omitempty"`
+	FromInclusive bool    `json:"fromInclusive"`
+	To            *string `json:"to,omitempty"`
+	ToInclusive   bool    `json:"toInclusive"`
+	// Statement is the bounds as comparisons, e.g. "PartitionKey ≥ 'cust05'
+	// and < 'cust08'".
+	Statement string `json:"statement"`
+}
+
+// Clause is one top-level "and" term of a filter. Role is "range" (it
+// narrows the key range the query scans), "entity" (it is evaluated on each
+// entity the scan examines) or "mismatch" (its types never compare by value,
+// so its answer is fixed); Says explains it, and Mismatches name the types a
+// table holds that make one of its comparisons a type mismatch.
+type Clause struct {
+	Text       string     `json:"text"`
+	Role       string     `json:"role"`
+	Says       string     `json:"says"`
+	Mismatches []Mismatch `json:"mismatches,omitempty"`
+}
+
+// Mismatch is a comparison a table's entities answer by type, not by value:
+// Count of the Sampled entities hold Property as Type, which does not compare
+// with the constant's type, so the comparison is Holds for them.
+type Mismatch struct {
+	Property string `json:"property"`
+	Type     string `json:"type"`
+	Constant string `json:"constant"`
+	Count    int    `json:"count"`
+	Sampled  int    `json:"sampled"`
+	Holds    bool   `json:"holds"`
+	Says     string `json:"says"`
+}
+
+func quoteKey(k string) string { return "'" + strings.ReplaceAll(k, "'", "''") + "'" }
+
+func boundsOf(name string, lo, hi filter.Bound) *Bounds {
+	if !lo.Set && !hi.Set {
+		return nil
+	}
+	b := &Bounds{}
+	var parts []string
+	if lo.Set && hi.Set && lo.Inclusive && hi.Inclusive && lo.Key == hi.Key {
+		k := lo.Key
+		b.From, b.FromInclusive, b.To, b.ToInclusive = &k, true, &k, true
+		b.Statement = name + " = " + quoteKey(k)
+		return b
+	}
+	if lo.Set {
+		k := lo.Key
+		b.From, b.FromInclusive = &k, lo.Inclusive
+		op := "> "
+		if lo.Inclusive {
+			op = "≥ "
+		}
+		parts = append(parts, op+quoteKey(k))
+	}
+	if hi.Set {
+		k := hi.Key
+		b.To, b.ToInclusive = &k, hi.Inclusive
+		op := "< "
+		if hi.Inclusive {
+			op = "≤ "
+		}
+		parts = append(parts, op+quoteKey(k))
+	}
+	b.Statement = name + " " + strings.Join(parts, " and ")
+	return b
+}
+
+// rangeStatement says what a query with this range scans.
+func rangeStatement(kr *KeyRange) string {
+	switch {
+	case kr.Empty:
+		return "No key satisfies these bounds: the query examines nothing and returns nothing."
+	case kr.PartitionKey == nil:
+		return "Scans the whole table: no clause narrows PartitionKey, so every entity is examined."
+	case kr.RowKey != nil:
+		return "Scans " + kr.PartitionKey.Statement + ", " + kr.RowKey.Statement + "; only entities in that range are examined."
+	case kr.PartitionKey.From != nil && kr.PartitionKey.To != nil && *kr.PartitionKey.From == *kr.PartitionKey.To && kr.PartitionKey.FromInclusive && kr.PartitionKey.ToInclusive:
+		return "Scans one partition, " + kr.PartitionKey.Statement + "; only its entities are examined."
+	}
+	return "Scans " + kr.PartitionKey.Statement + "; only entities in that range are examined."
+}
+
+// ExplainFilter parses a $filter: its canonical form, the properties it
+// reads, the key range a query scans and what each clause does, or the error
+// with where it lies and a hint. With a table (and a store), the clauses also
+// name the comparisons its entities answer by type rather than by value.
+func (a *API) ExplainFilter(text, table string) []byte {
+	n, err, span := filter.ParseSpan(text)
+	if err != nil {
+		c := cardOf(err)
+		out := Explanation{Error: &c, Position: span.End}
+		if span.End >= 0 {
+			out.Span = &span
+			out.Column = span.Start + 1
+			tok := utf16Slice(text, span.Start, span.End)
+			out.Where = "The service counts positions from 0 and names the one just after the mistake (" + strconv.Itoa(span.End) +
+				"); counting from 1, the mistake is " + quoteKey(tok) + " at character " + strconv.Itoa(out.Column) + "."
+			out.Hint = symbolHint(text, span.Start)
+		}
+		return mustJSON(out)
+	}
+	r := filter.KeyRange(n)
+	kr := &KeyRange{PartitionKey: boundsOf(entity.PartitionKey, r.PKLow, r.PKHigh), Empty: r.Empty}
+	if r.PartitionFixed() {
+		kr.RowKey = boundsOf(entity.RowKey, r.RKLow, r.RKHigh)
+	}
+	kr.Statement = rangeStatement(kr)
+	out := Explanation{Valid: true, Canonical: filter.String(n), Properties: filter.Properties(n), KeyRange: kr, Position: -1}
+	types := a.sampleTypes(table)
+	for _, term := range andTerms(n) {
+		out.Clauses = append(out.Clauses, explainClause(term, r.PartitionFixed(), types))
+	}
+	return mustJSON(out)
+}
+
+// utf16Slice cuts s between two UTF-16 offsets.
+func utf16Slice(s string, from, to int) string {
+	u := utf16.Encode([]rune(s))
+	from, to = max(0, min(from, len(u))), max(0, min(to, len(u)))
+	if from > to {
+		from = to
+	}
+	return string(utf16.Decode(u[from:to]))
+}
+
+// symbols people write for $filter's worded operators, longest first.
+func symbolWords() [][2]string {
+	return [][2]string{
+		{">=", "ge"}, {"<=", "le"}, {"==", "eq"}, {"!=", "ne"}, {"<>", "ne"}, {"&&", "and"}, {"||", "or"},
+		{">", "gt"}, {"<", "lt"}, {"=", "eq"}, {"!", "not"},
+		{"AND", "and"}, {"OR", "or"}, {"NOT", "not"}, {"And", "and"}, {"Or", "or"}, {"Not", "not"},
+		{"EQ", "eq"}, {"NE", "ne"}, {"GT", "gt"}, {"GE", "ge"}, {"LT", "lt"}, {"LE", "le"},
+	}
+}
+
+// symbolHint names the worded operator for a symbol (or a capitalized
+// keyword) at the offending position.
+func symbolHint(text string, start int) string {
+	rest := utf16Slice(text, start, len(utf16.Encode([]rune(text))))
+	for _, sw := range symbolWords() {
+		if !strings.HasPrefix(rest, sw[0]) {
+			continue
+		}
+		if isWord(sw[0]) && len(rest) > len(sw[0]) && isWordByte(rest[len(sw[0])]) {
+			continue
+		}
+		return "$filter writes its operators as lowercase words: use " + sw[1] + " instead of " + sw[0] + "."
+	}
+	return ""
+}
+
+func isWord(s string) bool { return isWordByte(s[0]) }
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// andTerms lists the top-level "and" terms of a filter, left to right.
+func andTerms(n filter.Node) []filter.Node {
+	if a, ok := n.(*filter.And); ok {
+		return append(andTerms(a.L), andTerms(a.R)...)
+	}
+	return []filter.Node{n}
+}
+
+// typeCounts is how many sampled entities hold each property as each type.
+type typeCounts struct {
+	sampled int
+	byProp  map[string]map[edm.Type]int
+}
+
+// sampleSize bounds the entities read to find a table's property types.
+const sampleSize = 1000
+
+// sampleTypes reads up to sampleSize entities of table (none without a
+// table or a store).
+func (a *API) sampleTypes(table string) *typeCounts {
+	if table == "" || a.Store == nil {
+		return nil
+	}
+	page, err := a.Store.Query(table, store.Query{Top: sampleSize})
+	if err != nil {
+		return nil
+	}
+	tc := &typeCounts{sampled: len(page.Entities), byProp: map[string]map[edm.Type]int{}}
+	for _, e := range page.Entities {
+		for _, p := range e.Properties {
+			m := tc.byProp[p.Name]
+			if m == nil {
+				m = map[edm.Type]int{}
+				tc.byProp[p.Name] = m
+			}
+			m[p.Value.Type()]++
+		}
+	}
+	return tc
+}
+
+// explainClause says what one top-level term does.
+func explainClause(n filter.Node, pkFixed bool, types *typeCounts) Clause {
+	c := Clause{Text: filter.String(n), Role: "entity", Says: "Evaluated on each entity the scan examines."}
+	if cmp, ok := n.(*filter.Compare); ok && (cmp.Property == entity.PartitionKey || cmp.Property == entity.RowKey) {
+		switch {
+		case cmp.Value.Type() != edm.String:
+			c.Role = "mismatch"
+			c.Says = cmp.Property + " is always an Edm.String; against an " + cmp.Value.Type().String() +
+				" constant the comparison is a type mismatch, so this clause is " + holdsWord(cmp.MismatchHolds()) + " for every entity."
+		case cmp.Op == filter.Ne:
+			c.Says = "Evaluated on each entity: ne does not narrow the key range."
+		case cmp.Property == entity.PartitionKey || pkFixed:
+			c.Role = "range"
+			b := boundsOf(cmp.Property, boundFor(cmp, true), boundFor(cmp, false))
+			c.Says = "Narrows the key range: only entities with " + b.Statement + " are examined."
+		default:
+			c.Says = "Evaluated on each entity: RowKey narrows the key range only when PartitionKey is fixed with eq."
+		}
+	}
+	if _, ok := n.(*filter.Or); ok {
+		c.Says = "Evaluated on each entity: a clause joined by or does not narrow the key range."
+	}
+	if types != nil {
+		c.Mismatches = mismatches(n, types)
+	}
+	return c
+}
+
+// boundFor is the lower (low) or upper end a single key comparison sets.
+func boundFor(c *filter.Compare, low bool) filter.Bound {
+	k := c.Value.Str()
+	switch c.Op {
+	case filter.Eq:
+		return filter.Bound{Set: true, Key: k, Inclusive: true}
+	case filter.Gt, filter.Ge:
+		if low {
+			return filter.Bound{Set: true, Key: k, Inclusive: c.Op == filter.Ge}
+		}
+	case filter.Lt, filter.Le:
+		if !low {
+			return filter.Bound{Set: true, Key: k, Inclusive: c.Op == filter.Le}
+		}
+	}
+	return filter.Bound{}
+}
+
+func holdsWord(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// mismatches finds the comparisons inside n that some sampled entities
+// answer by type.
+func mismatches(n filter.Node, types *typeCounts) []Mismatch {
+	var out []Mismatch
+	var walk func(filter.Node)
+	walk = func(n filter.Node) {
+		switch n := n.(type) {
+		case *filter.And:
+			walk(n.L)
+			walk(n.R)
+		case *filter.Or:
+			walk(n.L)
+			walk(n.R)
+		case *filter.Not:
+			walk(n.X)
+		case *filter.Compare:
+			for _, t := range edm.Types() {
+				count := types.byProp[n.Property][t]
+				if count == 0 || filter.Comparable(t, n.Value.Type()) {
+					continue
+				}
+				m := Mismatch{Property: n.Property, Type: t.String(), Constant: n.Value.Type().String(), Count: count, Sampled: types.sampled, Holds: n.MismatchHolds()}
+				m.Says = strconv.Itoa(count) + " of " + strconv.Itoa(types.sampled) + " entities read hold " + n.Property + " as " + m.Type +
+					", which does not compare with the " + m.Constant + " constant: for them " + filter.String(n) + " is " + holdsWord(m.Holds) +
+					" whatever the value (a mismatched property counts as less than the constant)."
+				out = append(out, m)
+			}
+		}
+	}
+	walk(n)
+	return out
+}
+
+// FilterLiteral writes a value typed in the editor (an Edm type name and
+// its text) as a $filter constant, e.g. Int64 12 → 12L; {"literal"} or
+// {"error"} when the text is not a value of the type.
+func (a *API) FilterLiteral(typeName, text string) []byte {
+	t, ok := edmType(typeName)
+	if !ok {
+		return errorJSON("not an Edm type: " + typeName)
+	}
+	v, err := edm.ParseString(t, text)
+	if err != nil {
+		return errorJSON(err.Error())
+	}
+	return mustJSON(map[string]string{"literal": v.Literal()})
+}

@@ -1,0 +1,65 @@
+package play
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/store"
+)
+
+// Continuation is DecodeContinuation's answer: each continuation token the
+// page was given, with the key it names.
+type Continuation struct {
+	PartitionKey *Token `json:"partitionKey,omitempty"`
+	RowKey       *Token `json:"rowKey,omitempty"`
+	TableName    *Token `json:"tableName,omitempty"`
+	// Says where the next page starts, in a sentence.
+	Says string `json:"says,omitempty"`
+}
+
+// Token is one continuation token: Raw as the service sent it and Key, the
+// key it names (Valid false when it names none).
+type Token struct {
+	Raw   string `json:"raw"`
+	Key   string `json:"key"`
+	Valid bool   `json:"valid"`
+}
+
+func decodeToken(raw string) *Token {
+	if raw == "" {
+		return nil
+	}
+	k, ok := store.DecodeToken(raw)
+	return &Token{Raw: raw, Key: k, Valid: ok}
+}
+
+// DecodeContinuation reads the continuation tokens of an operation (JSON
+// with nextPartitionKey, nextRowKey, nextTableName): a token is the key's
+// base64 behind "1!<length>!", the next page starting at that key, included
+// (F-CONTINUATION-TOKEN). A NextTableName token also carries the table's
+// creation time after a byte 0x01; only the name is shown.
+func (a *API) DecodeContinuation(opJSON []byte) []byte {
+	var op Operation
+	if err := json.Unmarshal(opJSON, &op); err != nil {
+		return errorJSON("not an operation: " + err.Error())
+	}
+	c := Continuation{PartitionKey: decodeToken(op.NextPartitionKey), RowKey: decodeToken(op.NextRowKey), TableName: decodeToken(op.NextTableName)}
+	if c.TableName != nil {
+		if i := strings.IndexByte(c.TableName.Key, 1); i >= 0 {
+			c.TableName.Key = c.TableName.Key[:i]
+		}
+	}
+	switch {
+	case c.PartitionKey != nil && c.PartitionKey.Valid && (c.RowKey == nil || c.RowKey.Valid):
+		c.Says = "The next page starts at PartitionKey " + quoteKey(c.PartitionKey.Key)
+		if c.RowKey != nil {
+			c.Says += ", RowKey " + quoteKey(c.RowKey.Key)
+		}
+		c.Says += ", that entity included."
+	case c.TableName != nil && c.TableName.Valid:
+		c.Says = "The next page of tables starts at " + quoteKey(c.TableName.Key) + ", that table included."
+	case c.PartitionKey != nil || c.RowKey != nil || c.TableName != nil:
+		c.Says = "A token is not one the service makes: it names no key."
+	}
+	return mustJSON(c)
+}

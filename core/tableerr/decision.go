@@ -1,0 +1,70 @@
+package tableerr
+
+// Decision is one entry of docs/fidelity.md as a reader meets it on a rule
+// card: its id, its heading in words and how sure the evidence is.
+type Decision struct {
+	ID         string `json:"id"`
+	Title      string `json:"title"`
+	Confidence string `json:"confidence"` // high, medium or low
+}
+
+// LookupDecision returns the docs/fidelity.md entry with this id
+// (TestDecisionsMatchFidelity keeps the two in step).
+func LookupDecision(id string) (Decision, bool) {
+	for _, d := range decisions() {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return Decision{}, false
+}
+
+// decisions lists every entry of docs/fidelity.md in its order.
+func decisions() []Decision {
+	return []Decision{
+		{"F-TABLE-RESERVED", "the reserved name tables", "medium"},
+		{"F-TABLE-NAME-ERRORS", "which code a bad table name gets", "high"},
+		{"F-TABLE-LIST-ORDER", "listing tables and NextTableName", "high"},
+		{"F-CREATE-TABLE-EMPTY", "a creation body without TableName", "low"},
+		{"F-NOT-FOUND", "which \"not found\" code", "high"},
+		{"F-KEY-SIZE", "how long a key may be", "medium"},
+		{"F-KEY-CHARACTERS", "forbidden characters in keys", "medium"},
+		{"F-PROPERTY-NAMES", "what a property name may be", "medium"},
+		{"F-STRING-SIZE", "the longest string", "medium"},
+		{"F-SIZE-FORMULA", "how an entity's size is measured", "medium"},
+		{"F-ENTITY-SIZE", "the 1 MiB entity limit", "medium"},
+		{"F-SIZE-ORDER", "which size error comes first", "medium"},
+		{"F-PROPERTY-COUNT", "how many properties", "high"},
+		{"F-NUMBER-INFERENCE", "JSON numbers without an annotation", "high"},
+		{"F-ANNOTATED-VALUES", "values that do not parse as their annotation", "medium"},
+		{"F-STRING-TYPED-VALUES", "Int32 and Boolean values sent as JSON strings", "high"},
+		{"F-INT64-QUOTED", "a bare JSON number annotated Edm.Int64", "medium"},
+		{"F-DOUBLE-TEXT", "how a Double is written", "high"},
+		{"F-ODATA-ETAG", "odata.etag at minimal metadata", "high"},
+		{"F-TIMESTAMP-ETAG", "Timestamp resolution and the ETag", "high"},
+		{"F-IF-MATCH", "conditional writes", "high"},
+		{"F-DELETE-IF-MATCH", "DELETE without If-Match", "low"},
+		{"F-HEADERS", "headers on every answer", "high"},
+		{"F-ACCEPT", "answering without a JSON Accept", "medium"},
+		{"F-PREFER", "Prefer and Preference-Applied", "high"},
+		{"F-X-HTTP-METHOD", "method tunnelling", "medium"},
+		{"F-FILTER-FORMS", "which filters are refused", "medium"},
+		{"F-FILTER-EMPTY", "an empty $filter", "high"},
+		{"F-FILTER-BOOLEAN", "true, false and True in $filter", "low"},
+		{"F-TYPED-COMPARISON", "comparing typed values", "medium"},
+		{"F-SELECT-MISSING", "$select of a missing property", "high"},
+		{"F-TOP-RANGE", "$top", "medium"},
+		{"F-TOP-ZERO", "$top=0", "medium"},
+		{"F-CONTINUATION-TOKEN", "entity continuation tokens", "high"},
+		{"F-CONTINUATION-LOOKAHEAD", "when a continuation is sent", "low"},
+		{"F-BATCH-FAILURE", "a failing operation in a batch", "high"},
+		{"F-BATCH-FRAMING", "the batch answer's bytes", "high"},
+		{"F-BATCH-ENVELOPE", "what a batch request may look like", "medium"},
+		{"F-CORS-PREFLIGHT", "preflight answers", "high"},
+		{"F-CORS-VARY", "when Vary: Origin is sent", "medium"},
+		{"F-STATS-SECONDARY", "service stats and the secondary endpoint", "high"},
+		{"F-UNKNOWN-PATH", "a path that names nothing", "medium"},
+		{"F-DEFAULT-PROPERTIES", "a new account's service properties", "medium"},
+		{"F-ACL-EMPTY-POLICY", "access policies without times", "high"},
+	}
+}

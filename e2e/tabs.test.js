@@ -1,0 +1,83 @@
+// e2e/tabs.test.js is responsible for testing two tabs of the page in one
+// browser: neither loses the other's changes, and each sees the other's
+// writes as a second client of one service would (a stale ETag gets 412).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { useBrowser } from "./harness.js";
+
+const env = useBrowser({ before, after });
+
+async function open(context) {
+  const page = await context.newPage();
+  await page.goto(env.server.url + "/");
+  await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
+  return page;
+}
+
+const tableNames = (page) =>
+  page.evaluate(async () => {
+    const r = await tableplay.fetch("/devstoreaccount1/Tables", { headers: { Accept: "application/json;odata=nometadata" } });
+    return (await r.json()).value.map((t) => t.TableName).sort();
+  });
+
+// createIn creates a table through the page's own form, as a person does.
+async function createIn(page, name) {
+  await page.getByLabel("New table name").fill(name);
+  await page.getByRole("button", { name: "Create" }).click();
+  await page.getByRole("button", { name, exact: true }).waitFor();
+}
+
+// eventually retries check (bounded) until it holds.
+async function eventually(what, check) {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(what + " did not happen within 10 s");
+}
+
+test("two tabs: a table created in each survives a reload of either", async () => {
+  const context = await env.browser.newContext();
+  const a = await open(context);
+  const b = await open(context);
+  await createIn(b, "FromB");
+  await createIn(a, "FromA");
+  // Both saves land; then each tab, reloaded, has both tables.
+  await eventually("both saves", async () => Number(await a.evaluate(() => document.body.dataset.saved ?? 0)) >= 1 && Number(await b.evaluate(() => document.body.dataset.saved ?? 0)) >= 1);
+  // Tab A's next change must not replace the account saved by tab B.
+  await a.evaluate(() => tableplay.fetch("/devstoreaccount1/FromA", { method: "POST", headers: { Accept: "application/json", "Content-Type": "application/json" }, body: JSON.stringify({ PartitionKey: "p", RowKey: "1" }) }));
+  await eventually("A's insert saved", async () => Number(await a.evaluate(() => document.body.dataset.saved ?? 0)) >= 2);
+  await a.reload();
+  await a.waitForSelector("body[data-ready=true]");
+  assert.deepEqual(await tableNames(a), ["FromA", "FromB"], "tab B's table survived tab A's saves");
+  await b.reload();
+  await b.waitForSelector("body[data-ready=true]");
+  assert.deepEqual(await tableNames(b), ["FromA", "FromB"]);
+  const count = await b.evaluate(async () => (await (await tableplay.fetch("/devstoreaccount1/FromA()", { headers: { Accept: "application/json;odata=nometadata" } })).json()).value.length);
+  assert.equal(count, 1);
+  await context.close();
+});
+
+test("two tabs are two clients of one service: B sees A's table live, and A's stale ETag after B's write gets 412", async () => {
+  const context = await env.browser.newContext();
+  const a = await open(context);
+  const b = await open(context);
+  await createIn(a, "Shared");
+  // B's tables column shows it without a reload.
+  await b.getByRole("button", { name: "Shared", exact: true }).waitFor({ timeout: 10000 });
+  const h = { Accept: "application/json;odata=nometadata", "Content-Type": "application/json" };
+  const etagA = await a.evaluate(async (h) => {
+    const r = await tableplay.fetch("/devstoreaccount1/Shared", { method: "POST", headers: h, body: JSON.stringify({ PartitionKey: "p", RowKey: "r", V: 1 }) });
+    return r.headers.get("ETag");
+  }, h);
+  await eventually("B sees A's entity", async () => (await b.evaluate(async () => (await tableplay.fetch("/devstoreaccount1/Shared(PartitionKey='p',RowKey='r')", { headers: { Accept: "application/json" } })).status)) === 200);
+  const etagB = await b.evaluate(async () => (await tableplay.fetch("/devstoreaccount1/Shared(PartitionKey='p',RowKey='r')", { headers: { Accept: "application/json" } })).headers.get("ETag"));
+  assert.equal(etagB, etagA, "both tabs see the same version");
+  // B replaces it (a new ETag); A, still holding the old ETag, is refused.
+  const statusB = await b.evaluate(async ({ h, etag }) => (await tableplay.fetch("/devstoreaccount1/Shared(PartitionKey='p',RowKey='r')", { method: "PUT", headers: { ...h, "If-Match": etag }, body: JSON.stringify({ PartitionKey: "p", RowKey: "r", V: 2 }) })).status, { h, etag: etagB });
+  assert.equal(statusB, 204);
+  await eventually("A sees B's write", async () => (await a.evaluate(async () => (await (await tableplay.fetch("/devstoreaccount1/Shared(PartitionKey='p',RowKey='r')", { headers: { Accept: "application/json;odata=nometadata" } })).json()).V)) === 2);
+  const statusA = await a.evaluate(async ({ h, etag }) => (await tableplay.fetch("/devstoreaccount1/Shared(PartitionKey='p',RowKey='r')", { method: "PUT", headers: { ...h, "If-Match": etag }, body: JSON.stringify({ PartitionKey: "p", RowKey: "r", V: 3 }) })).status, { h, etag: etagA });
+  assert.equal(statusA, 412, "A's ETag is stale after B's write");
+  await context.close();
+});

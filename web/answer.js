@@ -1,0 +1,35 @@
+// web/answer.js is responsible for answering an action beside the control
+// that caused it: one line with the status, the service's error code, one
+// sentence (the service's own message for an error) and a link to the
+// exchange in the wire view, which scrolls there and highlights it.
+import { el, replace } from "./dom.js";
+
+// errorOf reads the code and message of an OData error body (any level).
+function errorOf(body) {
+  try {
+    const e = JSON.parse(body)["odata.error"];
+    return { code: e?.code ?? "", message: e?.message?.value ?? "" };
+  } catch {
+    return { code: "", message: "" };
+  }
+}
+
+// answer puts the line for exchange x into box; good is the sentence for a
+// success. A blocked action (x.error: the page did not send it) says why.
+// The link asks the session's wire view to reveal the exchange.
+export function answer(session, box, x, good, extra = null) {
+  if (x.error) {
+    replace(box, el("p", { class: "answer bad", role: "status" }, el("span", { class: "answer-status" }, "Not sent"), " · ", x.error, extra));
+    return;
+  }
+  const res = x.response;
+  const ok = res.status < 300;
+  const { code, message } = ok ? { code: "", message: "" } : errorOf(res.body);
+  replace(box,
+    el("p", { class: `answer ${ok ? "good" : "bad"}`, role: "status" },
+      el("span", { class: "answer-status" }, `${res.status} ${res.statusText}`),
+      code ? [" · ", el("code", {}, code)] : null,
+      " · ", ok ? good : message || "The service refused it.",
+      x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")] : null,
+      extra));
+}

@@ -1,0 +1,91 @@
+// web/querylab.js is responsible for showing what a query costs and why, as
+// the engine explains it: the filter clause by clause (which clause narrows
+// the key range, which is evaluated per entity, where a type mismatch fixes
+// the answer), the key range stated exactly, a syntax error's place counted
+// as people count with the fix for a symbol, continuation tokens with the
+// keys they name, and a history of runs comparing examined with returned.
+// It only lays out what tableplay.explainFilter, decodeContinuation and
+// queryStats answer.
+import { el, number } from "./dom.js";
+import { card } from "./cards.js";
+
+const roleNames = { range: "narrows the key range", entity: "per entity", mismatch: "type mismatch" };
+
+// markSpan shows text with the UTF-16 span [start, end) marked.
+function markSpan(text, start, end) {
+  const units = [...text];
+  let at = 0;
+  const before = [];
+  const inside = [];
+  const after = [];
+  for (const ch of units) {
+    (at < start ? before : at < end ? inside : after).push(ch);
+    at += ch.length;
+  }
+  return el("pre", { class: "marked", "aria-label": `The mistake starts at character ${start + 1}` },
+    before.join(""), el("mark", {}, inside.join("") || " "), after.join(""));
+}
+
+// explanationView lays out tableplay.explainFilter's answer for text.
+export function explanationView(x, text) {
+  if (!x.valid) {
+    return [
+      x.span ? markSpan(text, x.span.start, x.span.end) : null,
+      x.where ? el("p", { class: "where" }, x.where) : null,
+      x.hint ? el("p", { class: "hint-fix" }, x.hint) : null,
+      card(x.error),
+    ];
+  }
+  return [
+    el("p", {}, "Canonical form: ", el("code", { class: "canonical" }, x.canonical)),
+    el("p", { class: "key-range" }, x.keyRange.statement),
+    el("ol", { class: "clauses", "aria-label": "The filter clause by clause" },
+      (x.clauses ?? []).map((c) =>
+        el("li", { class: "clause " + c.role, "data-role": c.role },
+          el("code", {}, c.text), " ", el("span", { class: "role" }, roleNames[c.role] ?? c.role), ": ", c.says,
+          (c.mismatches ?? []).length ? el("ul", { class: "mismatches" }, c.mismatches.map((m) => el("li", { class: "mismatch" }, m.says))) : null))),
+  ];
+}
+
+// tokenView shows the continuation tokens of a page beside the keys they name.
+export function tokenView(t) {
+  const token = (label, tok) =>
+    tok ? el("li", {}, `${label} `, el("code", { class: "token" }, tok.raw), " → ", tok.valid ? el("code", { class: "token-key" }, tok.key) : "names no key") : null;
+  return el("div", { class: "tokens" },
+    el("ul", { "aria-label": "Continuation tokens" }, token("NextPartitionKey", t.partitionKey), token("NextRowKey", t.rowKey), token("NextTableName", t.tableName)),
+    t.says ? el("p", {}, t.says) : null);
+}
+
+// createHistory keeps the runs of one query panel (newest first, at most
+// max) in list, each with examined against returned drawn as a meter.
+export function createHistory(list, max = 10) {
+  let runs = 0;
+  return {
+    add({ filter, scanned, returned, statement, more }) {
+      runs++;
+      const label = `Run ${runs}: ${number(returned)} returned of ${number(scanned)} examined`;
+      list.prepend(
+        el("li", { class: "run" },
+          el("p", {}, el("strong", {}, `Run ${runs}`), " ", filter ? el("code", {}, filter) : "(no filter)"),
+          el("meter", { min: 0, max: Math.max(scanned, 1), value: returned, "aria-label": label, title: label }),
+          el("p", { class: "run-figures" }, `${number(returned)} returned · ${number(scanned)} examined` + (scanned ? ` · ${Math.round((100 * returned) / scanned)}% of the scan was kept` : "") + (more ? " · more pages" : "")),
+          statement ? el("p", { class: "hint" }, statement) : null));
+      while (list.children.length > max) list.lastElementChild.remove();
+    },
+    clear() {
+      list.replaceChildren();
+    },
+  };
+}
+
+// filterPlaceholder suggests a filter made of the selected table's own
+// first entity: its PartitionKey and one typed property.
+export function filterPlaceholder(engine, row) {
+  if (!row) return "PartitionKey eq 'p1' and RowKey ge 'a'";
+  const d = row.draft;
+  const pk = `PartitionKey eq '${String(d.PartitionKey).replaceAll("'", "''")}'`;
+  const p = d.properties.find((q) => /Int32|Int64|Double/.test(q.type)) ?? d.properties[0];
+  if (!p || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.name)) return pk;
+  const { literal } = engine.filterLiteral(p.type, p.text);
+  return literal ? `${pk} and ${p.name} ge ${literal}` : pk;
+}

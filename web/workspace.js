@@ -1,0 +1,129 @@
+// web/workspace.js is responsible for the full page's workspace links: the
+// whole workspace (the account, the selected table, the editor's draft, the
+// query inputs, the batch queue and the metadata level) compressed in a
+// link's fragment, in the manner of the TypeScript playground. Opening one
+// starts a temporary session: the saved account is untouched until the
+// person chooses Keep; the link stays in the address bar; Reset to link puts
+// the workspace back as the link has it; Leave returns to the saved account.
+// Links that carry only an account (#s=, from older pages and embeds) open
+// the same way.
+//
+// initWorkspace({session, parts, persistence}) wires the Share link button
+// and the shared-session banner and returns {open}.
+import { encode, decode, MAX_FRAGMENT } from "./sharelink.js";
+
+export function initWorkspace({ session, parts, persistence }) {
+  const $ = (id) => document.getElementById(id);
+  const engine = session.engine;
+  const note = (text) => {
+    $("account-note").textContent = text;
+  };
+  let opened = null; // the workspace of the link this session started from
+
+  // capture is the workspace as a link carries it.
+  function capture() {
+    return {
+      workspace: 1,
+      account: engine.snapshot(),
+      table: session.table,
+      draft: session.draft(),
+      query: { filter: $("filter").value, select: $("select").value, top: $("top").value },
+      batch: parts.batch?.queued() ?? [],
+      level: session.level,
+    };
+  }
+
+  // apply puts a workspace (or a bare account document) into the page.
+  async function apply(w) {
+    engine.restore(JSON.stringify(w.workspace ? w.account : w));
+    await parts.tables.refresh();
+    parts.tables.select(w.table ?? null);
+    if (w.draft) parts.editor.setDraft(w.draft);
+    $("filter").value = w.query?.filter ?? "";
+    $("select").value = w.query?.select ?? "";
+    $("top").value = w.query?.top ?? "";
+    $("filter").dispatchEvent(new Event("input"));
+    parts.batch?.setQueue(w.batch ?? []);
+    const level = w.level ?? "minimalmetadata";
+    const radio = document.querySelector(`input[name="level"][value="${CSS.escape(level)}"]`);
+    if (radio) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+      session.level = level;
+    }
+    session.emit("entities-changed");
+  }
+
+  async function share() {
+    const code = await encode(JSON.stringify(capture()));
+    if (code.length + 3 > MAX_FRAGMENT) {
+      $("share-box").hidden = true;
+      note(`This workspace is too large for a link (${code.length.toLocaleString("en-US")} characters; links hold up to ${MAX_FRAGMENT.toLocaleString("en-US")}). Use Export to share the account as a file.`);
+      return;
+    }
+    $("share-link").value = `${location.origin}${location.pathname}#w=${code}`;
+    $("share-box").hidden = false;
+    note("The link carries this whole workspace: the tables, the selected table, the editor, the query, the batch queue and the metadata level.");
+  }
+
+  // open starts a temporary session from the link in the address bar;
+  // false when there is none.
+  async function open() {
+    const m = location.hash.match(/^#([ws])=([A-Za-z0-9_-]+)$/);
+    if (!m) return false;
+    if (m[2].length + 3 > MAX_FRAGMENT) {
+      note(`This link was not opened: it holds ${m[2].length.toLocaleString("en-US")} characters, more than the ${MAX_FRAGMENT.toLocaleString("en-US")} of a link this page makes.`);
+      return false;
+    }
+    let w;
+    try {
+      w = JSON.parse(await decode(m[2]));
+    } catch (e) {
+      note(e instanceof RangeError ? `This link was not opened: ${e.message}.` : "This link's workspace could not be read.");
+      return false;
+    }
+    persistence.pause();
+    try {
+      await apply(w);
+    } catch (e) {
+      await persistence.resume();
+      await parts.tables.refresh();
+      note(`The link's workspace was refused: ${e.message}`);
+      return false;
+    }
+    opened = w;
+    $("shared-session").hidden = false;
+    note("");
+    return true;
+  }
+
+  const leaveLink = () => history.replaceState(null, "", location.pathname + location.search);
+
+  $("share").addEventListener("click", share);
+  // A link pasted into the address bar of an open page changes only the fragment.
+  window.addEventListener("hashchange", () => open());
+  $("keep-shared").addEventListener("click", async () => {
+    await persistence.keep();
+    opened = null;
+    $("shared-session").hidden = true;
+    leaveLink();
+    note("Kept: this workspace's account is now the one saved in this browser.");
+  });
+  $("reset-to-link").addEventListener("click", async () => {
+    if (!opened) return;
+    await apply(opened);
+    note("The workspace is as the link has it again.");
+  });
+  $("discard-shared").addEventListener("click", async () => {
+    opened = null;
+    $("shared-session").hidden = true;
+    leaveLink();
+    await persistence.resume();
+    await parts.tables.refresh();
+    parts.tables.select(null);
+    parts.batch?.setQueue([]);
+    session.emit("entities-changed");
+    note("Back to the account saved in this browser.");
+  });
+  return { open };
+}
