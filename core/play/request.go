@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
@@ -74,50 +73,11 @@ func (a *API) build(p Operation) (Request, string) {
 			return Request{}, "unknown metadata level " + p.Level
 		}
 	}
-	o, msg := p.operation()
-	if msg != "" {
-		return Request{}, msg
+	o, err := p.typed()
+	if err != nil {
+		return Request{}, err.Error()
 	}
 	return a.encode(o, p.Level)
-}
-
-// operation converts the page's operation into an op.Operation: the kind
-// by its name, entities from valid drafts, keys from the draft, If-Match
-// from its text ("" is "*", as the SDK sends it).
-func (p Operation) operation() (op.Operation, string) {
-	k, ok := op.ParseKind(p.Kind)
-	if !ok {
-		return op.Operation{}, "unknown operation " + strconv.Quote(p.Kind)
-	}
-	o := op.Operation{Kind: k, Table: p.Table, Query: op.Options{Filter: p.Filter, Select: p.Select, Top: p.Top,
-		NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey, NextTableName: p.NextTableName}}
-	if _, write := k.Write(); write && k != op.Delete {
-		if p.Entity == nil {
-			return o, "this operation needs an entity"
-		}
-		rep := entity.Check(p.Entity.fields())
-		if len(rep.Violations) > 0 {
-			return o, "the entity breaks a rule: " + rep.Violations[0].Message
-		}
-		o.Entity = rep.Entity
-	}
-	if k.Addressed() {
-		if p.Entity == nil || p.Entity.PartitionKey == nil || p.Entity.RowKey == nil {
-			return o, "this operation needs PartitionKey and RowKey"
-		}
-		o.PartitionKey, o.RowKey = *p.Entity.PartitionKey, *p.Entity.RowKey
-	}
-	if k == op.Replace || k == op.Merge || k == op.Delete {
-		o.IfMatch = store.Match{Kind: store.MatchAny}
-		if p.IfMatch != "" && p.IfMatch != "*" {
-			t, ok := odata.ParseETag(p.IfMatch)
-			if !ok {
-				return o, "not an ETag: " + p.IfMatch
-			}
-			o.IfMatch = store.Match{Kind: store.MatchETag, ETag: t}
-		}
-	}
-	return o, ""
 }
 
 // encode lays out the request the Go SDK sends for an operation, at a

@@ -10,9 +10,10 @@ import (
 	"github.com/tableplay/tableplay/core/store"
 )
 
-// typed converts the page's operation into the typed operation: the kind
-// by name, the draft checked by the entity rules, the keys from the draft,
-// the If-Match choice ("" or "*" for any version, else an ETag).
+// typed converts the page's operation into the typed operation, the one
+// conversion requests, code and runs share: the kind by name, the draft
+// checked by the entity rules, the keys from the draft, the If-Match choice
+// ("" or "*" for any version, else an ETag).
 func (o Operation) typed() (typedop.Operation, error) {
 	k, ok := typedop.ParseKind(o.Kind)
 	if !ok {
@@ -33,18 +34,22 @@ func (o Operation) typed() (typedop.Operation, error) {
 		}
 		return t, nil
 	}
-	if k.Addressed() || k == typedop.Insert {
-		if o.Entity == nil || o.Entity.PartitionKey == nil || o.Entity.RowKey == nil {
-			return typedop.Operation{}, fmt.Errorf("%s needs PartitionKey and RowKey", o.Kind)
-		}
-		t.PartitionKey, t.RowKey = *o.Entity.PartitionKey, *o.Entity.RowKey
-	}
 	if _, write := k.Write(); write && k != typedop.Delete {
+		if o.Entity == nil {
+			return typedop.Operation{}, fmt.Errorf("%s needs an entity", o.Kind)
+		}
 		r := entity.Check(o.Entity.fields())
 		if len(r.Violations) > 0 {
 			return typedop.Operation{}, fmt.Errorf("the entity breaks a rule: %s", r.Violations[0].Message)
 		}
 		t.Entity = r.Entity
+		t.PartitionKey, t.RowKey = r.Entity.PartitionKey, r.Entity.RowKey
+	}
+	if k.Addressed() {
+		if o.Entity == nil || o.Entity.PartitionKey == nil || o.Entity.RowKey == nil {
+			return typedop.Operation{}, fmt.Errorf("%s needs PartitionKey and RowKey", o.Kind)
+		}
+		t.PartitionKey, t.RowKey = *o.Entity.PartitionKey, *o.Entity.RowKey
 	}
 	switch k {
 	case typedop.Replace, typedop.Merge, typedop.Delete:
