@@ -221,8 +221,13 @@ test("Open in the playground carries the embed's state to the full page", async 
   await one.getByRole("button", { name: "Create" }).click();
   await one.getByRole("button", { name: "Carried", exact: true }).waitFor();
   const link = one.getByRole("link", { name: "Open in the playground" });
-  await page.waitForFunction(() => document.getElementById("first").shadowRoot.querySelector("[part=open]").href.includes("#s="));
-  await page.waitForTimeout(300); // the last change's link
+  // Wait for the link made after the last change: it carries the new table.
+  await page.waitForFunction(async () => {
+    const code = document.getElementById("first").shadowRoot.querySelector("[part=open]").href.split("#s=")[1];
+    if (!code) return false;
+    const { decode } = await import("/web/sharelink.js");
+    return (await decode(code)).includes('"Carried"');
+  });
   const href = await link.getAttribute("href");
   const expected = await page.evaluate((a) => JSON.stringify(tableplay.account(a).snapshot().tables), account);
   const fresh = await env.browser.newContext();
@@ -264,6 +269,8 @@ test("example names a lesson: the embed starts from its data; the embed's exchan
   await page.evaluate(() => {
     for (const [id, example] of [["from-lesson", "writes"], ["unknown", "no-such-example"]]) {
       const el = document.createElement("table-playground");
+      // A script URL is never taken as the playground's address.
+      if (id === "unknown") el.setAttribute("playground", "javascript:alert(1)");
       el.id = id;
       el.setAttribute("example", example);
       el.setAttribute("view", "editor,wire");
@@ -277,6 +284,8 @@ test("example names a lesson: the embed starts from its data; the embed's exchan
   const other = await start(page, "unknown");
   assert.deepEqual(await tables(page, other), ["Products", "Users"]);
   await page.locator("#unknown").getByText(/There is no example named “no-such-example”/).waitFor();
+  const open = await page.evaluate(() => document.getElementById("unknown").shadowRoot.querySelector("[part=open]").href);
+  assert.match(open, /^http:\/\/127\.0\.0\.1:\d+\/index\.html/);
   // A write in the embed shows its exchange with a Code view, as on the page.
   const embed = page.locator("#from-lesson");
   await embed.getByLabel("PartitionKey").fill("p");

@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"errors"
 	"fmt"
 	"os"
 )
@@ -77,10 +78,8 @@ func (l *Log) rotate() (uint64, error) {
 		return 0, err
 	}
 	b := l.claimAll()
-	err = b.write()
-	if err == nil {
-		err = b.f.Close()
-	}
+	// The old segment is closed whether or not its last write worked.
+	err = errors.Join(b.write(), b.f.Close())
 	if failed := l.switchTo(b, seg, gen, err); failed != nil && l.opts.OnFail != nil {
 		l.opts.OnFail(failed)
 	}

@@ -91,7 +91,11 @@ func Open(dir string, opts Options) (*Log, error) {
 func (l *Log) Record(change []byte) uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.pending = appendFrame(l.pending, change)
+	// After a failure nothing is written again (Wait answers the error), so
+	// the record is not kept: memory must not grow with every later write.
+	if l.err == nil {
+		l.pending = appendFrame(l.pending, change)
+	}
 	l.appended++
 	return l.appended
 }

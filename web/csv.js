@@ -4,6 +4,10 @@
 // line and column. The engine reads and writes the file; this only moves it.
 import { el, replace } from "./dom.js";
 
+// MAX_CSV is the largest file the engine's CSV reader takes (16 MiB, its
+// MaxBytes): a larger file is refused without reading it into memory.
+const MAX_CSV = 16 << 20;
+
 // mountCSV fills container with the two buttons. table() names the selected
 // table (or null); changed() is called after an import wrote entities.
 export function mountCSV(container, { table, changed, engine = window.tableplay }) {
@@ -43,6 +47,11 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
     const chosen = file.files?.[0];
     file.value = "";
     if (!chosen) return;
+    // The engine refuses more than its CSV bound; a larger file is not read.
+    if (chosen.size > MAX_CSV) {
+      replace(result, el("p", { class: "card" }, `Not loaded, nothing changed: the file is ${chosen.size.toLocaleString("en-US")} bytes; a CSV file may be at most ${MAX_CSV.toLocaleString("en-US")}.`));
+      return;
+    }
     importText(await chosen.text());
   });
 

@@ -10,7 +10,7 @@ import { createSession } from "./session.js";
 import { mountParts, select } from "./parts.js";
 import { loadSample, sampleUser } from "./sample.js";
 import { send } from "./exchange.js";
-import { shareLink } from "./sharelink.js";
+import { readCapped, shareLink } from "./sharelink.js";
 import { mountLessons } from "./lessons/view.js";
 
 // exampleLesson reports whether an example names a lesson of the gallery:
@@ -33,7 +33,8 @@ async function startState(c, session) {
   if (c.src && !inline.account) {
     const response = await fetch(new URL(c.src, document.baseURI));
     if (!response.ok) throw new Error(`loading ${c.src}: ${response.status}`);
-    engine.restore(await response.text());
+    if (!response.body) throw new Error(`loading ${c.src}: no body`);
+    engine.restore(await readCapped(response.body));
   } else if (inline.account) {
     engine.restore(inline.account);
   } else if (c.example && c.example !== "sample" && exampleLesson(engine, c.example)) {

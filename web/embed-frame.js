@@ -17,7 +17,12 @@ async function build() {
   if (params.has("state")) {
     const inline = document.createElement("script");
     inline.type = "application/json";
-    inline.textContent = await decode(params.get("state"));
+    try {
+      inline.textContent = await decode(params.get("state"));
+    } catch (e) {
+      // The element shows the sample and says why the state was not used.
+      playground.setAttribute("label", `The start state in this link was not used: ${e instanceof RangeError ? e.message : "it cannot be read"}`);
+    }
     playground.append(inline);
   }
   playground.style.setProperty("--tp-margin", "0");

@@ -11,6 +11,20 @@
 import { el, replace } from "./dom.js";
 
 const here = new URL("./", import.meta.url);
+
+// playgroundURL resolves the "Open in the playground" target; only an http(s)
+// address is taken (an attribute or an iframe fragment could otherwise make
+// the link run script), else the full page beside this module.
+function playgroundURL(value, base) {
+  const fallback = new URL("../index.html", base).href;
+  if (!value) return fallback;
+  try {
+    const url = new URL(value, base);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : fallback;
+  } catch {
+    return fallback;
+  }
+}
 export const VIEWS = ["tables", "editor", "wire", "levels", "query", "batch"];
 
 // config reads an element's attributes and its inline start state (a child
@@ -41,7 +55,7 @@ function config(host) {
     readonly: host.hasAttribute("readonly"),
     onClick: attr("start") === "click",
     label: attr("label") || "Table playground",
-    playground: new URL(attr("playground") ?? "../index.html", here).href,
+    playground: playgroundURL(attr("playground"), here),
   };
 }
 

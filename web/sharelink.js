@@ -30,10 +30,11 @@ export async function encode(text) {
   return base64url(await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw")));
 }
 
-// decode inflates a link's code, stopping as soon as the output passes
-// MAX_ACCOUNT (a small link can inflate a thousandfold): a RangeError then.
-export async function decode(code) {
-  const reader = new Blob([fromBase64url(code)]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+// readCapped reads a byte stream to text, stopping as soon as it passes
+// MAX_ACCOUNT (a RangeError then): what a link inflates to and what an
+// account document fetched by URL may hold.
+export async function readCapped(stream, what = "it runs") {
+  const reader = stream.getReader();
   const chunks = [];
   let size = 0;
   for (;;) {
@@ -42,11 +43,19 @@ export async function decode(code) {
     size += value.length;
     if (size > MAX_ACCOUNT) {
       await reader.cancel();
-      throw new RangeError(`it inflates past ${mb(MAX_ACCOUNT)}, the most an account may hold here`);
+      throw new RangeError(`${what} past ${mb(MAX_ACCOUNT)}, the most an account may hold here`);
     }
     chunks.push(value);
   }
   return new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
+}
+
+// decode inflates a link's code; a code longer than a link this page makes
+// is refused before inflating, and inflation stops at MAX_ACCOUNT (a small
+// link can inflate a thousandfold): a RangeError then.
+export async function decode(code) {
+  if (code.length + 3 > MAX_FRAGMENT) throw new RangeError(`it holds ${code.length.toLocaleString("en-US")} characters, more than a link this page makes`);
+  return readCapped(new Blob([fromBase64url(code)]).stream().pipeThrough(new DecompressionStream("deflate-raw")), "it inflates");
 }
 
 // shareLink returns the link that opens page (a URL) holding the account

@@ -202,12 +202,18 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 	http.ServeContent(w, r, name, sentInfo.ModTime(), rs)
 }
 
+// cachedETag looks a file's cached ETag up.
+func (s *fileServer) cachedETag(name string) (etagEntry, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.etags[name]
+	return e, ok
+}
+
 // etag is a strong validator from the bytes of the file sent (each variant has
 // its own), cached while the file's size and time stay the same.
 func (s *fileServer) etag(name string, info fs.FileInfo, f fs.File) (string, error) {
-	s.mu.Lock()
-	e, ok := s.etags[name]
-	s.mu.Unlock()
+	e, ok := s.cachedETag(name)
 	if ok && e.size == info.Size() && e.mod.Equal(info.ModTime()) {
 		return e.etag, nil
 	}

@@ -31,7 +31,10 @@ func WithinDepth(b []byte, max int) bool {
 				return false
 			}
 		case ']', '}':
-			depth--
+			// A stray closer must not buy room for deeper nesting later.
+			if depth > 0 {
+				depth--
+			}
 		}
 	}
 	return true

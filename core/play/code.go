@@ -1,7 +1,6 @@
 package play
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/tableplay/tableplay/core/codegen"
@@ -16,7 +15,7 @@ const codeSASLife = 24 * time.Hour
 // connects to endpoint (the emulator's well-known one when empty).
 func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
 	var o Operation
-	if err := json.Unmarshal(opJSON, &o); err != nil {
+	if err := readJSON(opJSON, &o); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
 	t, err := o.typed()

@@ -1,7 +1,7 @@
 package play
 
 import (
-	"encoding/json"
+	"strconv"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -18,8 +18,13 @@ import (
 // when the text is not an entity body it can edit.
 func (a *API) EditBody(body string, draftJSON []byte) []byte {
 	var want Draft
-	if err := json.Unmarshal(draftJSON, &want); err != nil {
+	if err := readJSON(draftJSON, &want); err != nil {
 		return errorJSON("not a draft: " + err.Error())
+	}
+	// Each edit copies the text once: more rows than an entity may hold
+	// would make the cost grow with their square.
+	if len(want.Properties) > entity.MaxProperties {
+		return errorJSON("a draft holds at most " + strconv.Itoa(entity.MaxProperties) + " properties")
 	}
 	decoded, derr := odata.DecodeDraft([]byte(body))
 	if derr != nil {

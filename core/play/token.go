@@ -1,7 +1,6 @@
 package play
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/store"
@@ -40,7 +39,7 @@ func decodeToken(raw string) *Token {
 // creation time after a byte 0x01; only the name is shown.
 func (a *API) DecodeContinuation(opJSON []byte) []byte {
 	var op Operation
-	if err := json.Unmarshal(opJSON, &op); err != nil {
+	if err := readJSON(opJSON, &op); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
 	c := Continuation{PartitionKey: decodeToken(op.NextPartitionKey), RowKey: decodeToken(op.NextRowKey), TableName: decodeToken(op.NextTableName)}

@@ -1,7 +1,6 @@
 package play
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/tableplay/tableplay/core/entity"
@@ -22,7 +21,14 @@ func (o Operation) typed() (typedop.Operation, error) {
 	t := typedop.Operation{Kind: k, Table: o.Table, Query: typedop.Options{Filter: o.Filter, Select: o.Select, Top: o.Top,
 		NextPartitionKey: o.NextPartitionKey, NextRowKey: o.NextRowKey, NextTableName: o.NextTableName}}
 	if k == typedop.Batch {
+		// A transaction holds writes (or one get), at most 100 of them.
+		if len(o.Operations) > store.MaxBatch {
+			return typedop.Operation{}, fmt.Errorf("a batch holds at most %d operations", store.MaxBatch)
+		}
 		for i, p := range o.Operations {
+			if pk, ok := typedop.ParseKind(p.Kind); ok && !pk.InBatch() {
+				return typedop.Operation{}, fmt.Errorf("operation %d: %s has no place in a batch", i, p.Kind)
+			}
 			tp, err := p.typed()
 			if err != nil {
 				return typedop.Operation{}, fmt.Errorf("operation %d: %v", i, err)
@@ -69,7 +75,7 @@ func (o Operation) typed() (typedop.Operation, error) {
 // operation the engine executes.
 func TypedOperation(opJSON []byte) (typedop.Operation, error) {
 	var o Operation
-	if err := json.Unmarshal(opJSON, &o); err != nil {
+	if err := readJSON(opJSON, &o); err != nil {
 		return typedop.Operation{}, fmt.Errorf("not an operation: %v", err)
 	}
 	return o.typed()

@@ -78,7 +78,7 @@ type source struct {
 func (x *exchange) decode(s source) decoded {
 	d := decoded{level: odata.MinimalMetadata, content: true}
 	if s.part {
-		if f := negotiate(s.r, s.r.URL.Query()); f.json {
+		if f := negotiate(s.r, s.query); f.json {
 			d.level = f.level
 		}
 		d.contentID = s.contentID

@@ -32,7 +32,9 @@ func xmlWithinDepth(b []byte, max int) bool {
 			i += skipPast(rest, ">")
 			continue
 		case b[i+1] == '/':
-			depth--
+			if depth > 0 { // a stray end tag must not buy deeper nesting later
+				depth--
+			}
 			continue
 		}
 		// An opening tag: find its end, past quoted attribute values.
