@@ -221,13 +221,15 @@ test("Open in the playground carries the embed's state to the full page", async 
   await one.getByRole("button", { name: "Create" }).click();
   await one.getByRole("button", { name: "Carried", exact: true }).waitFor();
   const link = one.getByRole("link", { name: "Open in the playground" });
-  // Wait for the link made after the last change: it carries the new table.
-  await page.waitForFunction(async () => {
+  // Wait (bounded) for the link made after the last change: it carries the new table.
+  const carries = () => page.evaluate(async () => {
     const code = document.getElementById("first").shadowRoot.querySelector("[part=open]").href.split("#s=")[1];
     if (!code) return false;
     const { decode } = await import("/web/sharelink.js");
     return (await decode(code)).includes('"Carried"');
   });
+  for (let i = 0; i < 100 && !(await carries()); i++) await page.waitForTimeout(50);
+  assert.equal(await carries(), true, "the link carries the new table");
   const href = await link.getAttribute("href");
   const expected = await page.evaluate((a) => JSON.stringify(tableplay.account(a).snapshot().tables), account);
   const fresh = await env.browser.newContext();
@@ -284,8 +286,8 @@ test("example names a lesson: the embed starts from its data; the embed's exchan
   const other = await start(page, "unknown");
   assert.deepEqual(await tables(page, other), ["Products", "Users"]);
   await page.locator("#unknown").getByText(/There is no example named “no-such-example”/).waitFor();
-  const open = await page.evaluate(() => document.getElementById("unknown").shadowRoot.querySelector("[part=open]").href);
-  assert.match(open, /^http:\/\/127\.0\.0\.1:\d+\/index\.html/);
+  const openHref = await page.evaluate(() => document.getElementById("unknown").shadowRoot.querySelector("[part=open]").href);
+  assert.match(openHref, /^http:\/\/127\.0\.0\.1:\d+\/index\.html/);
   // A write in the embed shows its exchange with a Code view, as on the page.
   const embed = page.locator("#from-lesson");
   await embed.getByLabel("PartitionKey").fill("p");
