@@ -22,19 +22,20 @@ site: wasm
 	./scripts/build-site $(SITE)
 
 ## wasm: the engine for the browser in web/build/ (generated, git-ignored):
-## syumai/workers' wasm_exec.js, app.wasm and its .br and .gz. app.wasm is
-## replaced only when it changed, so the slow brotli -11 runs only then.
-wasm: setup-run web/build/wasm_exec.js
+## go-glue.js (Go's glue as a module that defines no globals), app.wasm and
+## its .br and .gz. app.wasm is replaced only when it changed, so the slow
+## brotli -11 runs only then.
+wasm: setup-run web/build/go-glue.js
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/app.wasm ./wasm
 	@cmp -s bin/app.wasm web/build/app.wasm || cp bin/app.wasm web/build/app.wasm
 	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz
 
 # workers-assets-gen wipes its output folder, so it writes to bin/ and only
-# the loader's glue is kept.
-web/build/wasm_exec.js: go.mod go.sum
+# the loader's glue is kept, rewritten by scripts/wasmglue into a module.
+web/build/go-glue.js: go.mod go.sum scripts/wasmglue/main.go
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -runtime=browser -o bin/workers-glue
 	@mkdir -p web/build
-	cp bin/workers-glue/wasm_exec.js $@
+	$(GO) run ./scripts/wasmglue bin/workers-glue/wasm_exec.js $@
 
 web/build/app.wasm.br: web/build/app.wasm
 	brotli -q 11 -c $< >$@

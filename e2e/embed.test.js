@@ -93,6 +93,32 @@ test("the demo page under a strict CSP: one late wasm download, three isolated a
   await context.close();
 });
 
+test("the embeds add nothing global besides window.tableplay", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 700 } });
+  // The names the window has before any script of the page runs (kept out
+  // of sight so that the record adds no name of its own).
+  await context.addInitScript(() => {
+    const names = Object.getOwnPropertyNames(window);
+    Object.defineProperty(window, "__baseline", { value: names, enumerable: false });
+  });
+  const page = await context.newPage();
+  await page.goto(env.server.url + "/docs/embed-demo.html");
+  for (const id of ["first", "second", "third"]) await start(page, id);
+  const added = await page.evaluate(() => {
+    const before = new Set(window.__baseline);
+    return Object.getOwnPropertyNames(window).filter((n) => !before.has(n) && n !== "__baseline");
+  });
+  assert.deepEqual(added, ["tableplay"]);
+  // Go's glue asks for these on the global object; it keeps them private.
+  assert.deepEqual(await page.evaluate(() => ["Go", "fs", "process", "path", "tryCatch", "context"].filter((n) => n in window)), []);
+  // The engine still works through them: a write and a read.
+  const account = await page.evaluate(() => document.getElementById("first").account);
+  const status = await page.evaluate(async (a) => (await tableplay.fetch(`/${a}/Tables`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json;odata=nometadata" }, body: JSON.stringify({ TableName: "Globals" }) })).status, account);
+  assert.equal(status, 201);
+  assert.ok((await tables(page, account)).includes("Globals"));
+  await context.close();
+});
+
 test("start=click: nothing loads until Run is pressed", async () => {
   const { page, context, seen } = await open("/e2e/fixtures/embed-host.html");
   const run = page.getByRole("button", { name: "Run Starts on Run" });

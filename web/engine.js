@@ -1,14 +1,16 @@
 // web/engine.js is responsible for starting the Go engine once for the page's
 // life and exposing it as window.tableplay. It holds no data-model logic:
 // every rule, byte of JSON and error comes from the engine.
-import "./build/wasm_exec.js";
+import { Go, goGlobals } from "./build/go-glue.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
 
-// syumai/workers' Go side reads `context.binding` (wasm_exec.js exposes the
-// second argument of go.run as the global `context`) and calls `tryCatch`.
+// syumai/workers' Go side reads `context.binding` (its glue serves the second
+// argument of go.run to Go as the global `context`) and calls `tryCatch`;
+// both reach Go through the glue's private view of the global object, so
+// the host page gains neither.
 const context = { binding: {} };
-globalThis.tryCatch = (fn) => {
+goGlobals.tryCatch = (fn) => {
   try {
     return { result: fn() };
   } catch (error) {
@@ -51,7 +53,7 @@ async function start() {
   const response = (fetched.headers.get("Content-Type") ?? "").startsWith("application/wasm")
     ? fetched
     : new Response(fetched.body, { headers: { "Content-Type": "application/wasm" } });
-  const go = new globalThis.Go();
+  const go = new Go();
   let signalReady;
   const readyNow = new Promise((resolve) => {
     signalReady = resolve;
