@@ -76,25 +76,40 @@ type Record interface {
 }
 
 // And is "L and R".
-type And struct{ L, R Node }
+type And struct {
+	// L and R are the operands, both of which must hold.
+	L, R Node
+}
 
 // Or is "L or R".
-type Or struct{ L, R Node }
+type Or struct {
+	// L and R are the operands, either of which may hold.
+	L, R Node
+}
 
 // Not is "not X".
-type Not struct{ X Node }
+type Not struct {
+	// X is the negated expression.
+	X Node
+}
 
 // Compare is "Property op Value"; a constant written on the left is moved to
 // the right with the operator flipped.
 type Compare struct {
+	// Property is the property name compared, system properties included.
 	Property string
-	Op       Op
-	Value    edm.Value
+	// Op is the comparison, as it reads with the property on the left.
+	Op Op
+	// Value is the constant compared with, typed as it was written.
+	Value edm.Value
 }
 
 // BoolProperty is a bare property name: true when the entity has it as an
 // Edm.Boolean true.
-type BoolProperty struct{ Name string }
+type BoolProperty struct {
+	// Name is the property tested.
+	Name string
+}
 
 // String returns the node's canonical form.
 func String(n Node) string {

@@ -7,8 +7,10 @@ import (
 
 // Bound is one end of a key range.
 type Bound struct {
-	Set       bool // false: unbounded
-	Key       string
+	Set bool // false: unbounded
+	// Key is the bounding key; meaningful only when Set.
+	Key string
+	// Inclusive says whether Key itself is inside the range.
 	Inclusive bool
 }
 
@@ -17,7 +19,9 @@ type Bound struct {
 // bounds apply only when the PartitionKey is fixed to one value. The whole
 // filter is still evaluated on what the range yields.
 type Range struct {
+	// PKLow and PKHigh bound the PartitionKey.
 	PKLow, PKHigh Bound
+	// RKLow and RKHigh bound the RowKey; unset unless the partition is fixed.
 	RKLow, RKHigh Bound
 	Empty         bool // no key can satisfy the bounds
 }

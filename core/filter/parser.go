@@ -55,8 +55,10 @@ func ParsePosition(text string) (n Node, err *tableerr.Error, pos int) {
 // offending token runs from Start up to (not including) End, and End is the
 // position the service's message names. Both are -1 for other errors.
 type Span struct {
+	// Start is where the offending token begins.
 	Start int `json:"start"`
-	End   int `json:"end"`
+	// End is just past the token: the position the service's message gives.
+	End int `json:"end"`
 }
 
 // ParseSpan is Parse that also returns the span of the offending token of a

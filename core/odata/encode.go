@@ -11,18 +11,24 @@ import (
 // (no trailing slash, e.g. http://127.0.0.1:10002/devstoreaccount1), the
 // account name (full metadata's odata.type), the table and the metadata level.
 type Context struct {
-	Base    string
+	// Base is the account's URL, without a trailing slash.
+	Base string
+	// Account is the account name.
 	Account string
-	Table   string
-	Level   Level
+	// Table is the table's name, for the metadata URL and entity links.
+	Table string
+	// Level is the metadata level the client asked for.
+	Level Level
 }
 
 // Projection is a $select: the property names asked for and the text as the
 // client wrote it (echoed into odata.metadata). A nil *Projection, or one with
 // no names, selects everything.
 type Projection struct {
+	// Names are the property names selected.
 	Names []string
-	Text  string
+	// Text is the $select as the client wrote it.
+	Text string
 }
 
 func (p *Projection) all() bool { return p == nil || len(p.Names) == 0 }

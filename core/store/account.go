@@ -163,13 +163,18 @@ type TableQuery struct {
 // TablePage is one page of table names, in the order of their lower-cased
 // names, and the token for the next page when more tables match (F-TABLE-LIST-ORDER, F-CONTINUATION-LOOKAHEAD).
 type TablePage struct {
-	Names         []string
+	// Names are the table names in the case they were created with, at most
+	// a page of them.
+	Names []string
+	// NextTableName is the token for the next page; empty when no more
+	// tables match.
 	NextTableName string
 }
 
 // tableRecord lets a filter see a table as {TableName: name}.
 type tableRecord string
 
+// Get answers TableName and nothing else.
 func (r tableRecord) Get(name string) (edm.Value, bool) {
 	if name == "TableName" {
 		return edm.StringValue(string(r)), true

@@ -13,10 +13,16 @@ const MaxSignedIdentifiers = 5
 // SignedIdentifier is one stored access policy of a table's ACL. A policy
 // without fields (<AccessPolicy/>) is kept but has HasPolicy false.
 type SignedIdentifier struct {
-	ID         string
-	HasPolicy  bool
-	Start      *edm.Ticks
-	Expiry     *edm.Ticks
+	// ID is the policy's identifier, which a SAS names to use it.
+	ID string
+	// HasPolicy says the identifier carries an access policy; when false,
+	// Start, Expiry and Permission are empty.
+	HasPolicy bool
+	// Start is when the policy starts; nil when it names no start.
+	Start *edm.Ticks
+	// Expiry is when the policy ends; nil when it names no expiry.
+	Expiry *edm.Ticks
+	// Permission is the permission letters as sent (e.g. "raud").
 	Permission string
 }
 

@@ -43,6 +43,7 @@ func (k Kind) String() string {
 
 // Match is an If-Match condition.
 type Match struct {
+	// Kind says whether If-Match was absent, "*" or an ETag.
 	Kind MatchKind
 	ETag edm.Ticks // the Timestamp the ETag names, for MatchETag
 }
@@ -60,8 +61,11 @@ const (
 // Op is one write: the entity (for Delete only its keys count) and, for
 // Replace, Merge and Delete, the If-Match condition.
 type Op struct {
-	Kind    Kind
-	Entity  *entity.Entity
+	// Kind is the write to perform.
+	Kind Kind
+	// Entity is the entity to write, or the keys to delete.
+	Entity *entity.Entity
+	// IfMatch is the condition of a Replace, Merge or Delete.
 	IfMatch Match
 }
 

@@ -5,39 +5,58 @@ import "github.com/tableplay/tableplay/core/tableerr"
 // ServiceProperties are the account's table service settings (the service-properties XML):
 // analytics logging, hour and minute metrics, and CORS rules.
 type ServiceProperties struct {
-	Logging       Logging    `json:"logging"`
-	HourMetrics   Metrics    `json:"hourMetrics"`
-	MinuteMetrics Metrics    `json:"minuteMetrics"`
-	Cors          []CorsRule `json:"cors"`
+	// Logging is the analytics logging setting.
+	Logging Logging `json:"logging"`
+	// HourMetrics is the hourly metrics setting.
+	HourMetrics Metrics `json:"hourMetrics"`
+	// MinuteMetrics is the per-minute metrics setting.
+	MinuteMetrics Metrics `json:"minuteMetrics"`
+	// Cors are the CORS rules, at most MaxCorsRules, in the order given.
+	Cors []CorsRule `json:"cors"`
 }
 
 // Logging is the analytics logging setting.
 type Logging struct {
-	Version          string `json:"version"`
-	Read             bool   `json:"read"`
-	Write            bool   `json:"write"`
-	Delete           bool   `json:"delete"`
-	RetentionEnabled bool   `json:"retentionEnabled"`
-	RetentionDays    int    `json:"retentionDays"`
+	// Version is the logging format version, "1.0" by default.
+	Version string `json:"version"`
+	// Read says read requests are logged.
+	Read bool `json:"read"`
+	// Write says write requests are logged.
+	Write bool `json:"write"`
+	// Delete says delete requests are logged.
+	Delete bool `json:"delete"`
+	// RetentionEnabled says logs are deleted after RetentionDays.
+	RetentionEnabled bool `json:"retentionEnabled"`
+	// RetentionDays is how long logs are kept, 1 to 365 when enabled.
+	RetentionDays int `json:"retentionDays"`
 }
 
 // Metrics is an hour or minute metrics setting.
 type Metrics struct {
-	Version          string `json:"version"`
-	Enabled          bool   `json:"enabled"`
-	IncludeAPIs      *bool  `json:"includeAPIs,omitempty"` // only meaningful when Enabled
-	RetentionEnabled bool   `json:"retentionEnabled"`
-	RetentionDays    int    `json:"retentionDays"`
+	// Version is the metrics version, "1.0" by default.
+	Version string `json:"version"`
+	// Enabled says the metrics are collected.
+	Enabled     bool  `json:"enabled"`
+	IncludeAPIs *bool `json:"includeAPIs,omitempty"` // only meaningful when Enabled
+	// RetentionEnabled says metrics are deleted after RetentionDays.
+	RetentionEnabled bool `json:"retentionEnabled"`
+	// RetentionDays is how long metrics are kept, 1 to 365 when enabled.
+	RetentionDays int `json:"retentionDays"`
 }
 
 // CorsRule is one CORS rule. Lists are kept as the comma-separated text the
 // service stores.
 type CorsRule struct {
-	AllowedOrigins  string `json:"allowedOrigins"`
-	AllowedMethods  string `json:"allowedMethods"`
-	AllowedHeaders  string `json:"allowedHeaders"`
-	ExposedHeaders  string `json:"exposedHeaders"`
-	MaxAgeInSeconds int    `json:"maxAgeInSeconds"`
+	// AllowedOrigins are the origins allowed, or "*".
+	AllowedOrigins string `json:"allowedOrigins"`
+	// AllowedMethods are the HTTP methods allowed.
+	AllowedMethods string `json:"allowedMethods"`
+	// AllowedHeaders are the request headers a preflight may ask for.
+	AllowedHeaders string `json:"allowedHeaders"`
+	// ExposedHeaders are the response headers the browser may show.
+	ExposedHeaders string `json:"exposedHeaders"`
+	// MaxAgeInSeconds is how long a browser may cache the preflight answer.
+	MaxAgeInSeconds int `json:"maxAgeInSeconds"`
 }
 
 // MaxCorsRules is the most CORS rules a service holds.

@@ -26,7 +26,10 @@ type Query struct {
 // (F-CONTINUATION-LOOKAHEAD), NextPartitionKey and NextRowKey are the tokens naming that entity;
 // the next page resumes there inclusively (F-CONTINUATION-TOKEN).
 type Page struct {
-	Entities                     []*entity.Entity
+	// Entities are the matching entities, in key order.
+	Entities []*entity.Entity
+	// NextPartitionKey and NextRowKey are the continuation tokens; empty
+	// when nothing more matches.
 	NextPartitionKey, NextRowKey string
 	Scanned                      int // entities examined, matching or not
 }

@@ -11,8 +11,10 @@ const MaxBatch = 100
 // TxError is a failed transaction: the 0-based index of the operation that
 // failed and its own error. (The REST layer adds the "<index>:" prefix.)
 type TxError struct {
+	// Index is the 0-based position of the operation that failed.
 	Index int
-	Err   *tableerr.Error
+	// Err is that operation's own error.
+	Err *tableerr.Error
 }
 
 // Transact applies the operations to one table as one atomic transaction
