@@ -12,16 +12,23 @@ import (
 // Draft is an entity as the editor holds it: the two keys (absent keys are
 // null) and rows of name, Edm type and text.
 type Draft struct {
+	// PartitionKey is the key as typed; nil when the draft has none.
 	PartitionKey *string `json:"PartitionKey"`
-	RowKey       *string `json:"RowKey"`
-	Properties   []Row   `json:"properties"`
+	// RowKey is the key as typed; nil when the draft has none.
+	RowKey *string `json:"RowKey"`
+	// Properties are the custom property rows, in the editor's order.
+	Properties []Row `json:"properties"`
 }
 
 // Row is one property row of the editor. Type is an Edm type name such as
 // "Edm.Int64" (or "Int64"); empty means Edm.String.
 type Row struct {
+	// Name is the property name.
 	Name string `json:"name"`
+	// Type is the Edm type name; empty means Edm.String.
 	Type string `json:"type"`
+	// Text is the value as text, parsed by Type (and kept when it does not
+	// parse, so the editor loses nothing).
 	Text string `json:"text"`
 }
 
@@ -64,10 +71,15 @@ func (d Draft) fields() entity.Draft {
 // Card is one violation as the page renders it: the service's error and the
 // rule behind it.
 type Card struct {
-	Code    string         `json:"code"`
-	Status  int            `json:"status"`
-	Message string         `json:"message"`
-	Rule    *tableerr.Rule `json:"rule,omitempty"`
+	// Code is the service's error code, such as "PropertyValueTooLarge".
+	Code string `json:"code"`
+	// Status is the HTTP status the service answers with.
+	Status int `json:"status"`
+	// Message is the service's error message.
+	Message string `json:"message"`
+	// Rule is the rule broken, the ids in its dispute named by heading; nil when
+	// the error carries none.
+	Rule *tableerr.Rule `json:"rule,omitempty"`
 	// Decisions are the docs/fidelity.md entries the rule's dispute cites,
 	// with their headings, so the page can name them in words.
 	Decisions []tableerr.Decision `json:"decisions,omitempty"`
