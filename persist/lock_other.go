@@ -6,6 +6,7 @@ import "io"
 
 type noLock struct{}
 
+// Close releases nothing: there is no lock.
 func (noLock) Close() error { return nil }
 
 // lockDir does nothing where flock is not available: run one server per

@@ -12,14 +12,17 @@ import (
 // Cut is a log tail that was cut off at start: its records were never
 // acknowledged as durable, and are not loaded.
 type Cut struct {
+	// File is the segment's file name within the data directory.
 	File    string
 	Offset  int64 // where the kept log ends
 	Dropped int64 // bytes removed
-	Reason  string
+	// Reason says why the tail was cut: a torn frame or a bad checksum.
+	Reason string
 }
 
 // Report says what Recover found.
 type Report struct {
+	// Dir is the data directory recovered.
 	Dir      string
 	Snapshot string // the snapshot loaded, "" for none
 	Segments int    // log segments replayed

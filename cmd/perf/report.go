@@ -44,6 +44,7 @@ func spreadOf(xs []float64) spread {
 	return spread{median: s[len(s)/2], min: s[0], max: s[len(s)-1]}
 }
 
+// String writes the median with its unit, and the range when the runs differed.
 func (s spread) String(unit string) string {
 	if s.min == s.max {
 		return fmt.Sprintf("%.0f%s", s.median, unit)

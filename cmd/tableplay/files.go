@@ -63,6 +63,8 @@ func wantsPage(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
+// ServeHTTP answers GET and HEAD from the files; other methods, and names
+// with no file, go to the fallback unless a browser asked for a page.
 func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		s.fallback.ServeHTTP(w, r)

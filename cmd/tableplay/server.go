@@ -74,6 +74,7 @@ type statusRecorder struct {
 	status int
 }
 
+// WriteHeader notes the status before passing it on.
 func (s *statusRecorder) WriteHeader(code int) {
 	s.status = code
 	s.ResponseWriter.WriteHeader(code)

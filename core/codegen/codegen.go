@@ -43,9 +43,13 @@ type Options struct {
 
 // Snippet is generated code and what a reader should know about it.
 type Snippet struct {
-	Language string   `json:"language"`
-	Code     string   `json:"code"`
-	Notes    []string `json:"notes"`
+	// Language is the language asked for, one of Languages().
+	Language string `json:"language"`
+	// Code is the whole program (or the curl commands), ready to run.
+	Code string `json:"code"`
+	// Notes say how the language's client maps the entity's types and where
+	// it loses precision; empty (not nil) when there is nothing to say.
+	Notes []string `json:"notes"`
 }
 
 func (o Options) endpoint() string {

@@ -30,4 +30,5 @@ func (c *coder) close(s string) {
 	c.line(s)
 }
 
+// String is the code written so far.
 func (c *coder) String() string { return c.b.String() }

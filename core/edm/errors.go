@@ -23,8 +23,11 @@ const (
 // ParseError says why a value did not parse: the type asked for, the text
 // given and the kind of problem.
 type ParseError struct {
-	Type    Type
-	Text    string
+	// Type is the Edm type the text was parsed as.
+	Type Type
+	// Text is the text as given.
+	Text string
+	// Problem is the kind of failure, from which the caller picks the error code.
 	Problem Problem
 	Reason  string // a short human phrase, e.g. "not valid base64"
 }

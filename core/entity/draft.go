@@ -13,7 +13,9 @@ import (
 // Field is one name/value pair as a client wrote it: from a JSON body (odata)
 // or from the playground's editor. Exactly one of Value, Null and Err holds.
 type Field struct {
-	Name  string
+	// Name is the property name exactly as written, system names included.
+	Name string
+	// Value is the parsed value, when the field is neither null nor in error.
 	Value edm.Value
 	Null  bool  // the client sent null: never stored
 	Err   error // the value did not parse (usually *edm.ParseError)
@@ -21,6 +23,8 @@ type Field struct {
 
 // Draft is an entity as a client wrote it, fields in their order.
 type Draft struct {
+	// Fields are the name/value pairs, duplicates and system properties kept
+	// so that Check can report them.
 	Fields []Field
 }
 
@@ -28,10 +32,18 @@ type Draft struct {
 // as it could be built), every violation in the order the service would
 // report them, and the entity's size and property count.
 type Report struct {
-	Entity     *Entity
+	// Entity is the entity built from the draft, built even when there are
+	// violations; nil when a key is missing or bad.
+	Entity *Entity
+	// Violations are every broken rule, the one the service would answer first
+	// at index 0; empty when the draft can be stored.
 	Violations []*tableerr.Error
-	Size       int
-	Count      int
+	// Size is the entity's size in bytes by the service's formula, measured
+	// even while a key is missing so that the editor's gauge keeps moving.
+	Size int
+	// Count is the number of properties counted against the limit: the custom
+	// ones plus PartitionKey, RowKey and Timestamp.
+	Count int
 }
 
 // The stages, in the order the service reports violations: the whole

@@ -4,17 +4,24 @@ import "github.com/tableplay/tableplay/core/edm"
 
 // Property is one custom property of an entity.
 type Property struct {
-	Name  string
+	// Name is the property name as the client wrote it.
+	Name string
+	// Value is the typed value.
 	Value edm.Value
 }
 
 // Entity is a stored entity: its keys, the server-set Timestamp and its custom
 // properties in the order the client first wrote them.
 type Entity struct {
+	// PartitionKey is the first part of the entity's key.
 	PartitionKey string
-	RowKey       string
-	Timestamp    edm.Ticks
-	Properties   []Property
+	// RowKey is the second part of the key, unique within the partition.
+	RowKey string
+	// Timestamp is the time of the last write, set by the store and never
+	// taken from the client; the ETag is derived from it.
+	Timestamp edm.Ticks
+	// Properties are the custom properties, without the keys and Timestamp.
+	Properties []Property
 	// Encoded, when not nil, is the entity already written as the OData
 	// JSON members of a minimal-metadata body (odata.etag, the keys,
 	// Timestamp, then each property after its type annotation where one is
@@ -22,7 +29,8 @@ type Entity struct {
 	// full metadata writes them too. The store sets both on the entities it
 	// keeps, so reads copy instead of encoding; they are read-only, and any
 	// change to the entity must drop them (Clone does).
-	Encoded      []byte
+	Encoded []byte
+	// EncodedProps is the offset in Encoded where the custom properties begin.
 	EncodedProps int
 }
 

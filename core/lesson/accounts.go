@@ -7,9 +7,11 @@ import "github.com/tableplay/tableplay/core/play"
 // account and the page's lessons in the page's. Like a Session it is for one
 // caller at a time (the browser's one thread).
 type Accounts struct {
+	// Lessons are the loaded lessons, shared by every account's library.
 	Lessons []*Lesson
-	Engine  *play.Accounts
-	by      map[string]*Library
+	// Engine holds the accounts the sessions run in.
+	Engine *play.Accounts
+	by     map[string]*Library
 }
 
 // Library returns the lessons bound to an account, or nil when the engine

@@ -21,17 +21,26 @@ const (
 // seeded pseudo-random numbers, so a lesson names thousands of entities in a
 // few lines and every run builds the same ones.
 type Dataset struct {
-	Table        string        `json:"table"`
-	Count        int           `json:"count"`
-	Seed         uint64        `json:"seed"`
-	PartitionKey Gen           `json:"partitionKey"`
-	RowKey       Gen           `json:"rowKey"`
-	Properties   []GenProperty `json:"properties,omitempty"`
+	// Table is the table the entities go to; it is added when Start lacks it.
+	Table string `json:"table"`
+	// Count is how many entities to generate; MaxGenerated bounds the sum
+	// over a lesson's datasets.
+	Count int `json:"count"`
+	// Seed picks the pseudo-random numbers; the same seed gives the same entities.
+	Seed uint64 `json:"seed"`
+	// PartitionKey makes each entity's PartitionKey.
+	PartitionKey Gen `json:"partitionKey"`
+	// RowKey makes each entity's RowKey.
+	RowKey Gen `json:"rowKey"`
+	// Properties make the custom properties, in this order.
+	Properties []GenProperty `json:"properties,omitempty"`
 }
 
 // GenProperty is a generated property: its name, Edm type and value.
 type GenProperty struct {
+	// Name is the property name.
 	Name string `json:"name"`
+	// Type is the full Edm type name, such as "Edm.Int32".
 	Type string `json:"type"`
 	Gen
 }
@@ -44,13 +53,20 @@ type GenProperty struct {
 // plus n days (Format is a Go time layout, default 2006-01-02); otherwise it
 // is fmt.Sprintf(Format, n) (a Format without a verb is used as it is).
 type Gen struct {
+	// Format turns n into the value: a Sprintf format, or with Date a time layout.
 	Format string `json:"format"`
-	From   string `json:"from"`
+	// From is "index" or "random": where n starts.
+	From string `json:"from"`
+	// Stream names the random sequence when From is "random".
 	Stream string `json:"stream,omitempty"`
-	Div    int    `json:"div,omitempty"`
-	Mod    int    `json:"mod,omitempty"`
-	Add    int    `json:"add,omitempty"`
-	Date   string `json:"date,omitempty"`
+	// Div divides n when set.
+	Div int `json:"div,omitempty"`
+	// Mod takes n modulo Mod when set.
+	Mod int `json:"mod,omitempty"`
+	// Add is added to n last.
+	Add int `json:"add,omitempty"`
+	// Date (YYYY-MM-DD), when set, makes the value a date n days after it.
+	Date string `json:"date,omitempty"`
 }
 
 // check reports what makes a generator unusable.

@@ -8,29 +8,43 @@ import (
 // Library is the lesson view's side of the engine: the lessons, and a
 // session on the page's account. Its methods answer JSON, like core/play's.
 type Library struct {
+	// Lessons are the lessons in menu order.
 	Lessons []*Lesson
+	// Session runs the steps in the page's account.
 	Session *Session
 }
 
 // Entry is one line of the lessons menu.
 type Entry struct {
-	ID      string   `json:"id"`
-	Title   string   `json:"title"`
-	Line    string   `json:"line"`
-	Steps   int      `json:"steps"`
+	// ID is the lesson's id.
+	ID string `json:"id"`
+	// Title is the lesson's title.
+	Title string `json:"title"`
+	// Line is the lesson's one-line description.
+	Line string `json:"line"`
+	// Steps is the number of steps.
+	Steps int `json:"steps"`
+	// Clients names the two clients of a side-by-side lesson.
 	Clients []string `json:"clients,omitempty"`
 }
 
 // View is a lesson as the page shows it: everything but the start account
 // and the generators, which only the engine reads.
 type View struct {
-	ID      string   `json:"id"`
-	Title   string   `json:"title"`
-	Line    string   `json:"line"`
-	Summary string   `json:"summary"`
-	Section Section  `json:"section"`
+	// ID is the lesson's id.
+	ID string `json:"id"`
+	// Title is the lesson's title.
+	Title string `json:"title"`
+	// Line is the lesson's one-line description.
+	Line string `json:"line"`
+	// Summary is the lesson's opening paragraph.
+	Summary string `json:"summary"`
+	// Section is the part of the data-model page taught.
+	Section Section `json:"section"`
+	// Clients names the two clients of a side-by-side lesson.
 	Clients []string `json:"clients,omitempty"`
-	Steps   []Step   `json:"steps"`
+	// Steps are the steps with their expectations, as the file has them.
+	Steps []Step `json:"steps"`
 }
 
 func (b *Library) find(id string) *Lesson {

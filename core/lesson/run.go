@@ -22,9 +22,12 @@ import (
 // steps so far left behind: the ETag each client holds and the last query's
 // continuation.
 type Session struct {
-	API     *play.API
+	// API builds each step's request as the page's operations do.
+	API *play.API
+	// Handler serves the requests, as the service would.
 	Handler *rest.Handler
-	Store   *store.Store
+	// Store is the account's store; Start restores it to the lesson's start.
+	Store *store.Store
 
 	lesson   *Lesson
 	held     map[string]string
@@ -44,40 +47,63 @@ type Session struct {
 // differs from the lesson's expectation, and the state a two-client view
 // shows.
 type Result struct {
-	Lesson   string            `json:"lesson"`
-	Step     int               `json:"step"` // 0-based
-	Client   string            `json:"client,omitempty"`
-	Request  *play.Request     `json:"request,omitempty"`
-	Response *rest.Reply       `json:"response,omitempty"`
-	Report   json.RawMessage   `json:"report,omitempty"`
-	Outcome  Expect            `json:"outcome"`
-	Expect   Expect            `json:"expect"`
-	Diffs    []string          `json:"diffs"`
-	OK       bool              `json:"ok"`
-	Held     map[string]string `json:"held,omitempty"`
-	Before   *EntityState      `json:"before,omitempty"`
-	After    *EntityState      `json:"after,omitempty"`
+	// Lesson is the lesson's id.
+	Lesson string `json:"lesson"`
+	Step   int    `json:"step"` // 0-based
+	// Client is the client that sent the step, in two-client lessons.
+	Client string `json:"client,omitempty"`
+	// Request is what was sent; nil for steps that only check.
+	Request *play.Request `json:"request,omitempty"`
+	// Response is the handler's answer; nil for steps that only check.
+	Response *rest.Reply `json:"response,omitempty"`
+	// Report is the check's report for a draft, table name or filter step.
+	Report json.RawMessage `json:"report,omitempty"`
+	// Outcome is what happened, measured in the shape of an expectation.
+	Outcome Expect `json:"outcome"`
+	// Expect is what the lesson says should happen.
+	Expect Expect `json:"expect"`
+	// Diffs lists how Outcome differs from Expect (or the error), one line each.
+	Diffs []string `json:"diffs"`
+	// OK says the step went as the lesson says.
+	OK bool `json:"ok"`
+	// Held maps each client to the ETag it holds after the step.
+	Held map[string]string `json:"held,omitempty"`
+	// Before is the entity a single-entity operation names, as stored before
+	// it ran; nil for other steps.
+	Before *EntityState `json:"before,omitempty"`
+	// After is that entity as stored afterwards.
+	After *EntityState `json:"after,omitempty"`
 	// Timeline lists every operation since the start, this one included.
 	Timeline []Event `json:"timeline"`
-	Error    string  `json:"error,omitempty"`
+	// Error says why the step could not run (or the steps before it failed);
+	// empty when it ran.
+	Error string `json:"error,omitempty"`
 }
 
 // Event is one operation on a lesson's timeline: which step sent it, from
 // which client, what it asked and what came back.
 type Event struct {
-	Step   int    `json:"step"`
+	// Step is the index of the step that sent it (0-based).
+	Step int `json:"step"`
+	// Client is the client that sent it, in two-client lessons.
 	Client string `json:"client,omitempty"`
+	// Method is the HTTP method.
 	Method string `json:"method"`
 	Target string `json:"target"` // the URL's path and query
-	Status int    `json:"status"`
-	ETag   string `json:"etag,omitempty"`
+	// Status is the answer's HTTP status.
+	Status int `json:"status"`
+	// ETag is the answer's ETag header, if any.
+	ETag string `json:"etag,omitempty"`
 }
 
 // EntityState is the entity a write acts on, as stored: absent, or its ETag
 // and properties.
 type EntityState struct {
-	Absent     bool       `json:"absent"`
-	ETag       string     `json:"etag,omitempty"`
+	// Absent says no such entity is stored.
+	Absent bool `json:"absent"`
+	// ETag is the stored entity's ETag.
+	ETag string `json:"etag,omitempty"`
+	// Properties are its custom properties, in stored order.
 	Properties []play.Row `json:"properties,omitempty"`
 }
 

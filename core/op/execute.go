@@ -16,7 +16,8 @@ type Result struct {
 	// Entity is the stored entity of a write (nil for Delete) or a Get.
 	Entity *entity.Entity
 	// Page is a Query's page; Tables a ListTables page.
-	Page   store.Page
+	Page store.Page
+	// Tables is a ListTables page.
 	Tables store.TablePage
 	// Select is the parsed $select of a Query or Get (nil selects all).
 	Select []string
@@ -29,8 +30,11 @@ type Result struct {
 // Failure is a failed operation: its error and, for a Batch, the 0-based
 // index of the operation that failed.
 type Failure struct {
+	// Index is the 0-based position of the failed operation in a Batch;
+	// 0 for a single operation.
 	Index int
-	Err   *tableerr.Error
+	// Err is the service's error to answer with.
+	Err *tableerr.Error
 }
 
 // fail wraps an error of a single operation.

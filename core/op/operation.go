@@ -21,15 +21,25 @@ import (
 //     carries the XML document in Body, merged into the current properties
 //     where it is executed.
 type Operation struct {
-	Kind                 Kind
-	Table                string
+	// Kind is what the operation does.
+	Kind Kind
+	// Table is the table the operation acts on.
+	Table string
+	// PartitionKey and RowKey name the entity an operation addresses by URL
+	// (all but Insert, whose keys are the entity's).
 	PartitionKey, RowKey string
-	Entity               *entity.Entity
-	IfMatch              store.Match
-	Query                Options
-	Operations           []Operation
-	ACL                  []store.SignedIdentifier
-	Body                 []byte
+	// Entity is the entity a write sends, keys included.
+	Entity *entity.Entity
+	// IfMatch is the If-Match condition of a Replace, Merge or Delete.
+	IfMatch store.Match
+	// Query holds the query options of a Query or ListTables.
+	Query Options
+	// Operations are a Batch's parts, in the order sent.
+	Operations []Operation
+	// ACL is the access policy list SetACL stores.
+	ACL []store.SignedIdentifier
+	// Body is SetProperties' XML document.
+	Body []byte
 }
 
 // Options holds a query's options, as the request carried them.

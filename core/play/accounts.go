@@ -17,10 +17,14 @@ const MaxAccounts = 64
 // Account is one independent account of the engine: its store, the Table
 // API over it and the playground's functions bound to it.
 type Account struct {
-	Name    string
-	Store   *store.Store
+	// Name is the account name, the first segment of its URLs.
+	Name string
+	// Store holds the account's tables and entities.
+	Store *store.Store
+	// Handler is the Table API over Store.
 	Handler *rest.Handler
-	API     *API
+	// API is the playground's functions, bound to this account.
+	API *API
 	// Changes holds the account's change records until the page drains
 	// them (per-change saves, tabs that share the account).
 	Changes *ChangeLog
@@ -28,6 +32,7 @@ type Account struct {
 
 // AccountsOptions configure Accounts.
 type AccountsOptions struct {
+	// Clock is the time source every account's store, handler and API share.
 	Clock func() time.Time
 	// Base gives the URL an account's requests and bodies use, from its
 	// name (e.g. the page's origin + "/" + name).

@@ -16,8 +16,11 @@ import (
 // bodies use (e.g. http://127.0.0.1:10002/devstoreaccount1); Clock stamps
 // previews and request dates.
 type API struct {
-	Base  string
+	// Base is the account URL the built requests and bodies use.
+	Base string
+	// Clock gives the time for previews, request dates and SAS start times.
 	Clock func() time.Time
+	// Creds are the account name and key the built requests are signed with.
 	Creds rest.Credentials
 	// Store, when set, lets QueryStats and Reset reach the account itself.
 	Store *store.Store
@@ -50,7 +53,9 @@ func mustJSON(v any) []byte {
 
 // TableNameReport is ValidateTableName's answer.
 type TableNameReport struct {
-	Valid      bool   `json:"valid"`
+	// Valid says the name breaks no rule.
+	Valid bool `json:"valid"`
+	// Violations are the rules the name breaks, with the service's answers.
 	Violations []Card `json:"violations"`
 }
 
@@ -64,12 +69,18 @@ func (a *API) ValidateTableName(name string) []byte {
 // service reports them (the first is what the service would answer), the
 // size by the published formula and the property count, with their limits.
 type EntityReport struct {
-	Valid      bool   `json:"valid"`
+	// Valid says the draft breaks no rule.
+	Valid bool `json:"valid"`
+	// Violations are the broken rules, the service's answer first.
 	Violations []Card `json:"violations"`
-	Size       int    `json:"size"`
-	SizeLimit  int    `json:"sizeLimit"`
-	Count      int    `json:"count"`
-	CountLimit int    `json:"countLimit"`
+	// Size is the entity's size in bytes by the published formula.
+	Size int `json:"size"`
+	// SizeLimit is the most Size may be.
+	SizeLimit int `json:"sizeLimit"`
+	// Count is the property count, keys and Timestamp included.
+	Count int `json:"count"`
+	// CountLimit is the most Count may be.
+	CountLimit int `json:"countLimit"`
 }
 
 // ValidateEntity checks an editor draft (JSON of Draft).
@@ -87,10 +98,15 @@ func (a *API) ValidateEntity(draftJSON []byte) []byte {
 // entity, and the bodies the engine returns for it at each metadata level
 // (or the violations that stop it).
 type Preview struct {
-	Valid      bool              `json:"valid"`
-	Violations []Card            `json:"violations,omitempty"`
-	Request    string            `json:"request,omitempty"`
-	Responses  map[string]string `json:"responses,omitempty"`
+	// Valid says the draft breaks no rule, so the bodies below exist.
+	Valid bool `json:"valid"`
+	// Violations are the broken rules that stop it; empty when Valid.
+	Violations []Card `json:"violations,omitempty"`
+	// Request is the JSON body an SDK sends to insert the entity.
+	Request string `json:"request,omitempty"`
+	// Responses maps each metadata level asked for ("nometadata",
+	// "minimalmetadata", "fullmetadata") to the body returned at it.
+	Responses map[string]string `json:"responses,omitempty"`
 }
 
 // PreviewEntity renders a draft on the wire for table. level is one of

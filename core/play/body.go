@@ -16,6 +16,7 @@ import (
 // body exactly as an insert would, and converts it to rows for the form mode.
 type BodyReport struct {
 	EntityReport
+	// Draft is the body as editor rows; nil when the JSON is not usable.
 	Draft *Draft `json:"draft,omitempty"`
 	// Notes point out what the service will store differently from what
 	// the body seems to say, e.g. a date without its annotation.
@@ -24,8 +25,10 @@ type BodyReport struct {
 
 // Note is a remark about one property of a body.
 type Note struct {
+	// Property names the property remarked on.
 	Property string `json:"property"`
-	Says     string `json:"says"`
+	// Says is the remark, a full sentence for the reader.
+	Says string `json:"says"`
 }
 
 // ParseBody reads a raw entity body as the service does and reports every
@@ -122,9 +125,13 @@ func failed(err error) (string, string) {
 
 // Listed is one entity of a response body, typed as the engine types it.
 type Listed struct {
-	ETag      string `json:"etag,omitempty"`
+	// ETag is the entity's odata.etag; empty when the body has none
+	// (nometadata).
+	ETag string `json:"etag,omitempty"`
+	// Timestamp is the Timestamp as the body wrote it.
 	Timestamp string `json:"timestamp,omitempty"`
-	Draft     *Draft `json:"draft"`
+	// Draft is the entity in the editor's form: its keys and typed rows.
+	Draft *Draft `json:"draft"`
 }
 
 // ReadEntities reads a response body — one entity or a query's "value"

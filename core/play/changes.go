@@ -43,8 +43,11 @@ func (l *ChangeLog) Wait(uint64) error { return nil }
 // first, or Full when there were too many to keep (the page then saves the
 // whole account).
 type Drained struct {
+	// Changes are the change records, oldest first; empty, not null, when
+	// none are pending.
 	Changes []json.RawMessage `json:"changes"`
-	Full    bool              `json:"full"`
+	// Full says records were dropped, so only a whole save is correct.
+	Full bool `json:"full"`
 }
 
 // Drain hands over the pending records and forgets them.

@@ -11,9 +11,12 @@ import (
 
 // CSVExport is ExportCSV's answer: the file, or why there is none.
 type CSVExport struct {
-	CSV   string `json:"csv,omitempty"`
-	Count int    `json:"count"`
-	Error *Card  `json:"error,omitempty"`
+	// CSV is the file's text; empty on error.
+	CSV string `json:"csv,omitempty"`
+	// Count is the number of entities written to it.
+	Count int `json:"count"`
+	// Error is the service's error, for a missing table or a bad $filter.
+	Error *Card `json:"error,omitempty"`
 }
 
 // ExportCSV writes a table's entities (those a $filter keeps, when filter is
@@ -54,10 +57,14 @@ const maxExportPages = tablecsv.MaxRows / 1000
 // CSVImport is ImportCSV's answer: how many entities were written, or every
 // problem found (and nothing written).
 type CSVImport struct {
-	OK       bool               `json:"ok"`
-	Imported int                `json:"imported"`
+	// OK says every entity was written.
+	OK bool `json:"ok"`
+	// Imported is the number of entities written.
+	Imported int `json:"imported"`
+	// Problems are every fault found in the file, or the write that failed.
 	Problems []tablecsv.Problem `json:"problems,omitempty"`
-	Error    *Card              `json:"error,omitempty"`
+	// Error is the service's error, for a missing table or a failed write.
+	Error *Card `json:"error,omitempty"`
 }
 
 // ImportCSV reads a Storage Explorer CSV file into a table, all or nothing:

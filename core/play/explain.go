@@ -13,31 +13,42 @@ import (
 
 // Explanation is ExplainFilter's answer.
 type Explanation struct {
-	Valid      bool      `json:"valid"`
-	Canonical  string    `json:"canonical,omitempty"`
-	Properties []string  `json:"properties,omitempty"`
-	KeyRange   *KeyRange `json:"keyRange,omitempty"`
+	// Valid says the filter parses.
+	Valid bool `json:"valid"`
+	// Canonical is the filter rewritten in one canonical form.
+	Canonical string `json:"canonical,omitempty"`
+	// Properties are the property names it reads, each once.
+	Properties []string `json:"properties,omitempty"`
+	// KeyRange is the part of the table a query with it scans.
+	KeyRange *KeyRange `json:"keyRange,omitempty"`
 	// Clauses are the filter's top-level "and" terms, each with what it does.
 	Clauses []Clause `json:"clauses,omitempty"`
-	Error   *Card    `json:"error,omitempty"`
+	// Error is the service's error when the filter does not parse.
+	Error *Card `json:"error,omitempty"`
 	// Position is the one the service's message names: UTF-16 units counted
 	// from 0, just after the offending token; -1 when there is no syntax error.
 	Position int `json:"position"`
 	// Span is the offending token (0-based, end excluded) and Column the
 	// 1-based character where it starts, as people count; Where says both
 	// in a sentence.
-	Span   *filter.Span `json:"span,omitempty"`
-	Column int          `json:"column,omitempty"`
-	Where  string       `json:"where,omitempty"`
+	Span *filter.Span `json:"span,omitempty"`
+	// Column is the 1-based character where the offending token starts.
+	Column int `json:"column,omitempty"`
+	// Where says Position and Column in a sentence.
+	Where string `json:"where,omitempty"`
 	// Hint suggests the fix for a common mistake (a symbol for an operator).
 	Hint string `json:"hint,omitempty"`
 }
 
 // KeyRange says which part of a table a filter confines a query to.
 type KeyRange struct {
+	// PartitionKey bounds the partitions scanned; nil scans them all.
 	PartitionKey *Bounds `json:"PartitionKey,omitempty"`
-	RowKey       *Bounds `json:"RowKey,omitempty"`
-	Empty        bool    `json:"empty"`
+	// RowKey bounds the rows within a fixed partition; nil when unbounded
+	// or the partition is not fixed.
+	RowKey *Bounds `json:"RowKey,omitempty"`
+	// Empty says no key satisfies the bounds: the query examines nothing.
+	Empty bool `json:"empty"`
 	// Statement says the range exactly, e.g. "Scans PartitionKey ≥ 'cust05'
 	// and < 'cust08' (cust08 excluded)."
 	Statement string `json:"statement"`
@@ -45,10 +56,14 @@ type KeyRange struct {
 
 // Bounds are the two ends of a key range; nil means unbounded.
 type Bounds struct {
-	From          *string `json:"from,omitempty"`
-	FromInclusive bool    `json:"fromInclusive"`
-	To            *string `json:"to,omitempty"`
-	ToInclusive   bool    `json:"toInclusive"`
+	// From is the lowest key; nil means unbounded below.
+	From *string `json:"from,omitempty"`
+	// FromInclusive says From itself is in the range.
+	FromInclusive bool `json:"fromInclusive"`
+	// To is the highest key; nil means unbounded above.
+	To *string `json:"to,omitempty"`
+	// ToInclusive says To itself is in the range.
+	ToInclusive bool `json:"toInclusive"`
 	// Statement is the bounds as comparisons, e.g. "PartitionKey ≥ 'cust05'
 	// and < 'cust08'".
 	Statement string `json:"statement"`
@@ -60,9 +75,14 @@ type Bounds struct {
 // so its answer is fixed); Says explains it, and Mismatches name the types a
 // table holds that make one of its comparisons a type mismatch.
 type Clause struct {
-	Text       string     `json:"text"`
-	Role       string     `json:"role"`
-	Says       string     `json:"says"`
+	// Text is the term in canonical form.
+	Text string `json:"text"`
+	// Role is "range", "entity" or "mismatch".
+	Role string `json:"role"`
+	// Says explains the term in a sentence.
+	Says string `json:"says"`
+	// Mismatches are the type mismatches the table's entities cause; empty
+	// without a table.
 	Mismatches []Mismatch `json:"mismatches,omitempty"`
 }
 
@@ -70,13 +90,20 @@ type Clause struct {
 // Count of the Sampled entities hold Property as Type, which does not compare
 // with the constant's type, so the comparison is Holds for them.
 type Mismatch struct {
+	// Property is the property compared.
 	Property string `json:"property"`
-	Type     string `json:"type"`
+	// Type is the Edm type some entities hold it as.
+	Type string `json:"type"`
+	// Constant is the Edm type of the constant it is compared with.
 	Constant string `json:"constant"`
-	Count    int    `json:"count"`
-	Sampled  int    `json:"sampled"`
-	Holds    bool   `json:"holds"`
-	Says     string `json:"says"`
+	// Count is how many sampled entities hold Property as Type.
+	Count int `json:"count"`
+	// Sampled is how many entities were read, at most a thousand.
+	Sampled int `json:"sampled"`
+	// Holds is the comparison's fixed answer for those entities.
+	Holds bool `json:"holds"`
+	// Says explains it in a sentence.
+	Says string `json:"says"`
 }
 
 func quoteKey(k string) string { return "'" + strings.ReplaceAll(k, "'", "''") + "'" }

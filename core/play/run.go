@@ -6,10 +6,15 @@ import "github.com/tableplay/tableplay/core/rest"
 // engine's answer to it and, for a query, what the page cost (examined and
 // returned entities), all from one run.
 type Ran struct {
-	Request  Request          `json:"request"`
-	Response *rest.Reply      `json:"response,omitempty"`
-	Stats    *rest.QueryStats `json:"stats,omitempty"`
-	Error    string           `json:"error,omitempty"`
+	// Request is the request built for the operation.
+	Request Request `json:"request"`
+	// Response is the Table API's answer; nil when nothing was sent.
+	Response *rest.Reply `json:"response,omitempty"`
+	// Stats is what an entity query examined and returned; nil when no query
+	// reached the store.
+	Stats *rest.QueryStats `json:"stats,omitempty"`
+	// Error says why no request could be built or sent.
+	Error string `json:"error,omitempty"`
 }
 
 // Run builds an operation's request (as RequestFor does) and answers it with

@@ -9,9 +9,12 @@ import (
 // Continuation is DecodeContinuation's answer: each continuation token the
 // page was given, with the key it names.
 type Continuation struct {
+	// PartitionKey is the NextPartitionKey token; nil when none was given.
 	PartitionKey *Token `json:"partitionKey,omitempty"`
-	RowKey       *Token `json:"rowKey,omitempty"`
-	TableName    *Token `json:"tableName,omitempty"`
+	// RowKey is the NextRowKey token; nil when none was given.
+	RowKey *Token `json:"rowKey,omitempty"`
+	// TableName is the NextTableName token; nil when none was given.
+	TableName *Token `json:"tableName,omitempty"`
 	// Says where the next page starts, in a sentence.
 	Says string `json:"says,omitempty"`
 }
@@ -19,9 +22,12 @@ type Continuation struct {
 // Token is one continuation token: Raw as the service sent it and Key, the
 // key it names (Valid false when it names none).
 type Token struct {
-	Raw   string `json:"raw"`
-	Key   string `json:"key"`
-	Valid bool   `json:"valid"`
+	// Raw is the token as the service sent it.
+	Raw string `json:"raw"`
+	// Key is the key it names (a NextTableName token's name alone).
+	Key string `json:"key"`
+	// Valid says the token decodes to a key.
+	Valid bool `json:"valid"`
 }
 
 func decodeToken(raw string) *Token {

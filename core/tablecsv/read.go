@@ -14,9 +14,13 @@ import (
 // the file), and the reason, with the service's error code when an entity
 // rule is broken.
 type Problem struct {
-	Line    int    `json:"line"`
-	Column  string `json:"column"`
-	Code    string `json:"code,omitempty"`
+	// Line is the 1-based line the row starts on; 1 is the header.
+	Line int `json:"line"`
+	// Column is the column's header name; "" for the whole row or file.
+	Column string `json:"column"`
+	// Code is the service's error code when an entity rule is broken.
+	Code string `json:"code,omitempty"`
+	// Message says what is wrong, for a person.
 	Message string `json:"message"`
 }
 

@@ -23,10 +23,13 @@ const (
 
 // SyntaxError is a malformed CSV file, at a 1-based line.
 type SyntaxError struct {
-	Line   int
+	// Line is the 1-based line where the fault is.
+	Line int
+	// Reason says what is malformed.
 	Reason string
 }
 
+// Error implements error as "line N: reason".
 func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Reason) }
 
 // record is one row of fields and the line it starts on.

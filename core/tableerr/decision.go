@@ -3,7 +3,9 @@ package tableerr
 // Decision is one entry of docs/fidelity.md as a reader meets it on a rule
 // card: its id, its heading in words and how sure the evidence is.
 type Decision struct {
-	ID         string `json:"id"`
+	// ID is the entry's id, such as "F-SIZE-FORMULA".
+	ID string `json:"id"`
+	// Title is the entry's heading in words.
 	Title      string `json:"title"`
 	Confidence string `json:"confidence"` // high, medium or low
 }

@@ -4,10 +4,14 @@ package tableerr
 // the service writes (without the RequestId/Time lines, which rest adds).
 // Rule is set for validation failures.
 type Error struct {
-	Code    Code
-	Status  int
+	// Code is the service's error code, as the body's odata.error.code.
+	Code Code
+	// Status is the HTTP status that goes with Code.
+	Status int
+	// Message is the message text; a batch prefixes it with the failing index.
 	Message string
-	Rule    *Rule
+	// Rule is the broken rule behind a validation failure; nil otherwise.
+	Rule *Rule
 }
 
 // Error implements error as "Code: message".

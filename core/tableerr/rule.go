@@ -17,16 +17,21 @@ type Rule struct {
 	Statement string `json:"statement"`
 	// Section names the document section the rule comes from and DocURL links it.
 	Section string `json:"section"`
-	DocURL  string `json:"docUrl"`
+	// DocURL links to that section.
+	DocURL string `json:"docUrl"`
 	// Disputed is set where the docs, the service and emulators disagree on
 	// the rule; Dispute says how (and what tableplay does).
-	Disputed bool   `json:"disputed"`
-	Dispute  string `json:"dispute,omitempty"`
+	Disputed bool `json:"disputed"`
+	// Dispute says how they disagree and what tableplay does; empty unless
+	// Disputed.
+	Dispute string `json:"dispute,omitempty"`
 }
 
 // Measure is a measured quantity against its limit.
 type Measure struct {
-	Value int64  `json:"value"`
+	// Value is what was measured.
+	Value int64 `json:"value"`
+	// Limit is the most the rule allows.
 	Limit int64  `json:"limit"`
 	Unit  string `json:"unit"` // e.g. "UTF-16 code units", "bytes", "properties"
 }
