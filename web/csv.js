@@ -33,7 +33,13 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 0);
-    replace(result, el("p", { class: "ok-note" }, `Exported ${answer.count} entit${answer.count === 1 ? "y" : "ies"} as ${name}.csv.`));
+    const note = `Exported ${answer.count} entit${answer.count === 1 ? "y" : "ies"} as ${name}.csv.`;
+    replace(
+      result,
+      answer.truncated
+        ? el("p", { class: "card" }, `${note} The table holds more: a file stops at the ${answer.count} an import accepts.`)
+        : el("p", { class: "ok-note" }, note),
+    );
   });
 
   importButton.addEventListener("click", () => {

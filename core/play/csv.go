@@ -15,6 +15,9 @@ type CSVExport struct {
 	CSV string `json:"csv,omitempty"`
 	// Count is the number of entities written to it.
 	Count int `json:"count"`
+	// Truncated says the table holds more than an import accepts: the file
+	// has the first tablecsv.MaxRows entities, in key order.
+	Truncated bool `json:"truncated,omitempty"`
 	// Error is the service's error, for a missing table or a bad $filter.
 	Error *Card `json:"error,omitempty"`
 }
@@ -22,6 +25,11 @@ type CSVExport struct {
 // ExportCSV writes a table's entities (those a $filter keeps, when filter is
 // not empty) in Storage Explorer's CSV layout.
 func (a *API) ExportCSV(table, filterText string) []byte {
+	return a.exportCSV(table, filterText, maxExportPages)
+}
+
+// exportCSV reads at most maxPages pages of the service's size.
+func (a *API) exportCSV(table, filterText string, maxPages int) []byte {
 	if a.Store == nil {
 		return errorJSON("no account")
 	}
@@ -35,19 +43,20 @@ func (a *API) ExportCSV(table, filterText string) []byte {
 		q.Filter = n
 	}
 	var all []*entity.Entity
-	for range maxExportPages {
+	more := false
+	for range maxPages {
 		page, err := a.Store.Query(table, q)
 		if err != nil {
 			c := cardOf(err)
 			return mustJSON(CSVExport{Error: &c})
 		}
 		all = append(all, page.Entities...)
-		if !page.More() {
+		if more = page.More(); !more {
 			break
 		}
 		q.NextPartitionKey, q.NextRowKey = page.NextPartitionKey, page.NextRowKey
 	}
-	return mustJSON(CSVExport{CSV: tablecsv.Write(all), Count: len(all)})
+	return mustJSON(CSVExport{CSV: tablecsv.Write(all), Count: len(all), Truncated: more})
 }
 
 // maxExportPages bounds the pages an export reads: as many rows as an

@@ -2,6 +2,7 @@ package play
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +81,30 @@ func TestCSVImportIsAllOrNothing(t *testing.T) {
 	_ = json.Unmarshal(a.ImportCSV("Missing", "PartitionKey,RowKey\np,1\n"), &missing)
 	if missing.OK || missing.Error == nil || missing.Error.Code != "ResourceNotFound" {
 		t.Fatalf("import into a missing table: %+v %+v", missing, missing.Error)
+	}
+}
+
+// TestCSVExportSaysWhenItStops: a table larger than the export's page budget
+// gives a file of the pages read and says the table holds more.
+func TestCSVExportSaysWhenItStops(t *testing.T) {
+	a := csvAPI(t)
+	for i := range 2001 {
+		e := &entity.Entity{PartitionKey: "p", RowKey: fmt.Sprintf("%05d", i)}
+		if _, err := a.Store.Apply("Tab", store.Op{Kind: store.Insert, Entity: e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		pages     int
+		count     int
+		truncated bool
+	}{{2, 2000, true}, {3, 2001, false}} {
+		var ex CSVExport
+		if err := json.Unmarshal(a.exportCSV("Tab", "", c.pages), &ex); err != nil {
+			t.Fatal(err)
+		}
+		if ex.Count != c.count || ex.Truncated != c.truncated || strings.Count(ex.CSV, "\r\n") != c.count+1 {
+			t.Errorf("%d pages: count %d truncated %v, want %d %v", c.pages, ex.Count, ex.Truncated, c.count, c.truncated)
+		}
 	}
 }
