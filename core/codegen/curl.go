@@ -70,7 +70,7 @@ func curlCommands(o op.Operation, opt Options) string {
 		if o.Query.Select != nil {
 			params = append(params, [2]string{"$select", *o.Query.Select})
 		}
-		cmd("GET", entityPath(o.Table, o.PartitionKey, o.RowKey), nil, "", params, false)
+		cmd("GET", op.EntityPath(o.Table, o.PartitionKey, o.RowKey), nil, "", params, false)
 	case op.Insert:
 		cmd("POST", "/"+url.PathEscape(o.Table), jsonType, string(curlEntity(entityOf(o))), nil, false)
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete:
@@ -81,7 +81,7 @@ func curlCommands(o op.Operation, opt Options) string {
 			h = append(h, jsonType...)
 		}
 		pk, rk := keys(o)
-		cmd(method, entityPath(o.Table, pk, rk), h, body, nil, o.Kind != op.Delete)
+		cmd(method, op.EntityPath(o.Table, pk, rk), h, body, nil, o.Kind != op.Delete)
 	case op.Batch:
 		curlBatch(&b, o, base)
 		w("curl -sS --fail-with-body -X POST \"$BASE\"'/$batch?'\"$SAS\"")
@@ -117,7 +117,7 @@ func curlBatch(b *strings.Builder, o op.Operation, base string) {
 		var h []string
 		if p.Kind != op.Insert {
 			method, h = curlWrite(p)
-			path = entityPath(p.Table, pk, rk)
+			path = op.EntityPath(p.Table, pk, rk)
 		}
 		lines = append(lines, method+" "+base+path+" HTTP/1.1", "Accept: application/json;odata=minimalmetadata")
 		lines = append(lines, h...)
@@ -155,13 +155,6 @@ func curlParams(q op.Options, entities bool) [][2]string {
 		p = append(p, [2]string{"NextTableName", q.NextTableName})
 	}
 	return p
-}
-
-// entityPath addresses one entity: quotes doubled inside the key literals,
-// then the whole escaped for the path.
-func entityPath(table, pk, rk string) string {
-	key := func(s string) string { return url.PathEscape(strings.ReplaceAll(s, "'", "''")) }
-	return "/" + url.PathEscape(table) + "(PartitionKey='" + key(pk) + "',RowKey='" + key(rk) + "')"
 }
 
 // curlEntity is the JSON body of an entity with every type the service

@@ -267,4 +267,4 @@ func goBytes(p []byte) string {
 }
 
 // odataString quotes a string as an OData literal.
-func odataString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+func odataString(s string) string { return edm.StringValue(s).Literal() }

@@ -106,7 +106,7 @@ type Mismatch struct {
 	Says string `json:"says"`
 }
 
-func quoteKey(k string) string { return "'" + strings.ReplaceAll(k, "'", "''") + "'" }
+func quoteKey(k string) string { return edm.StringValue(k).Literal() }
 
 func boundsOf(name string, lo, hi filter.Bound) *Bounds {
 	if !lo.Set && !hi.Set {

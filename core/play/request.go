@@ -93,10 +93,7 @@ func (a *API) encode(o op.Operation, level string) (Request, string) {
 	add := func(k, v string) { h = append(h, [2]string{k, v}) }
 	var path string
 	if o.Kind.Addressed() {
-		// The SDK doubles quotes, then escapes the key for the path.
-		pk := url.PathEscape(strings.ReplaceAll(o.PartitionKey, "'", "''"))
-		rk := url.PathEscape(strings.ReplaceAll(o.RowKey, "'", "''"))
-		path = "/" + url.PathEscape(o.Table) + "(PartitionKey='" + pk + "',RowKey='" + rk + "')"
+		path = op.EntityPath(o.Table, o.PartitionKey, o.RowKey)
 	}
 	switch o.Kind {
 	case op.CreateTable:
