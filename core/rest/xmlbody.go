@@ -86,7 +86,6 @@ func parseACL(body []byte) ([]store.SignedIdentifier, *tableerr.Error) {
 	for _, x := range d.IDs {
 		id := store.SignedIdentifier{ID: x.ID}
 		if p := x.Policy; p != nil {
-			id.HasPolicy = true
 			for _, f := range []struct {
 				v   *string
 				dst **edm.Ticks
@@ -108,6 +107,9 @@ func parseACL(body []byte) ([]store.SignedIdentifier, *tableerr.Error) {
 				}
 				id.Permission = perm
 			}
+			// An <AccessPolicy/> without fields is kept as no policy, as
+			// the service's read omits it (and as a snapshot restores it).
+			id.HasPolicy = id.Start != nil || id.Expiry != nil || id.Permission != ""
 		}
 		out = append(out, id)
 	}
