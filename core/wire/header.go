@@ -1,0 +1,90 @@
+package wire
+
+// Header is a message's header fields by canonical key. Its underlying type
+// is net/http's Header's, so an adapter converts one into the other without
+// copying.
+type Header map[string][]string
+
+// Get returns the first value of key, "" when absent.
+func (h Header) Get(key string) string {
+	if v := h[CanonicalKey(key)]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// Values returns every value of key.
+func (h Header) Values(key string) []string { return h[CanonicalKey(key)] }
+
+// Set replaces the values of key with value.
+func (h Header) Set(key, value string) { h[CanonicalKey(key)] = []string{value} }
+
+// Add appends value to the values of key.
+func (h Header) Add(key, value string) {
+	k := CanonicalKey(key)
+	h[k] = append(h[k], value)
+}
+
+// Del removes key.
+func (h Header) Del(key string) { delete(h, CanonicalKey(key)) }
+
+// CanonicalKey returns key as HTTP/1.1 servers and clients spell it: the
+// first letter and each letter after a hyphen upper case, the others lower
+// case ("x-ms-date" becomes "X-Ms-Date"). A key holding a byte that cannot
+// be in a field name is returned unchanged. A key already canonical costs
+// nothing.
+func CanonicalKey(key string) string {
+	upper := true
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !tokenByte(c) {
+			return key
+		}
+		if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
+			for j := i + 1; j < len(key); j++ {
+				if !tokenByte(key[j]) {
+					return key
+				}
+			}
+			b := []byte(key)
+			canonicalize(b)
+			return string(b)
+		}
+		upper = c == '-'
+	}
+	return key
+}
+
+// canonicalize rewrites a field name of token bytes in canonical case.
+func canonicalize(b []byte) {
+	upper := true
+	for i, c := range b {
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			b[i] = c - ('a' - 'A')
+		case !upper && 'A' <= c && c <= 'Z':
+			b[i] = c + ('a' - 'A')
+		}
+		upper = c == '-'
+	}
+}
+
+// tokenByte reports whether c may appear in a field name or a method (an
+// RFC 9110 token character).
+func tokenByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
+		return true
+	}
+	return false
+}
+
+// valueByte reports whether c may appear in a field value: visible ASCII,
+// space, tab, and any byte from 0x80 on.
+func valueByte(c byte) bool {
+	return c == '\t' || c >= 0x20 && c != 0x7f
+}

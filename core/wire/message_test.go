@@ -1,0 +1,84 @@
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"net/http"
+	"net/textproto"
+	"reflect"
+	"testing"
+)
+
+// TestCanonicalKey: keys are spelled as net/textproto spells them.
+func TestCanonicalKey(t *testing.T) {
+	for _, k := range []string{"x-ms-date", "X-MS-VERSION", "etag", "Content-Type", "dataserviceid", "a b", "", "x_y", "é-x", "-a", "A--b"} {
+		if got, want := CanonicalKey(k), textproto.CanonicalMIMEHeaderKey(k); got != want {
+			t.Errorf("CanonicalKey(%q) = %q, textproto %q", k, got, want)
+		}
+	}
+}
+
+// TestStatusText: every code net/http names has the same phrase here.
+func TestStatusText(t *testing.T) {
+	for code := 100; code < 600; code++ {
+		if got, want := StatusText(code), http.StatusText(code); got != want {
+			t.Errorf("StatusText(%d) = %q, net/http %q", code, got, want)
+		}
+	}
+}
+
+var headerSeeds = []string{
+	"A: 1\r\nb: 2\r\nA: 3\r\n\r\nrest",
+	"X-Ms-Date:  Tue, 01 Jan 2030 00:00:00 GMT \r\n\r\n",
+	"Folded: one\r\n two\r\n\tthree\r\n\r\n",
+	"\r\n",
+	" lead: 1\r\n\r\n",
+	"nocolon\r\n\r\n",
+	"Bad\x01: 1\r\n\r\n",
+	"Ctl: a\x01b\r\n\r\n",
+	"Spaced Name: 1\r\n\r\n",
+	"A: 1\r\n",
+}
+
+// FuzzReadHeader: a header block accepted here is read by net/textproto
+// to the same fields and the same remainder.
+func FuzzReadHeader(f *testing.F) {
+	for _, s := range headerSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, rest, err := ReadHeader([]byte(s))
+		if err != nil {
+			return
+		}
+		r := bufio.NewReader(bytes.NewReader([]byte(s)))
+		want, werr := textproto.NewReader(r).ReadMIMEHeader()
+		if werr != nil {
+			t.Fatalf("%q: accepted what textproto refuses (%v)", s, werr)
+		}
+		if len(h)+len(want) > 0 && !reflect.DeepEqual(map[string][]string(h), map[string][]string(want)) {
+			// Folded values may differ in trailing blanks only.
+			t.Fatalf("%q: %q, textproto %q", s, h, want)
+		}
+		if r.Buffered() != len(rest) {
+			t.Fatalf("%q: rest %q, textproto leaves %d bytes", s, rest, r.Buffered())
+		}
+	})
+}
+
+// TestRequestLine reads request lines and refuses malformed ones.
+func TestRequestLine(t *testing.T) {
+	l, rest, err := ReadRequestLine([]byte("MERGE http://h/a/t(PartitionKey='p',RowKey='r') HTTP/1.1\r\nX: 1"))
+	if err != nil || l.Method != "MERGE" || l.Target != "http://h/a/t(PartitionKey='p',RowKey='r')" || string(rest) != "X: 1" {
+		t.Fatalf("got %+v %q %v", l, rest, err)
+	}
+	for _, bad := range []string{"GET /t\r\n", "GET /t HTTP/1.1", "G T /t HTTP/1.1\r\n", "GET /t HTTP/11\r\n", "\r\n", "GET  HTTP/1.1\r\n"} {
+		if _, _, err := ReadRequestLine([]byte(bad)); err == nil && bad != "GET  HTTP/1.1\r\n" {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	code, _, err := ReadStatusLine([]byte("HTTP/1.1 204 No Content\r\n"))
+	if err != nil || code != 204 {
+		t.Fatalf("status %d %v", code, err)
+	}
+}

@@ -1,0 +1,199 @@
+package wire
+
+import (
+	"bytes"
+)
+
+// Part is one body part of a multipart message: its header block and its
+// content, a slice of the message's bytes.
+type Part struct {
+	Header Header
+	Body   []byte
+}
+
+// PartReader reads the body parts of a multipart body held in memory, as
+// RFC 2046 frames them: a preamble, "--boundary" lines (optionally followed
+// by blanks) before each part, "--boundary--" after the last. Lines may end
+// in CRLF or, when the first delimiter line does, in LF alone.
+type PartReader struct {
+	rest     []byte
+	dash     []byte // "--boundary"
+	nl       []byte // the line ending: CRLF, or LF
+	parts    int
+	finished bool
+}
+
+// NewPartReader returns a reader of body's parts delimited by boundary.
+func NewPartReader(body []byte, boundary string) *PartReader {
+	return &PartReader{rest: body, dash: []byte("--" + boundary), nl: []byte("\r\n")}
+}
+
+// Next returns the next part; done is true (with no error) once the closing
+// delimiter was read. Text that does not frame parts is ErrMalformed,
+// including a body that ends without its closing delimiter.
+func (r *PartReader) Next() (p Part, done bool, err error) {
+	if r.finished {
+		return Part{}, true, nil
+	}
+	if len(r.dash) == 2 {
+		return Part{}, false, ErrMalformed // an empty boundary
+	}
+	expectPart := false
+	for {
+		i := bytes.IndexByte(r.rest, '\n')
+		if i < 0 {
+			// The last line, without a line ending, may only close.
+			if r.isClose(r.rest, true) {
+				r.finished = true
+				return Part{}, true, nil
+			}
+			return Part{}, false, ErrMalformed
+		}
+		line := r.rest[:i+1]
+		r.rest = r.rest[i+1:]
+		if r.isDelimiter(line) {
+			r.parts++
+			return r.part()
+		}
+		if r.isClose(line, false) {
+			r.finished = true
+			return Part{}, true, nil
+		}
+		switch {
+		case expectPart:
+			return Part{}, false, ErrMalformed
+		case r.parts == 0:
+			continue // the preamble
+		case bytes.Equal(line, r.nl):
+			expectPart = true // the line ending before a delimiter
+		default:
+			return Part{}, false, ErrMalformed
+		}
+	}
+}
+
+// part reads a part's header block and its content, up to the line ending
+// before the next delimiter.
+func (r *PartReader) part() (Part, bool, error) {
+	h, rest, err := ReadHeader(r.rest)
+	if err == errUnterminated {
+		// A body that ends inside a part's header block ends the parts, as
+		// Go's reader has it.
+		r.finished = true
+		return Part{}, true, nil
+	}
+	if err != nil {
+		return Part{}, false, err
+	}
+	end, ok := r.contentEnd(rest)
+	if !ok {
+		return Part{}, false, ErrMalformed
+	}
+	r.rest = rest[end:]
+	return Part{Header: h, Body: rest[:end]}, false, nil
+}
+
+// contentEnd finds where a part's content ends: at a delimiter at its very
+// start, or at the line ending before "--boundary" followed by a blank, a
+// line ending or "--" (the boundary followed by anything else is content).
+func (r *PartReader) contentEnd(b []byte) (int, bool) {
+	if bytes.HasPrefix(b, r.dash) && delimiterFollows(b[len(r.dash):]) {
+		return 0, true
+	}
+	nlDash := make([]byte, 0, len(r.nl)+len(r.dash))
+	nlDash = append(append(nlDash, r.nl...), r.dash...)
+	from := 0
+	for {
+		i := bytes.Index(b[from:], nlDash)
+		if i < 0 {
+			return 0, false
+		}
+		at := from + i
+		if delimiterFollows(b[at+len(nlDash):]) {
+			return at, true
+		}
+		from = at + 1
+	}
+}
+
+// delimiterFollows reports whether what follows "--boundary" makes it a
+// delimiter: the end of the body, a blank, a line ending or "--".
+func delimiterFollows(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	switch b[0] {
+	case ' ', '\t', '\r', '\n':
+		return true
+	case '-':
+		return len(b) > 1 && b[1] == '-'
+	}
+	return false
+}
+
+// isDelimiter reports whether line (with its line feed) is "--boundary",
+// blanks, and the line ending. On the first one an LF alone switches the
+// reader to LF line endings.
+func (r *PartReader) isDelimiter(line []byte) bool {
+	if !bytes.HasPrefix(line, r.dash) {
+		return false
+	}
+	rest := bytes.TrimLeft(line[len(r.dash):], " \t")
+	if r.parts == 0 && len(rest) == 1 && rest[0] == '\n' {
+		r.nl = r.nl[1:]
+	}
+	return bytes.Equal(rest, r.nl)
+}
+
+// isClose reports whether line is "--boundary--", blanks, and the line
+// ending (or nothing, at the end of the body).
+func (r *PartReader) isClose(line []byte, last bool) bool {
+	if !bytes.HasPrefix(line, r.dash) || !bytes.HasPrefix(line[len(r.dash):], []byte("--")) {
+		return false
+	}
+	rest := bytes.TrimLeft(line[len(r.dash)+2:], " \t")
+	return len(rest) == 0 && last || bytes.Equal(rest, r.nl)
+}
+
+// PartWriter appends a multipart body to a byte slice, laid out as Go's and
+// the Azure SDKs' writers lay it out: "--boundary", the part's header lines
+// and a blank line before each part, CRLF before every delimiter after the
+// first, "--boundary--" and CRLF at the end.
+type PartWriter struct {
+	B        []byte
+	Boundary string
+	started  bool
+}
+
+// Part starts a part with the given header fields, in that order.
+func (w *PartWriter) Part(fields ...[2]string) {
+	if w.started {
+		w.B = append(w.B, "\r\n"...)
+	}
+	w.started = true
+	w.B = append(w.B, "--"...)
+	w.B = append(w.B, w.Boundary...)
+	w.B = append(w.B, "\r\n"...)
+	for _, f := range fields {
+		w.B = AppendField(w.B, f[0], f[1])
+	}
+	w.B = append(w.B, "\r\n"...)
+}
+
+// Close writes the closing delimiter.
+func (w *PartWriter) Close() {
+	if w.started {
+		w.B = append(w.B, "\r\n"...)
+	}
+	w.B = append(w.B, "--"...)
+	w.B = append(w.B, w.Boundary...)
+	w.B = append(w.B, "--\r\n"...)
+}
+
+// AppendField appends the header line "name: value" and CRLF.
+func AppendField(b []byte, name, value string) []byte {
+	b = append(b, name...)
+	b = append(b, ": "...)
+	b = append(b, value...)
+	return append(b, "\r\n"...)
+}
