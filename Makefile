@@ -128,6 +128,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFrames$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzParseBatchMatchesGo$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzPartReader$$' -fuzztime $(FUZZTIME) ./core/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzReadHeader$$' -fuzztime $(FUZZTIME) ./core/wire
 	$(GO) test -run '^$$' -fuzz '^FuzzParseAuthorization$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseSAS$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzXMLWithinDepth$$' -fuzztime $(FUZZTIME) ./core/rest

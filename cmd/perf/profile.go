@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -63,7 +64,7 @@ func serveProfiling(dir string) error {
 	if err != nil {
 		return err
 	}
-	api := rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now})
+	api := resthttp.New(rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now}))
 	var p profiler
 	p.dir = dir
 	mux := http.NewServeMux()

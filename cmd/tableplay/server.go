@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -31,11 +32,11 @@ func newServer(c serverConfig) http.Handler {
 	if c.store == nil {
 		c.store = store.New(store.Options{Clock: c.clock})
 	}
-	api := rest.New(rest.Options{
+	api := resthttp.New(rest.New(rest.Options{
 		Store:       c.store,
 		Credentials: creds,
 		Clock:       c.clock,
-	})
+	}))
 	// .wasm must be served as application/wasm for streaming compilation.
 	_ = mime.AddExtensionType(".wasm", "application/wasm")
 	mux := http.NewServeMux()

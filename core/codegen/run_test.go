@@ -20,6 +20,7 @@ import (
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/play"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -132,7 +133,7 @@ type server struct {
 
 func newServer(t *testing.T, clock func() time.Time) *server {
 	s := &server{clock: clock}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.handler.Load().ServeHTTP(w, r) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { resthttp.New(s.handler.Load()).ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
 	s.endpoint = srv.URL + "/" + rest.WellKnownAccount
 	return s

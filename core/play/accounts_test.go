@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 )
 
 func newAccounts(changed *[]string) *Accounts {
@@ -56,7 +57,7 @@ func TestAccountsAreIndependent(t *testing.T) {
 			r.Header.Set(h[0], h[1])
 		}
 		w := httptest.NewRecorder()
-		s.Router().ServeHTTP(w, r)
+		resthttp.New(s.Router()).ServeHTTP(w, r)
 		if w.Code != want {
 			t.Errorf("%s: %d %s, want %d", account, w.Code, w.Body, want)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -90,7 +91,7 @@ func TestValidateEntity(t *testing.T) {
 func TestPreviewMatchesTheEngine(t *testing.T) {
 	st := store.New(store.Options{Clock: func() time.Time { return at }})
 	creds := rest.WellKnown()
-	srv := httptest.NewServer(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now}))
+	srv := httptest.NewServer(resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now})))
 	defer srv.Close()
 	a := newAPI(srv.URL + "/devstoreaccount1")
 	a.Clock = time.Now

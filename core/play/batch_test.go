@@ -11,6 +11,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -49,7 +50,7 @@ func TestCheckBatch(t *testing.T) {
 
 func TestBatchRequestAndAnswer(t *testing.T) {
 	st := store.New(store.Options{Clock: time.Now})
-	srv := httptest.NewServer(rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now}))
+	srv := httptest.NewServer(resthttp.New(rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now})))
 	defer srv.Close()
 	a := newAPI(srv.URL + "/devstoreaccount1")
 	a.Clock = time.Now

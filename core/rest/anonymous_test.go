@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -19,7 +20,7 @@ func anonymousServer(t *testing.T, trust bool) (*httptest.Server, *store.Store) 
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = true
 	creds.TrustUnsigned = trust
-	srv := httptest.NewServer(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now}))
+	srv := httptest.NewServer(resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now})))
 	t.Cleanup(srv.Close)
 	return srv, st
 }

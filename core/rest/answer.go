@@ -1,8 +1,6 @@
 package rest
 
 import (
-	"net/http"
-
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 )
@@ -29,13 +27,13 @@ func (x *exchange) execute(d decoded) {
 		}
 		return
 	}
-	h := x.w.Header()
+	h := x.out
 	switch o.Kind {
 	case op.ListTables:
 		if res.Tables.NextTableName != "" {
 			h.Set("x-ms-continuation-NextTableName", res.Tables.NextTableName)
 		}
-		x.json(http.StatusOK, odata.AppendTables(nil, x.ctx(""), res.Tables.Names))
+		x.json(200, odata.AppendTables(nil, x.ctx(""), res.Tables.Names))
 	case op.CreateTable:
 		loc := x.base + "/" + odata.TablePath(res.Table)
 		h.Set("Location", loc)
@@ -44,23 +42,23 @@ func (x *exchange) execute(d decoded) {
 			x.noContent()
 			return
 		}
-		x.json(http.StatusCreated, odata.AppendTable(nil, x.ctx(""), res.Table))
+		x.json(201, odata.AppendTable(nil, x.ctx(""), res.Table))
 	case op.GetTable:
-		x.json(http.StatusOK, odata.AppendTable(nil, x.ctx(""), res.Table))
+		x.json(200, odata.AppendTable(nil, x.ctx(""), res.Table))
 	case op.Query:
 		page := res.Page
-		noteQuery(x.r, &page)
+		noteQuery(&x.r, &page)
 		if page.More() {
 			h.Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
 			h.Set("x-ms-continuation-NextRowKey", page.NextRowKey)
 		}
 		buf := x.h.bodies.get()
 		body := odata.AppendEntities(buf.b[:0], x.ctx(o.Table), page.Entities, projection(o, res))
-		x.json(http.StatusOK, body)
+		x.json(200, body)
 		x.h.bodies.put(buf, body)
 	case op.Get:
 		h["Etag"] = []string{odata.ETag(res.Entity.Timestamp)} // canonical form, as Set would write it
-		x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))
+		x.json(200, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))
 	case op.Insert:
 		stored := res.Entity
 		loc := x.base + "/" + odata.EntityPath(o.Table, stored.PartitionKey, stored.RowKey)
@@ -71,16 +69,16 @@ func (x *exchange) execute(d decoded) {
 			x.noContent()
 			return
 		}
-		x.json(http.StatusCreated, odata.AppendEntity(nil, x.ctx(o.Table), stored, nil))
+		x.json(201, odata.AppendEntity(nil, x.ctx(o.Table), stored, nil))
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
 		h["Etag"] = []string{odata.ETag(res.Entity.Timestamp)}
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
-			x.json(http.StatusOK, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, nil))
+			x.json(200, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, nil))
 			return
 		}
 		x.noContent()
 	case op.GetACL:
-		x.xmlAnswer(http.StatusOK, aclXML(res.ACL))
+		x.xmlAnswer(200, aclXML(res.ACL))
 	default: // DeleteTable, Delete, SetACL
 		x.noContent()
 	}

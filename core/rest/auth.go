@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"hash"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -119,7 +118,7 @@ func ParseAuthorization(h string) (Authorization, bool) {
 // (the Table service's flavour of Shared Key). The string to sign uses x-ms-date (or Date) and the canonical
 // resource "/account" + the path as sent — for path-style URLs the account
 // appears twice — plus "?comp=…" when present.
-func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
+func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
 	a, ok := ParseAuthorization(r.Header.Get("Authorization"))
 	if !ok || a.Account != c.Account {
 		return tableerr.New(tableerr.AuthenticationFailed)
@@ -131,7 +130,7 @@ func (c Credentials) sharedKey(r *http.Request, now time.Time) *tableerr.Error {
 	if date == "" {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	if t, err := http.ParseTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
+	if t, err := parseHTTPTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	// The string to sign, built in the pooled state's buffer.

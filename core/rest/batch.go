@@ -2,7 +2,6 @@ package rest
 
 import (
 	"bytes"
-	"net/http"
 	"strconv"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -10,6 +9,7 @@ import (
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // batch answers POST $batch: the changeset runs as one store transaction and
@@ -31,7 +31,7 @@ func (x *exchange) batch(d decoded) {
 	h.Del("Preference-Applied")
 	h.Set("Content-Type", "multipart/mixed; boundary="+w.batch)
 	h.Set("Content-Length", strconv.Itoa(len(out)))
-	x.w.WriteHeader(http.StatusAccepted)
+	x.w.WriteHeader(202)
 	x.w.Write(out)
 }
 
@@ -103,7 +103,7 @@ func (x *exchange) batchGet(w *batchWriter, d decoded) {
 		return
 	}
 	e := res.Entity
-	w.status(http.StatusOK)
+	w.status(200)
 	w.header("DataServiceVersion", "3.0;")
 	w.header("Content-Type", level.ContentType())
 	w.header("X-Content-Type-Options", "nosniff")
@@ -159,7 +159,7 @@ func (w *batchWriter) status(code int) {
 	w.b.WriteString("HTTP/1.1 ")
 	w.b.Write(strconv.AppendInt(num[:0], int64(code), 10))
 	w.b.WriteByte(' ')
-	w.b.WriteString(http.StatusText(code))
+	w.b.WriteString(wire.StatusText(code))
 	w.b.WriteString("\r\n")
 }
 
@@ -176,9 +176,9 @@ func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
 	insert := bo.op.Kind == op.Insert
 	switch {
 	case insert && bo.content:
-		w.status(http.StatusCreated)
+		w.status(201)
 	default:
-		w.status(http.StatusNoContent)
+		w.status(204)
 	}
 	if bo.contentID != "" {
 		w.header("Content-ID", bo.contentID)

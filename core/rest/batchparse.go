@@ -1,20 +1,18 @@
 package rest
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
-	"io"
 	"mime"
-	"mime/multipart"
-	"net/http"
+	"net/url"
 	"strings"
+
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // batchPart is one request inside a $batch envelope.
 type batchPart struct {
-	req       *http.Request
-	body      []byte
+	req       Request
 	contentID string // from the HTTP request's own headers; echoed in the answer
 }
 
@@ -32,18 +30,19 @@ var errEnvelope = errors.New("malformed batch envelope")
 // limit of 100 operations is reported by the store with its index.
 const maxBatchParts = 1000
 
-// ParseBatch reads a $batch body with mime/multipart and http.ReadRequest
-// (F-BATCH-ENVELOPE): CRLF or LF line endings, absolute or relative sub-request URLs,
-// bodies with or without Content-Length, multi-line JSON, Content-ID headers;
-// an empty changeset is valid. contentType is the request's Content-Type.
+// ParseBatch reads a $batch body (F-BATCH-ENVELOPE): CRLF or LF line
+// endings, absolute or relative sub-request URLs, bodies with or without
+// Content-Length, multi-line JSON, Content-ID headers; an empty changeset is
+// valid. contentType is the request's Content-Type. The parts' bodies are
+// slices of body.
 func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	mt, params, err := mime.ParseMediaType(contentType)
 	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
 		return nil, errEnvelope
 	}
-	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	part, err := mr.NextPart()
-	if err != nil {
+	mr := wire.NewPartReader(body, params["boundary"])
+	part, done, err := mr.Next()
+	if err != nil || done {
 		return nil, errEnvelope
 	}
 	env := &batchEnvelope{}
@@ -53,25 +52,27 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	}
 	switch {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
-		cs := multipart.NewReader(part, pparams["boundary"])
-		br := bufio.NewReader(nil) // one reader for every part's request
+		cs := wire.NewPartReader(part.Body, pparams["boundary"])
 		for {
-			p, err := cs.NextPart()
-			if err == io.EOF {
+			p, done, err := cs.Next()
+			if done {
 				break
 			}
 			if err != nil || len(env.changeset) == maxBatchParts {
 				return nil, errEnvelope
 			}
-			bp, err := readHTTPPart(p, br)
+			if env.changeset == nil {
+				env.changeset = make([]batchPart, 0, min(len(part.Body)/256+1, maxBatchParts))
+			}
+			bp, err := readHTTPPart(p)
 			if err != nil {
 				return nil, err
 			}
 			env.changeset = append(env.changeset, bp)
 		}
 	case pmt == "application/http":
-		bp, err := readHTTPPart(part, bufio.NewReader(nil))
-		if err != nil || bp.req.Method != http.MethodGet {
+		bp, err := readHTTPPart(part)
+		if err != nil || bp.req.Method != "GET" {
 			return nil, errEnvelope
 		}
 		env.get = &bp
@@ -79,43 +80,57 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 		return nil, errEnvelope
 	}
 	// Only one changeset (or one GET) per batch.
-	if _, err := mr.NextPart(); err != io.EOF {
+	if _, done, err := mr.Next(); err != nil || !done {
 		return nil, errEnvelope
 	}
 	return env, nil
 }
 
 // readHTTPPart reads an application/http part: a request line, headers, a
-// blank line and the rest as the body (Content-Length is not trusted: SDKs
-// omit it or send it with extra blank lines).
-func readHTTPPart(p *multipart.Part, br *bufio.Reader) (batchPart, error) {
+// blank line and the rest as the body, without its surrounding white space
+// (Content-Length is checked but not trusted: SDKs omit it or send it with
+// extra blank lines). A body-less part may end right after its request line
+// or its last header: the blank line before the boundary belongs to the
+// delimiter.
+func readHTTPPart(p wire.Part) (batchPart, error) {
 	if ct := p.Header.Get("Content-Type"); ct != "application/http" { // the form every SDK sends needs no parsing
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/http" {
 			return batchPart{}, errEnvelope
 		}
 	}
-	raw, err := io.ReadAll(io.LimitReader(p, MaxBody+1))
-	if err != nil || len(raw) > MaxBody {
+	raw := p.Body
+	if len(raw) > MaxBody {
 		return batchPart{}, errEnvelope
 	}
-	// A body-less part may end right after its last header: the blank line
-	// before the boundary belongs to the delimiter. Supply one; trailing
-	// whitespace is trimmed from bodies anyway.
-	raw = append(raw, "\r\n\r\n"...)
-	rd := bytes.NewReader(raw)
-	br.Reset(rd) // the previous part is read to its end
-	req, err := http.ReadRequest(br)
+	line, rest, err := wire.ReadRequestLine(raw)
 	if err != nil {
 		return batchPart{}, errEnvelope
 	}
-	// ReadRequest stops at the blank line when no length is given: the rest
-	// is the body, read into a buffer of its size.
-	rest := make([]byte, br.Buffered()+rd.Len())
-	n, _ := io.ReadFull(br, rest)
-	rest = rest[:n]
-	if req.ContentLength > 0 {
-		b, _ := io.ReadAll(req.Body)
-		rest = append(b, rest...)
+	h, body, err := wire.ReadHeader(rest)
+	if err != nil {
+		if !wire.Unterminated(err) {
+			return batchPart{}, errEnvelope
+		}
+		body = raw[len(raw):]
 	}
-	return batchPart{req: req, body: bytes.TrimSpace(rest), contentID: strings.TrimSpace(req.Header.Get("Content-ID"))}, nil
+	if !transferOK(h, line.Proto) {
+		return batchPart{}, errEnvelope
+	}
+	u, err := url.ParseRequestURI(line.Target)
+	if err != nil {
+		return batchPart{}, errEnvelope
+	}
+	return batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: h, Body: bytes.TrimSpace(body), ContentLength: -1},
+		contentID: strings.TrimSpace(h.Get("Content-ID"))}, nil
+}
+
+// transferOK checks a part's framing fields as an HTTP/1.1 reader does: a
+// Transfer-Encoding (from HTTP/1.1 on) must be chunked alone, and
+// otherwise a Content-Length must be a count, the same in every copy.
+func transferOK(h Header, proto string) bool {
+	if te, ok := h["Transfer-Encoding"]; ok && proto >= "HTTP/1.1" {
+		return len(te) == 1 && strings.EqualFold(te[0], "chunked")
+	}
+	_, err := wire.ContentLength(h)
+	return err == nil
 }

@@ -1,18 +1,14 @@
 package rest
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"mime"
-	"mime/multipart"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // BatchPart is one part of a $batch answer.
@@ -42,28 +38,26 @@ func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 	if err != nil || params["boundary"] == "" {
 		return ans, errors.New("not a batch response")
 	}
-	p, err := multipart.NewReader(strings.NewReader(body), params["boundary"]).NextPart()
-	if err != nil {
+	p, done, err := wire.NewPartReader([]byte(body), params["boundary"]).Next()
+	if err != nil || done {
 		return ans, errors.New("not a batch response")
 	}
 	_, cparams, err := mime.ParseMediaType(p.Header.Get("Content-Type"))
 	if err != nil || cparams["boundary"] == "" {
 		return ans, errors.New("not a changeset response")
 	}
-	cs := multipart.NewReader(p, cparams["boundary"])
+	cs := wire.NewPartReader(p.Body, cparams["boundary"])
 	for i := 0; i < maxBatchParts; i++ {
-		part, err := cs.NextPart()
-		if err != nil {
+		part, done, err := cs.Next()
+		if err != nil || done {
 			break
 		}
-		raw, _ := io.ReadAll(part)
-		resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(raw)), nil)
+		status, rb, err := readResponsePart(part.Body)
 		if err != nil {
 			return ans, errors.New("unreadable part: " + err.Error())
 		}
-		rb, _ := io.ReadAll(resp.Body)
-		bp := BatchPart{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode), ETag: resp.Header.Get("ETag")}
-		if resp.StatusCode >= 400 {
+		bp := BatchPart{Status: status.code, StatusText: wire.StatusText(status.code), ETag: status.etag}
+		if status.code >= 400 {
 			ans.OK = false
 			bp.Code, bp.Message = errorOf(rb)
 			ans.FailedIndex = 0
@@ -76,6 +70,33 @@ func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 		ans.Parts = append(ans.Parts, bp)
 	}
 	return ans, nil
+}
+
+// partStatus is what a client reads of an answer part's head.
+type partStatus struct {
+	code int
+	etag string
+}
+
+// readResponsePart reads an application/http answer part: its status line,
+// its headers, and its body (no longer than a Content-Length it gives).
+func readResponsePart(raw []byte) (partStatus, []byte, error) {
+	code, rest, err := wire.ReadStatusLine(raw)
+	if err != nil {
+		return partStatus{}, nil, err
+	}
+	h, body, err := wire.ReadHeader(rest)
+	if err != nil {
+		return partStatus{}, nil, err
+	}
+	n, err := wire.ContentLength(h)
+	if err != nil {
+		return partStatus{}, nil, err
+	}
+	if n >= 0 && n < int64(len(body)) {
+		body = body[:n]
+	}
+	return partStatus{code: code, etag: h.Get("ETag")}, body, nil
 }
 
 // errorOf reads the code and message of an odata.error body.

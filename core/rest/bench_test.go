@@ -13,6 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -93,9 +94,9 @@ func BenchmarkSDKTransaction100(b *testing.B) {
 
 // handlerBench serves requests straight from memory, with the signature
 // check on, as the native server does.
-func handlerBench(b *testing.B) (*rest.Handler, func(method, path, body string) *http.Request) {
+func handlerBench(b *testing.B) (http.Handler, func(method, path, body string) *http.Request) {
 	st := store.New(store.Options{Clock: time.Now})
-	h := rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now})
+	h := resthttp.New(rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now}))
 	mk := func(method, path, body string) *http.Request {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
 		r.Header.Set("Accept", "application/json;odata=minimalmetadata")

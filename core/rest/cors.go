@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -78,7 +77,7 @@ func (x *exchange) preflight() {
 		h.Set("Access-Control-Allow-Credentials", "true")
 	}
 	h.Set("Content-Length", "0")
-	x.w.WriteHeader(http.StatusOK)
+	x.w.WriteHeader(200)
 }
 
 func allowOrigin(rule store.CorsRule, origin string) string {
@@ -98,8 +97,8 @@ func (x *exchange) corsHeaders() {
 	if len(rules) == 0 {
 		return
 	}
-	h := x.w.Header()
-	cacheable := x.r.Method == http.MethodGet || x.r.Method == http.MethodHead
+	h := x.out
+	cacheable := x.r.Method == "GET" || x.r.Method == "HEAD"
 	origin := x.r.Header.Get("Origin")
 	if origin == "" {
 		// Not a CORS request; a cached answer must still not serve one,

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
 
@@ -53,7 +52,7 @@ type partError struct {
 
 // source is what decode reads: a top-level request or a batch part.
 type source struct {
-	r     *http.Request
+	r     *Request
 	path  string     // the resource after the account, still escaped
 	query url.Values // the query string as the handler splits it
 	// partBody is a batch part's body; a top-level request's is read from
@@ -231,8 +230,8 @@ func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
 	if env.get != nil {
 		parts, d.single = []batchPart{*env.get}, true
 	}
-	for i, p := range parts {
-		pd := x.decode(x.partSource(p))
+	for i := range parts {
+		pd := x.decode(x.partSource(&parts[i]))
 		if env.get == nil && pd.op.Kind == op.Get && pd.early == nil {
 			pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 		}
@@ -253,13 +252,13 @@ func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
 
 // partSource is what decode reads of a batch part: its URL may be absolute
 // or relative, with or without the account segment.
-func (x *exchange) partSource(p batchPart) source {
+func (x *exchange) partSource(p *batchPart) source {
 	path := strings.TrimPrefix(p.req.URL.EscapedPath(), "/")
 	if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
 		path = rest
 	}
-	return source{r: p.req, path: path, query: p.req.URL.Query(), part: true, contentID: p.contentID, gate: (*exchange).allow,
-		partBody: p.body}
+	return source{r: &p.req, path: path, query: p.req.URL.Query(), part: true, contentID: p.contentID, gate: (*exchange).allow,
+		partBody: p.req.Body}
 }
 
 // kindOf names the operation a verb asks of a resource (0 when the
@@ -271,54 +270,54 @@ func kindOf(res resource, method string, q url.Values) op.Kind {
 			return 0
 		}
 		switch comp := q.Get("comp"); {
-		case comp == "properties" && method == http.MethodGet:
+		case comp == "properties" && method == "GET":
 			return op.GetProperties
-		case comp == "properties" && method == http.MethodPut:
+		case comp == "properties" && method == "PUT":
 			return op.SetProperties
-		case comp == "stats" && method == http.MethodGet:
+		case comp == "stats" && method == "GET":
 			return op.GetStats
 		}
 	case resTables:
 		switch method {
-		case http.MethodGet:
+		case "GET":
 			return op.ListTables
-		case http.MethodPost:
+		case "POST":
 			return op.CreateTable
 		}
 	case resTable:
 		switch method {
-		case http.MethodGet:
+		case "GET":
 			return op.GetTable
-		case http.MethodDelete:
+		case "DELETE":
 			return op.DeleteTable
 		}
 	case resBatch:
-		if method == http.MethodPost {
+		if method == "POST" {
 			return op.Batch
 		}
 	case resEntities:
 		if isACL(res, q) {
 			switch method {
-			case http.MethodGet:
+			case "GET":
 				return op.GetACL
-			case http.MethodPut:
+			case "PUT":
 				return op.SetACL
 			}
 			return 0
 		}
 		switch method {
-		case http.MethodGet:
+		case "GET":
 			return op.Query
-		case http.MethodPost:
+		case "POST":
 			return op.Insert
 		}
 	case resEntity:
 		switch method {
-		case http.MethodGet:
+		case "GET":
 			return op.Get
-		case http.MethodDelete:
+		case "DELETE":
 			return op.Delete
-		case http.MethodPut:
+		case "PUT":
 			return op.Replace // an upsert without If-Match (see upsert)
 		case "MERGE":
 			return op.Merge

@@ -3,7 +3,6 @@ package rest
 import (
 	"io"
 	"math/rand/v2"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -80,8 +79,9 @@ func randomID() string {
 // exchange is one request being answered.
 type exchange struct {
 	h       *Handler
-	w       http.ResponseWriter
-	r       *http.Request
+	w       ResponseWriter
+	out     Header // the answer's header fields
+	r       Request
 	id      string
 	now     time.Time
 	version string
@@ -98,15 +98,13 @@ type exchange struct {
 	authenticated, anonymous bool
 }
 
-// ServeHTTP answers one request. A panic anywhere below becomes a 500
-// InternalError response, never a dead server.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{h: h, w: w, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
+// Handle answers one request: the answer's header fields go into header,
+// then its status and body to w. A panic anywhere below becomes a 500
+// InternalError answer, never a dead server.
+func (h *Handler) Handle(w ResponseWriter, header Header, r Request) {
+	x := &exchange{h: h, w: w, out: header, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
 	defer func() {
 		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p)
-			}
 			x.fail(tableerr.New(tableerr.InternalError))
 		}
 	}()
@@ -114,7 +112,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (x *exchange) serve() {
-	r := x.r
+	r := &x.r
 	path := strings.TrimPrefix(r.URL.EscapedPath(), "/")
 	account, rest, _ := strings.Cut(path, "/")
 	switch account {
@@ -139,7 +137,7 @@ func (x *exchange) serve() {
 	} else {
 		x.version = v
 	}
-	if r.Method == http.MethodOptions {
+	if r.Method == "OPTIONS" {
 		x.preflight() // CORS preflights carry no credentials
 		return
 	}
@@ -189,12 +187,12 @@ func parseQuery(raw string) (url.Values, bool) {
 
 // baseURL is the account URL the client used, for odata.metadata, odata.id,
 // Location and DataServiceId.
-func baseURL(r *http.Request, account string) string {
+func baseURL(r *Request, account string) string {
 	scheme := "http"
 	switch {
 	case r.URL.Scheme != "": // an absolute request URL, as the browser bridge passes
 		scheme = r.URL.Scheme
-	case r.TLS != nil:
+	case r.TLS:
 		scheme = "https"
 	}
 	host := r.Host
@@ -207,16 +205,16 @@ func baseURL(r *http.Request, account string) string {
 // readBody reads the request body, refusing more than 4 MiB with 413
 // RequestBodyTooLarge before reading further.
 func (x *exchange) readBody() ([]byte, *tableerr.Error) {
-	if x.r.ContentLength > MaxBody {
+	if x.r.ContentLength > MaxBody || len(x.r.Body) > MaxBody {
 		return nil, tableerr.New(tableerr.RequestBodyTooLarge)
 	}
-	if x.r.Body == nil {
-		return nil, nil
+	if x.r.Stream == nil {
+		return x.r.Body, nil
 	}
 	// A known length sizes the buffer at once, up to 1 MiB (beyond that it
 	// grows as bytes arrive, so a claimed length reserves little); one more
 	// byte lets the read that meets the end fit.
-	lr := io.LimitedReader{R: x.r.Body, N: MaxBody + 1}
+	lr := io.LimitedReader{R: x.r.Stream, N: MaxBody + 1}
 	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 1<<20)+1)
 	if err != nil {
 		return nil, tableerr.New(tableerr.InvalidInput)
@@ -246,10 +244,10 @@ func readAll(r *io.LimitedReader, size int64) ([]byte, error) {
 }
 
 // headers sets the headers of every response (F-HEADERS). The values share
-// one allocation and the keys are written in net/http's canonical form, as
-// Header.Set would write them.
-func (x *exchange) headers() http.Header {
-	h := x.w.Header()
+// one allocation and the keys are written in canonical form, as Header.Set
+// would write them.
+func (x *exchange) headers() Header {
+	h := x.out
 	v := [...]string{"no-cache", "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0", x.id, x.version, "nosniff", x.h.date.format(x.now), "", x.applied}
 	h["Cache-Control"] = v[0:1:1]
 	h["Server"] = v[1:2:2]
@@ -280,7 +278,7 @@ func (x *exchange) json(status int, body []byte) {
 // noContent writes a 204.
 func (x *exchange) noContent() {
 	x.headers()
-	x.w.WriteHeader(http.StatusNoContent)
+	x.w.WriteHeader(204)
 }
 
 // fail writes an error: its status and the odata.error body at the request's

@@ -16,6 +16,7 @@ import (
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/play"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -101,7 +102,7 @@ func hostile(tb testing.TB) []struct {
 	st.CreateTable("t")
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = true
-	h := rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now})
+	h := resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now}))
 	send := func(method, path, contentType string, body string) func() bool {
 		return func() bool {
 			req := httptest.NewRequest(method, "http://127.0.0.1/"+rest.WellKnownAccount+path, strings.NewReader(body))

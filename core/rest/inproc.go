@@ -1,9 +1,6 @@
 package rest
 
 import (
-	"context"
-	"net/http"
-
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -15,12 +12,10 @@ type QueryStats struct {
 	More     bool `json:"more"`
 }
 
-type statsKey struct{}
-
 // noteQuery records a query page's figures for ServeMeasured, when the
-// request came through it; other requests pay one context lookup.
-func noteQuery(r *http.Request, p *store.Page) {
-	if s, ok := r.Context().Value(statsKey{}).(*QueryStats); ok {
+// request came through it.
+func noteQuery(r *Request, p *store.Page) {
+	if s := r.stats; s != nil {
 		*s = QueryStats{Scanned: p.Scanned, Returned: len(p.Entities), More: p.More()}
 	}
 }
@@ -30,7 +25,7 @@ func noteQuery(r *http.Request, p *store.Page) {
 // both the answer and its figures. The figures are nil otherwise.
 func (h *Handler) ServeMeasured(c Call) (Reply, *QueryStats) {
 	stats := &QueryStats{Scanned: -1}
-	reply := h.serveCall(context.WithValue(context.Background(), statsKey{}, stats), c)
+	reply := h.serveCall(c, stats)
 	if stats.Scanned < 0 {
 		return reply, nil
 	}

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"mime"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -21,7 +20,7 @@ const oldestVersion = "2013-08-15"
 
 // version returns the request's x-ms-version, or InvalidHeaderValue for a
 // value that is not a service version date from 2013-08-15 on.
-func version(h http.Header) (string, *tableerr.Error) {
+func version(h Header) (string, *tableerr.Error) {
 	v := h.Get("X-Ms-Version")
 	if v == "" {
 		return DefaultVersion, nil
@@ -49,7 +48,7 @@ type format struct {
 // at the three levels, plain application/json as minimal metadata;
 // odata=verbose is refused; anything else (Atom, XML, */*, nothing) is not
 // JSON. JSON also needs MaxDataServiceVersion ≥ 3.0 when it is sent.
-func negotiate(r *http.Request, q map[string][]string) format {
+func negotiate(r *Request, q map[string][]string) format {
 	if _, ok := q["$format"]; !ok {
 		if a := r.Header["Accept"]; len(a) == 1 {
 			if l, ok := exactJSONAccept(a[0]); ok {
@@ -107,7 +106,7 @@ func exactJSONAccept(a string) (odata.Level, bool) {
 	return 0, false
 }
 
-func checkMaxVersion(r *http.Request, f format) format {
+func checkMaxVersion(r *Request, f format) format {
 	if v := r.Header.Get("Maxdataserviceversion"); v != "" {
 		num := strings.TrimSpace(strings.SplitN(v, ";", 2)[0])
 		if n, err := strconv.ParseFloat(num, 64); err == nil && n < 3.0 {
@@ -148,7 +147,7 @@ func honoursPrefer(k op.Kind, q map[string][]string) bool {
 // whether content is returned and the Preference-Applied value to echo (""
 // when no Prefer was sent). Without Prefer, create table and insert return
 // content, update and merge do not.
-func preference(h http.Header) (returnContent bool, applied string) {
+func preference(h Header) (returnContent bool, applied string) {
 	p := strings.ToLower(strings.TrimSpace(h.Get("Prefer")))
 	switch p {
 	case "":
@@ -162,7 +161,7 @@ func preference(h http.Header) (returnContent bool, applied string) {
 // ifMatch reads If-Match: absent, "*", or an ETag (F-IF-MATCH). A value that
 // is not an ETag is 400 InvalidInput with the service's message; a weak ETag
 // not of tableplay's form can never match.
-func ifMatch(h http.Header) (store.Match, *tableerr.Error) {
+func ifMatch(h Header) (store.Match, *tableerr.Error) {
 	vals := h.Values("If-Match")
 	if len(vals) == 0 {
 		return store.Match{}, nil
@@ -182,7 +181,7 @@ func ifMatch(h http.Header) (store.Match, *tableerr.Error) {
 }
 
 // effectiveMethod applies X-HTTP-Method (F-X-HTTP-METHOD) and PATCH-as-MERGE.
-func effectiveMethod(r *http.Request) (string, *tableerr.Error) {
+func effectiveMethod(r *Request) (string, *tableerr.Error) {
 	xs := r.Header.Values("X-Http-Method")
 	m := r.Method
 	if len(xs) > 0 {
@@ -190,7 +189,7 @@ func effectiveMethod(r *http.Request) (string, *tableerr.Error) {
 		if len(xs) > 1 || strings.Contains(xs[0], ",") {
 			return "", tableerr.New(tableerr.XMethodIncorrectCount)
 		}
-		if r.Method != http.MethodPost {
+		if r.Method != "POST" {
 			return "", tableerr.New(tableerr.XMethodNotUsingPost)
 		}
 		switch x := strings.ToUpper(strings.TrimSpace(xs[0])); x {
@@ -200,7 +199,7 @@ func effectiveMethod(r *http.Request) (string, *tableerr.Error) {
 			return "", tableerr.New(tableerr.XMethodIncorrectValue)
 		}
 	}
-	if m == http.MethodPatch {
+	if m == "PATCH" {
 		m = "MERGE"
 	}
 	return m, nil

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/http"
 	"strings"
 	"sync"
 )
@@ -52,12 +51,12 @@ func (rt *Router) Lookup(account string) *Handler {
 	return rt.accounts[account]
 }
 
-// ServeHTTP hands the request to its account's handler.
-func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// Handle hands the request to its account's handler.
+func (rt *Router) Handle(w ResponseWriter, header Header, r Request) {
 	account, _, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
 	h := rt.Lookup(account)
 	if h == nil {
 		h = rt.fallback
 	}
-	h.ServeHTTP(w, r)
+	h.Handle(w, header, r)
 }

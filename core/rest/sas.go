@@ -4,7 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -202,21 +202,44 @@ func (c Credentials) verifySAS(s SAS, now time.Time, secure bool, remote string,
 }
 
 // ipAllowed checks a remote address against sip: one address or a range
-// "from-to".
+// "from-to". Addresses compare in their 16-byte form, an IPv4 address as
+// IPv4-mapped.
 func ipAllowed(sip, remote string) bool {
-	host, _, err := net.SplitHostPort(remote)
-	if err != nil {
-		host = remote
-	}
-	ip := net.ParseIP(host)
+	ip, ok := parseIP(hostOf(remote))
 	from, to, isRange := strings.Cut(sip, "-")
-	lo, hi := net.ParseIP(from), net.ParseIP(from)
+	lo, okLo := parseIP(from)
+	hi, okHi := lo, okLo
 	if isRange {
-		hi = net.ParseIP(to)
+		hi, okHi = parseIP(to)
 	}
-	if ip == nil || lo == nil || hi == nil {
+	if !ok || !okLo || !okHi {
 		return false
 	}
-	ip, lo, hi = ip.To16(), lo.To16(), hi.To16()
-	return string(ip) >= string(lo) && string(ip) <= string(hi)
+	return string(ip[:]) >= string(lo[:]) && string(ip[:]) <= string(hi[:])
+}
+
+// hostOf drops the port of host:port or [host]:port; anything else is
+// returned as it is.
+func hostOf(remote string) string {
+	if ap, err := netip.ParseAddrPort(remote); err == nil {
+		return ap.Addr().String()
+	}
+	if strings.HasPrefix(remote, "[") {
+		if end := strings.IndexByte(remote, ']'); end > 0 {
+			return remote[1:end]
+		}
+	}
+	if i := strings.LastIndexByte(remote, ':'); i >= 0 && strings.IndexByte(remote, ':') == i {
+		return remote[:i]
+	}
+	return remote
+}
+
+// parseIP reads an IPv4 or IPv6 address without a zone.
+func parseIP(s string) ([16]byte, bool) {
+	a, err := netip.ParseAddr(s)
+	if err != nil || a.Zone() != "" {
+		return [16]byte{}, false
+	}
+	return a.As16(), true
 }

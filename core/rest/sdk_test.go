@@ -18,6 +18,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -51,7 +52,7 @@ type fixture struct {
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	st := store.New(store.Options{Clock: time.Now})
-	srv := httptest.NewServer(rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now}))
+	srv := httptest.NewServer(resthttp.New(rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now})))
 	t.Cleanup(srv.Close)
 	f := &fixture{srv: srv, store: st, tr: &transport{inner: srv.Client()}}
 	f.svc = f.client(t, rest.WellKnownKey)

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"net/http"
 	"strconv"
 
 	"github.com/tableplay/tableplay/core/op"
@@ -27,7 +26,7 @@ func (x *exchange) xmlFail(e *tableerr.Error) {
 func (x *exchange) service(o op.Operation) {
 	switch o.Kind {
 	case op.GetProperties:
-		x.xmlAnswer(http.StatusOK, propertiesXML(x.h.store.Properties()))
+		x.xmlAnswer(200, propertiesXML(x.h.store.Properties()))
 	case op.SetProperties:
 		p, err := mergeProperties(x.h.store.Properties(), o.Body)
 		if err != nil {
@@ -39,7 +38,7 @@ func (x *exchange) service(o op.Operation) {
 			return
 		}
 		x.headers()
-		x.w.WriteHeader(http.StatusAccepted)
+		x.w.WriteHeader(202)
 	case op.GetStats:
 		if !x.secondary {
 			// Replication statistics exist only on the secondary endpoint
@@ -47,6 +46,6 @@ func (x *exchange) service(o op.Operation) {
 			x.xmlFail(tableerr.New(tableerr.InvalidQueryParameterValue))
 			return
 		}
-		x.xmlAnswer(http.StatusOK, statsXML(x.now))
+		x.xmlAnswer(200, statsXML(x.now))
 	}
 }

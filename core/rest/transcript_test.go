@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -143,7 +144,7 @@ func deterministicHandler() http.Handler {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = true
 	creds.TrustUnsigned = true // the recorded requests were signed; their signatures are not replayed
-	return rest.New(rest.Options{Store: store.New(store.Options{Clock: clock}), Credentials: creds, Clock: clock, RequestID: ids})
+	return resthttp.New(rest.New(rest.Options{Store: store.New(store.Options{Clock: clock}), Credentials: creds, Clock: clock, RequestID: ids}))
 }
 
 func TestTranscripts(t *testing.T) {

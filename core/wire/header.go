@@ -37,12 +37,12 @@ func CanonicalKey(key string) string {
 	upper := true
 	for i := 0; i < len(key); i++ {
 		c := key[i]
-		if !tokenByte(c) {
+		if !TokenByte(c) {
 			return key
 		}
 		if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
 			for j := i + 1; j < len(key); j++ {
-				if !tokenByte(key[j]) {
+				if !TokenByte(key[j]) {
 					return key
 				}
 			}
@@ -69,9 +69,9 @@ func canonicalize(b []byte) {
 	}
 }
 
-// tokenByte reports whether c may appear in a field name or a method (an
+// TokenByte reports whether c may appear in a field name or a method (an
 // RFC 9110 token character).
-func tokenByte(c byte) bool {
+func TokenByte(c byte) bool {
 	switch {
 	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		return true

@@ -60,7 +60,7 @@ func ReadHeader(b []byte) (Header, []byte, error) {
 		line, rest, ok := nextLine(b)
 		if len(line) == 0 {
 			if !ok {
-				return nil, nil, errUnterminated
+				return h, nil, errUnterminated // with the fields read so far
 			}
 			if h == nil {
 				h = Header{}
@@ -117,7 +117,7 @@ func fieldName(b []byte) (string, bool) {
 	space := false
 	for _, c := range b {
 		switch {
-		case tokenByte(c):
+		case TokenByte(c):
 		case c == ' ':
 			space = true
 		default:
@@ -136,16 +136,14 @@ type RequestLine struct {
 }
 
 // ReadRequestLine reads "METHOD target HTTP/x.y" from the start of b and
-// returns it with what follows its line ending.
+// returns it with what follows its line ending (a line without one runs to
+// the end of b).
 func ReadRequestLine(b []byte) (RequestLine, []byte, error) {
-	line, rest, ok := nextLine(b)
-	if !ok {
-		return RequestLine{}, nil, ErrMalformed
-	}
+	line, rest, _ := nextLine(b)
 	s := string(line)
 	method, s, ok1 := strings.Cut(s, " ")
 	target, proto, ok2 := strings.Cut(s, " ")
-	if !ok1 || !ok2 || !validMethod(method) || !validProto(proto) {
+	if !ok1 || !ok2 || !ValidMethod(method) || !validProto(proto) {
 		return RequestLine{}, nil, ErrMalformed
 	}
 	return RequestLine{Method: method, Target: target, Proto: proto}, rest, nil
@@ -170,12 +168,13 @@ func ReadStatusLine(b []byte) (int, []byte, error) {
 	return n, rest, nil
 }
 
-func validMethod(m string) bool {
+// ValidMethod reports whether m can be an HTTP method (a token).
+func ValidMethod(m string) bool {
 	if m == "" {
 		return false
 	}
 	for i := 0; i < len(m); i++ {
-		if !tokenByte(m[i]) {
+		if !TokenByte(m[i]) {
 			return false
 		}
 	}
@@ -208,3 +207,7 @@ func ContentLength(h Header) (int64, error) {
 	}
 	return int64(n), nil
 }
+
+// Unterminated reports whether err is ReadHeader's for a header block that
+// the end of its text cut off before its blank line.
+func Unterminated(err error) bool { return err == errUnterminated }

@@ -72,10 +72,14 @@ func TestRequestLine(t *testing.T) {
 	if err != nil || l.Method != "MERGE" || l.Target != "http://h/a/t(PartitionKey='p',RowKey='r')" || string(rest) != "X: 1" {
 		t.Fatalf("got %+v %q %v", l, rest, err)
 	}
-	for _, bad := range []string{"GET /t\r\n", "GET /t HTTP/1.1", "G T /t HTTP/1.1\r\n", "GET /t HTTP/11\r\n", "\r\n", "GET  HTTP/1.1\r\n"} {
-		if _, _, err := ReadRequestLine([]byte(bad)); err == nil && bad != "GET  HTTP/1.1\r\n" {
+	for _, bad := range []string{"GET /t\r\n", "G\x01T /t HTTP/1.1\r\n", "GET /t HTTP/11\r\n", "\r\n", "GET /t HTTP/1.1\r"} {
+		if _, _, err := ReadRequestLine([]byte(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+	// A line without its ending runs to the end of the text.
+	if l, rest, err := ReadRequestLine([]byte("GET /t HTTP/1.1")); err != nil || l.Target != "/t" || len(rest) != 0 {
+		t.Errorf("unterminated line: %+v %q %v", l, rest, err)
 	}
 	code, _, err := ReadStatusLine([]byte("HTTP/1.1 204 No Content\r\n"))
 	if err != nil || code != 204 {

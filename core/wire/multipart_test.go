@@ -10,21 +10,19 @@ import (
 	"testing"
 )
 
-// stdParts reads a multipart body with Go's own reader, for comparison; ok
-// is false when it refuses the body.
+// stdParts reads a multipart body with Go's own reader (raw parts: no
+// quoted-printable decoding), for comparison; ok is false when it refuses
+// the body.
 func stdParts(body []byte, boundary string) ([]Part, bool) {
 	mr := multipart.NewReader(bytes.NewReader(body), boundary)
 	var out []Part
 	for {
-		p, err := mr.NextPart()
+		p, err := mr.NextRawPart()
 		if err == io.EOF {
 			return out, true
 		}
 		if err != nil {
 			return nil, false
-		}
-		if _, qp := p.Header["Content-Transfer-Encoding"]; qp {
-			return nil, false // Go decodes quoted-printable parts; a batch never sends them
 		}
 		b, err := io.ReadAll(p)
 		if err != nil {

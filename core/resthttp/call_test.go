@@ -1,4 +1,4 @@
-package rest
+package resthttp_test
 
 import (
 	"net/http/httptest"
@@ -6,14 +6,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
+func testHandler(st *store.Store) *rest.Handler {
+	clock := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	creds := rest.WellKnown()
+	creds.AllowUnsigned = true
+	creds.TrustUnsigned = true // these requests stand for signed ones
+	return rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock, RequestID: func() string { return "id" }})
+}
+
 // TestServeMatchesServeHTTP: a Call answered in process gets the status,
-// headers and body the same request gets through ServeHTTP, and a URL that
+// headers and body the same request gets through the net/http adapter, and a URL that
 // cannot be a request is a 400, not a panic.
 func TestServeMatchesServeHTTP(t *testing.T) {
-	calls := []Call{
+	calls := []rest.Call{
 		{Method: "POST", URL: "http://127.0.0.1:10002/devstoreaccount1/Tables", Body: `{"TableName":"Lessons"}`,
 			Headers: [][2]string{{"Accept", "application/json;odata=nometadata"}, {"Content-Type", "application/json"}, {"Content-Length", "999"}}},
 		{Method: "POST", URL: "http://127.0.0.1:10002/devstoreaccount1/Lessons", Body: `{"PartitionKey":"p","RowKey":"r","N":1}`,
@@ -37,7 +47,7 @@ func TestServeMatchesServeHTTP(t *testing.T) {
 			}
 		}
 		rec := httptest.NewRecorder()
-		b.ServeHTTP(rec, req)
+		resthttp.New(b).ServeHTTP(rec, req)
 		if got.Status != rec.Code || got.Body != rec.Body.String() {
 			t.Errorf("%s %s: Serve %d %s, ServeHTTP %d %s", c.Method, c.URL, got.Status, got.Body, rec.Code, rec.Body)
 		}
@@ -54,7 +64,7 @@ func TestServeMatchesServeHTTP(t *testing.T) {
 			t.Errorf("%s: no headers or status text: %+v", c.URL, got)
 		}
 	}
-	if r := a.Serve(Call{Method: "GET", URL: "http://[::1"}); r.Status != 400 {
+	if r := a.Serve(rest.Call{Method: "GET", URL: "http://[::1"}); r.Status != 400 {
 		t.Errorf("a broken URL: %+v", r)
 	}
 }

@@ -1,0 +1,134 @@
+package rest
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// goPart is a batch part as Go's own readers (mime/multipart and
+// http.ReadRequest) read it, for comparison with ParseBatch.
+type goPart struct {
+	method, url, contentID string
+	body                   []byte
+}
+
+// goParseBatch reads a $batch body with mime/multipart (raw parts: no
+// quoted-printable decoding) and http.ReadRequest, as the service's parser
+// once did; ok is false when they refuse it.
+func goParseBatch(contentType string, body []byte) (parts []goPart, single bool, ok bool) {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
+		return nil, false, false
+	}
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	part, err := mr.NextRawPart()
+	if err != nil {
+		return nil, false, false
+	}
+	pmt, pparams, err := mime.ParseMediaType(part.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, false, false
+	}
+	read := func(p *multipart.Part) (goPart, bool) {
+		if mt, _, err := mime.ParseMediaType(p.Header.Get("Content-Type")); err != nil || mt != "application/http" {
+			return goPart{}, false
+		}
+		raw, err := io.ReadAll(io.LimitReader(p, MaxBody+1))
+		if err != nil || len(raw) > MaxBody {
+			return goPart{}, false
+		}
+		br := bufio.NewReader(bytes.NewReader(append(raw, "\r\n\r\n"...)))
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return goPart{}, false
+		}
+		rest, _ := io.ReadAll(br)
+		if req.ContentLength > 0 {
+			b, _ := io.ReadAll(req.Body)
+			rest = append(b, rest...)
+		}
+		return goPart{method: req.Method, url: req.URL.String(), contentID: strings.TrimSpace(req.Header.Get("Content-ID")), body: bytes.TrimSpace(rest)}, true
+	}
+	switch {
+	case pmt == "multipart/mixed" && pparams["boundary"] != "":
+		cs := multipart.NewReader(part, pparams["boundary"])
+		for {
+			p, err := cs.NextRawPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil || len(parts) == maxBatchParts {
+				return nil, false, false
+			}
+			gp, ok := read(p)
+			if !ok {
+				return nil, false, false
+			}
+			parts = append(parts, gp)
+		}
+	case pmt == "application/http":
+		gp, ok := read(part)
+		if !ok || gp.method != "GET" {
+			return nil, false, false
+		}
+		parts, single = []goPart{gp}, true
+	default:
+		return nil, false, false
+	}
+	if _, err := mr.NextRawPart(); err != io.EOF {
+		return nil, false, false
+	}
+	return parts, single, true
+}
+
+// FuzzParseBatchMatchesGo: ParseBatch reads an envelope exactly as Go's
+// multipart and HTTP readers read it (parts, methods, URLs, bodies,
+// Content-IDs), and accepts nothing they refuse.
+func FuzzParseBatchMatchesGo(f *testing.F) {
+	for _, s := range batchSeeds() {
+		f.Add("multipart/mixed; boundary=b", s)
+	}
+	f.Fuzz(func(t *testing.T, ct, body string) {
+		env, err := ParseBatch(ct, []byte(body))
+		want, single, ok := goParseBatch(ct, []byte(body))
+		if err != nil {
+			if ok && !strings.Contains(body, "Transfer-Encoding") {
+				t.Fatalf("refused what Go reads: %q", body)
+			}
+			return
+		}
+		if !ok {
+			t.Fatalf("accepted what Go refuses: %q", body)
+		}
+		got := env.changeset
+		if env.get != nil {
+			got = []batchPart{*env.get}
+		}
+		if single != (env.get != nil) || len(got) != len(want) {
+			t.Fatalf("%q: %d parts (single %v), Go %d (single %v)", body, len(got), env.get != nil, len(want), single)
+		}
+		for i, p := range got {
+			w := want[i]
+			if p.req.Method != w.method || p.req.URL.String() != w.url || p.contentID != w.contentID || !bytes.Equal(p.req.Body, w.body) {
+				t.Fatalf("%q part %d: %s %s %q %q, Go %s %s %q %q", body, i, p.req.Method, p.req.URL, p.contentID, p.req.Body, w.method, w.url, w.contentID, w.body)
+			}
+		}
+	})
+}
+
+func batchSeeds() []string {
+	return []string{
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nPOST http://h/devstoreaccount1/t HTTP/1.1\r\nContent-Type: application/json\r\nContent-ID: 1\r\nContent-Length: 5\r\n\r\n{\"PartitionKey\":\"p\",\"RowKey\":\"r\"}\r\n--c\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='p',RowKey='q') HTTP/1.1\r\nIf-Match: *\r\n--c--\r\n--b--\r\n",
+		"--b\nContent-Type: multipart/mixed; boundary=c\n\n--c--\n--b--",
+		"--b\r\nContent-Type: application/http\r\n\r\nGET /t(PartitionKey='a',RowKey='b') HTTP/1.1\r\n\r\n--b--\r\n",
+		"--b\r\nContent-Type: application/http\r\n\r\nGET /t HTTP/1.1\r\n--b--\r\n",
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\nContent-Type: application/http\r\n\r\nPUT /t(PartitionKey='a',RowKey='b') HTTP/1.1\r\nContent-Length: x\r\n\r\n{}\r\n--c--\r\n--b--\r\n",
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\nContent-Type: application/http\r\n\r\nPUT /t HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n{}\r\n--c--\r\n--b--\r\n",
+	}
+}

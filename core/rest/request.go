@@ -1,0 +1,49 @@
+package rest
+
+import (
+	"io"
+	"net/url"
+
+	"github.com/tableplay/tableplay/core/wire"
+)
+
+// Header is a request's or an answer's header fields by canonical key; its
+// underlying type is net/http's Header's, so adapters convert without copying.
+type Header = wire.Header
+
+// Request is one request to the Table API, as any transport hands it over
+// (the native server's adapter, the browser bridge, Serve).
+type Request struct {
+	Method string
+	// URL is the request target: a path with its query, or an absolute URL.
+	URL *url.URL
+	// Host is the host the request was sent to; "" takes URL's.
+	Host   string
+	Header Header
+	// Body is the whole body when the caller holds it in memory; Stream,
+	// when set, is read instead, only when the operation needs it and no
+	// further than the body limit.
+	Body   []byte
+	Stream io.Reader
+	// ContentLength is the declared length of Stream, -1 when unknown.
+	ContentLength int64
+	// RemoteAddr is the client's address (host:port), checked against a
+	// shared access signature's sip; TLS says the connection was secure.
+	RemoteAddr string
+	TLS        bool
+	// stats receives an entity query's figures (ServeMeasured).
+	stats *QueryStats
+}
+
+// ResponseWriter receives an answer: its status once, then its body. The
+// header fields are set beforehand in the Header given with the request.
+type ResponseWriter interface {
+	WriteHeader(status int)
+	Write(b []byte) (int, error)
+}
+
+// Server answers Table API requests: a Handler (one account) or a Router
+// (several).
+type Server interface {
+	Handle(w ResponseWriter, header Header, r Request)
+}
