@@ -1,9 +1,6 @@
 package play
 
 import (
-	"bytes"
-	"mime/multipart"
-	"net/textproto"
 	"net/url"
 	"sort"
 	"strconv"
@@ -14,6 +11,7 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // BatchCheck is CheckBatch's answer: the transaction rules as the queue
@@ -119,9 +117,7 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 	if len(ops) == 0 {
 		return Request{}, "a transaction needs at least one operation"
 	}
-	var cs bytes.Buffer
-	w := multipart.NewWriter(&cs)
-	w.SetBoundary("changeset_" + boundaryID)
+	cs := wire.PartWriter{Boundary: "changeset_" + boundaryID}
 	for _, p := range ops {
 		if p.Kind == "get" {
 			return Request{}, "a transaction holds writes only"
@@ -130,11 +126,8 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 		if msg != "" {
 			return Request{}, msg
 		}
-		h := make(textproto.MIMEHeader)
-		h.Set("Content-Transfer-Encoding", "binary")
-		h.Set("Content-Type", "application/http")
-		part, _ := w.CreatePart(h)
-		part.Write([]byte(r.Method + " " + r.URL + " HTTP/1.1\r\n"))
+		cs.Part([2]string{"Content-Transfer-Encoding", "binary"}, [2]string{"Content-Type", "application/http"})
+		cs.B = append(cs.B, r.Method+" "+r.URL+" HTTP/1.1\r\n"...)
 		var lines []string
 		for _, kv := range r.Headers {
 			switch kv[0] {
@@ -148,25 +141,21 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 		}
 		sort.Strings(lines)
 		for _, l := range lines {
-			part.Write([]byte(l + "\r\n"))
+			cs.B = append(cs.B, l+"\r\n"...)
 		}
-		part.Write([]byte("\r\n" + r.Body))
+		cs.B = append(cs.B, "\r\n"+r.Body...)
 	}
-	w.Close()
-	var outer bytes.Buffer
-	ow := multipart.NewWriter(&outer)
-	ow.SetBoundary("batch_" + boundaryID)
-	h := make(textproto.MIMEHeader)
-	h.Set("Content-Type", "multipart/mixed; boundary=changeset_"+boundaryID)
-	p, _ := ow.CreatePart(h)
-	p.Write(cs.Bytes())
-	ow.Close()
+	cs.Close()
+	outer := wire.PartWriter{Boundary: "batch_" + boundaryID}
+	outer.Part([2]string{"Content-Type", "multipart/mixed; boundary=changeset_" + boundaryID})
+	outer.B = append(outer.B, cs.B...)
+	outer.Close()
 	u, err := url.Parse(a.Base + "/$batch")
 	if err != nil {
 		return Request{}, "bad base URL"
 	}
 	date := a.Clock().UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
-	body := outer.String()
+	body := string(outer.B)
 	return Request{Method: "POST", URL: u.String(), Body: body, Headers: [][2]string{
 		{"Accept", "application/json;odata=minimalmetadata"},
 		{"Content-Type", "multipart/mixed; boundary=batch_" + boundaryID},

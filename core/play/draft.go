@@ -1,7 +1,6 @@
 package play
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -85,8 +84,6 @@ type Card struct {
 	Decisions []tableerr.Decision `json:"decisions,omitempty"`
 }
 
-// decisionID finds the fidelity ids a dispute cites.
-var decisionID = regexp.MustCompile(`\(?\bF-[A-Z0-9]+(?:-[A-Z0-9]+)*\b\)?`)
 
 func cardOf(e *tableerr.Error) Card {
 	c := Card{Code: string(e.Code), Status: e.Status, Message: e.Message, Rule: e.Rule}
@@ -95,7 +92,7 @@ func cardOf(e *tableerr.Error) Card {
 	}
 	// The rule is shared by every error that cites it: rewrite a copy.
 	r := *e.Rule
-	r.Dispute = decisionID.ReplaceAllStringFunc(r.Dispute, func(m string) string {
+	r.Dispute = replaceDecisionIDs(r.Dispute, func(m string) string {
 		id := strings.Trim(m, "()")
 		d, ok := tableerr.LookupDecision(id)
 		if !ok {
