@@ -84,7 +84,6 @@ type Card struct {
 	Decisions []tableerr.Decision `json:"decisions,omitempty"`
 }
 
-
 func cardOf(e *tableerr.Error) Card {
 	c := Card{Code: string(e.Code), Status: e.Status, Message: e.Message, Rule: e.Rule}
 	if e.Rule == nil || e.Rule.Dispute == "" {
