@@ -30,12 +30,12 @@ wasm: setup-run web/build/go-glue.js
 	@cmp -s bin/app.wasm web/build/app.wasm || cp bin/app.wasm web/build/app.wasm
 	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz
 
-# workers-assets-gen wipes its output folder, so it writes to bin/ and only
-# the loader's glue is kept, rewritten by scripts/wasmglue into a module.
-web/build/go-glue.js: go.mod go.sum scripts/wasmglue/main.go
-	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -runtime=browser -o bin/workers-glue
+# The glue is the wasm_exec.js of the Go that builds app.wasm (they must
+# match), rewritten by scripts/wasmglue into a module.
+GLUE_SRC := $(shell $(GO) env GOROOT)/lib/wasm/wasm_exec.js
+web/build/go-glue.js: $(GLUE_SRC) scripts/wasmglue/main.go
 	@mkdir -p web/build
-	$(GO) run ./scripts/wasmglue bin/workers-glue/wasm_exec.js $@
+	$(GO) run ./scripts/wasmglue $(GLUE_SRC) $@
 
 web/build/app.wasm.br: web/build/app.wasm
 	brotli -q 11 -c $< >$@

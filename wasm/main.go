@@ -1,8 +1,8 @@
 //go:build js && wasm
 
-// Command wasm is the engine in the browser: the Table API served through
-// syumai/workers from one Go instance for the page's life, and the
-// playground's functions (core/play) registered on the JS binding. The
+// Command wasm is the engine in the browser: the Table API (handleRequest)
+// and the playground's functions (core/play), registered on the JS binding
+// of one Go instance for the page's life. The
 // instance hosts several independent accounts (the page's own and one per
 // embedded playground), each reached by the account name in the path. The
 // page reaches all of it through web/engine.js, our loader.
@@ -12,14 +12,14 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/syumai/workers"
-
 	"github.com/tableplay/tableplay/core/lesson"
 	"github.com/tableplay/tableplay/core/play"
 )
 
 func main() {
-	binding := js.Global().Get("context").Get("binding")
+	// The loader hands the binding over through the glue's private view of
+	// the global object (the page itself gains no name).
+	binding := js.Global().Get("tableplayBinding")
 	origin := js.Global().Get("location").Get("origin").String()
 	// Each account's lesson session hears of every change to its account,
 	// so a step after the person's own requests replays the lesson from its
@@ -39,10 +39,10 @@ func main() {
 		// Requests come from this page only, never from another site.
 		TrustUnsigned: true,
 	})
-	workers.ServeNonBlock(bridge(accounts.Router()))
+	binding.Set("handleRequest", handleRequest(accounts.Router()))
 	register(binding, accounts)
 	lessonsByAccount = registerLessons(binding, accounts)
-	workers.Ready()
+	binding.Call("ready")
 	select {}
 }
 

@@ -5,18 +5,11 @@ import { Go, goGlobals } from "./build/go-glue.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
 
-// syumai/workers' Go side reads `context.binding` (its glue serves the second
-// argument of go.run to Go as the global `context`) and calls `tryCatch`;
-// both reach Go through the glue's private view of the global object, so
-// the host page gains neither.
-const context = { binding: {} };
-goGlobals.tryCatch = (fn) => {
-  try {
-    return { result: fn() };
-  } catch (error) {
-    return { error };
-  }
-};
+// The engine's functions land on binding. Go reaches it as the global
+// `tableplayBinding` through the glue's private view of the global object, so
+// the host page gains no name.
+const binding = {};
+goGlobals.tableplayBinding = binding;
 
 function emit(name, detail) {
   window.dispatchEvent(new CustomEvent(name, { detail }));
@@ -58,25 +51,28 @@ async function start() {
   const readyNow = new Promise((resolve) => {
     signalReady = resolve;
   });
-  const { instance } = await WebAssembly.instantiateStreaming(response, {
-    ...go.importObject,
-    workers: { ready: () => signalReady() },
-  });
-  context.binding.notifyChange = (account) => {
+  // The engine calls ready once its functions are on the binding.
+  binding.ready = () => signalReady();
+  const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
+  binding.notifyChange = (account) => {
     // Asynchronously: listeners may call back into the engine.
     queueMicrotask(() => {
       emit("tableplay:change", { account });
       if (account === DEFAULT_ACCOUNT && typeof tableplay.onchange === "function") tableplay.onchange();
     });
   };
-  go.run(instance, context).then(() => emit("tableplay:exit", {}));
+  go.run(instance).then(() => emit("tableplay:exit", {}));
   await readyNow;
 }
 
 const ready = start();
 
-// fetch answers a Table API request in the page. The request is handed over
-// with its body already read into a stream (Firefox has no Request.body).
+// Statuses whose answers have no body (a Response refuses one).
+const bodiless = new Set([101, 204, 205, 304]);
+
+// fetch answers a Table API request in the page: the engine takes the
+// method, the URL, the header pairs and the body bytes, and gives back the
+// status, the header pairs and the body bytes.
 async function engineFetch(input, init) {
   await ready;
   const request = new Request(input, init);
@@ -84,14 +80,13 @@ async function engineFetch(input, init) {
     request.method === "GET" || request.method === "HEAD"
       ? new Uint8Array(0)
       : new Uint8Array(await request.arrayBuffer());
-  const handed = {
-    url: request.url,
-    method: request.method,
-    headers: request.headers,
-    body: new Blob([bytes]).stream(),
-  };
   try {
-    return await context.binding.handleRequest(handed);
+    const answer = binding.handleRequest(request.method, request.url, [...request.headers], bytes);
+    return new Response(bodiless.has(answer.status) ? null : answer.body, {
+      status: answer.status,
+      statusText: answer.statusText,
+      headers: answer.headers,
+    });
   } catch (error) {
     // Only a failure of the bridge itself lands here; the engine answers its
     // own errors (panics included) as 500 responses.
@@ -100,7 +95,7 @@ async function engineFetch(input, init) {
 }
 
 function call(name, ...args) {
-  const fn = context.binding[name];
+  const fn = binding[name];
   if (typeof fn !== "function") throw new Error(`tableplay.${name}: the engine is not ready; await tableplay.ready`);
   return fn(...args);
 }

@@ -1,9 +1,12 @@
-// Package rest is the Table service's HTTP interface: one http.Handler that
-// every host (the native server, the browser, an edge runtime) serves. It
+// Package rest is the Table service's HTTP interface: one Handle entry point
+// (its own Request, Header and ResponseWriter, so the browser build links no
+// net/http) that every host serves: the native server through core/resthttp,
+// the browser through the wasm bridge, packages without HTTP through Serve. It
 // routes the path-style account URLs, parses resource segments and key
 // predicates by hand, negotiates the OData metadata level, verifies Shared
 // Key signatures, runs $batch envelopes as store transactions and turns every
 // engine error into the service's status, headers and odata.error body.
 //
-// It is the only package under core that knows HTTP.
+// It is the only package under core that knows the Table API's HTTP
+// semantics; core/wire holds the message text it reads and writes.
 package rest
