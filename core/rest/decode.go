@@ -257,7 +257,11 @@ func (x *exchange) partSource(p *batchPart) source {
 	if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
 		path = rest
 	}
-	return source{r: &p.req, path: path, query: p.req.URL.Query(), part: true, contentID: p.contentID, gate: (*exchange).allow,
+	var q url.Values // read only: nil reads as empty, and most parts have no query
+	if p.req.URL.RawQuery != "" {
+		q = p.req.URL.Query()
+	}
+	return source{r: &p.req, path: path, query: q, part: true, contentID: p.contentID, gate: (*exchange).allow,
 		partBody: p.req.Body}
 }
 

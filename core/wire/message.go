@@ -48,86 +48,126 @@ func trimSpace(b []byte) []byte {
 // its blank line, and returns the fields and what follows the block. Keys
 // are canonical; values lose the blanks around them; a line starting with a
 // blank continues the field before it (joined by one space). A block that
-// does not end in a blank line (errUnterminated), a line without a colon, a bad byte in a
-// name or a value, or more than MaxHeaders fields is ErrMalformed.
+// does not end in a blank line (errUnterminated), a line without a colon, a
+// bad byte in a name or a value, or more than MaxHeaders fields is
+// ErrMalformed (MaxHeaders counts lines, folded ones included). The values
+// are substrings of one copy of the block, and
+// single values share one slice, so a block costs a few allocations
+// whatever its length.
 func ReadHeader(b []byte) (Header, []byte, error) {
-	var h Header
 	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		return nil, nil, ErrMalformed
 	}
-	n := 0
-	for {
-		line, rest, ok := nextLine(b)
+	// The block's extent and line count, before anything is copied.
+	n, end, terminated := 0, 0, false
+	for rest := b; ; n++ {
+		line, next, ok := nextLine(rest)
+		if len(line) == 0 && ok {
+			terminated = true
+			end = len(b) - len(next)
+			break
+		}
+		if !ok {
+			if len(line) > 0 {
+				n++ // a last line without its ending is a field too
+			}
+			end = len(b)
+			break
+		}
+		rest = next
+	}
+	if n > MaxHeaders {
+		return nil, nil, ErrMalformed
+	}
+	text := string(b[:end])
+	strs := make([]string, n)
+	h := make(Header, n)
+	fields := 0
+	for rest := text; ; {
+		line, next, _ := nextLineString(rest)
 		if len(line) == 0 {
-			if !ok {
+			if !terminated {
 				return h, nil, errUnterminated // with the fields read so far
 			}
-			if h == nil {
-				h = Header{}
-			}
-			return h, rest, nil
+			return h, b[end:], nil
 		}
-		b = rest
-		colon := bytes.IndexByte(line, ':')
+		rest = next
+		colon := strings.IndexByte(line, ':')
 		if colon < 0 {
 			return nil, nil, ErrMalformed
 		}
 		name, value := line[:colon], line[colon+1:]
 		// Continuation lines (obsolete folding) join the value with a space.
-		var joined []byte
-		for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-			if joined == nil {
-				joined = append(joined, trimSpace(value)...)
+		if len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+			joined := []byte(trimSpaceString(value))
+			for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+				cont, after, _ := nextLineString(strings.TrimLeft(rest, " \t"))
+				joined = append(append(joined, ' '), trimSpaceString(cont)...)
+				rest = after
 			}
-			cont, rest, _ := nextLine(bytes.TrimLeft(b, " \t"))
-			joined = append(append(joined, ' '), trimSpace(cont)...)
-			b = rest
-		}
-		if joined == nil {
-			value = trimSpace(value)
+			value = strings.TrimLeft(string(joined), " \t") // as folded; a blank continuation leaves its space
 		} else {
-			value = bytes.TrimLeft(joined, " \t") // as folded; a blank continuation leaves its space
+			value = trimSpaceString(value)
 		}
-		key, ok := fieldName(name)
-		if !ok {
+		key, valid := fieldName(name)
+		if !valid {
 			return nil, nil, ErrMalformed
 		}
-		for _, c := range value {
-			if !valueByte(c) {
+		for i := 0; i < len(value); i++ {
+			if !valueByte(value[i]) {
 				return nil, nil, ErrMalformed
 			}
 		}
-		if n++; n > MaxHeaders {
-			return nil, nil, ErrMalformed
+		if vs, seen := h[key]; seen {
+			h[key] = append(vs, value)
+		} else {
+			strs[fields] = value
+			h[key] = strs[fields : fields+1 : fields+1]
 		}
-		if h == nil {
-			h = make(Header, 8)
-		}
-		h[key] = append(h[key], string(value))
+		fields++
 	}
+}
+
+// nextLineString is nextLine for a string.
+func nextLineString(s string) (line, rest string, ok bool) {
+	i := strings.IndexByte(s, '\n')
+	if i < 0 {
+		return s, "", false
+	}
+	line, rest = s[:i], s[i+1:]
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, rest, true
+}
+
+// trimSpaceString drops spaces and tabs at both ends.
+func trimSpaceString(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 // fieldName returns a field name in canonical form; a name with a space is
 // kept as it is (HTTP/1.1 readers accept it, without canonicalizing), any
 // other byte outside a token refuses it.
-func fieldName(b []byte) (string, bool) {
-	if len(b) == 0 {
+func fieldName(name string) (string, bool) {
+	if name == "" {
 		return "", false
 	}
-	space := false
-	for _, c := range b {
-		switch {
-		case TokenByte(c):
-		case c == ' ':
-			space = true
-		default:
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !TokenByte(c) && c != ' ' {
 			return "", false
 		}
 	}
-	if space {
-		return string(b), true
+	if strings.IndexByte(name, ' ') >= 0 {
+		return name, true
 	}
-	return CanonicalKey(string(b)), true
+	return CanonicalKey(name), true
 }
 
 // RequestLine is an HTTP/1.1 request line: method, target and protocol.
