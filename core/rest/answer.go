@@ -57,21 +57,21 @@ func (x *exchange) execute(d decoded) {
 		x.json(200, body)
 		x.h.bodies.put(buf, body)
 	case op.Get:
-		h["Etag"] = []string{odata.ETag(res.Entity.Timestamp)} // canonical form, as Set would write it
+		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		x.json(200, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))
 	case op.Insert:
 		stored := res.Entity
 		loc := x.base + "/" + odata.EntityPath(o.Table, stored.PartitionKey, stored.RowKey)
-		v := [...]string{odata.ETag(stored.Timestamp), loc} // one allocation for both, keys in canonical form
-		h["Etag"], h["Location"] = v[0:1:1], v[1:2:2]
+		x.set("Etag", valETag, odata.ETag(stored.Timestamp))
+		x.set("Location", valLocation, loc)
 		if !d.content {
-			h["Dataserviceid"] = v[1:2:2]
+			h["Dataserviceid"] = x.vals[valLocation : valLocation+1 : valLocation+1]
 			x.noContent()
 			return
 		}
 		x.json(201, odata.AppendEntity(nil, x.ctx(o.Table), stored, nil))
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
-		h["Etag"] = []string{odata.ETag(res.Entity.Timestamp)}
+		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
 			x.json(200, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, nil))
 			return

@@ -43,6 +43,7 @@ type macPool struct {
 type macState struct {
 	h   hash.Hash
 	buf []byte
+	sum [sha256.Size]byte
 }
 
 // newMACPool keys its HMACs with a copy of key.
@@ -52,25 +53,27 @@ func newMACPool(key []byte) *macPool {
 	return p
 }
 
-// sum writes into out the HMAC-SHA256, under the account key, of the
-// message build appends to the buffer it is given. A pool made for another
-// key (the Key field changed after WellKnown) is not used.
-func (c Credentials) sum(build func([]byte) []byte, out *[sha256.Size]byte) {
+// sum returns the HMAC-SHA256, under the account key, of the message build
+// appends to the buffer it is given. A pool made for another key (the Key
+// field changed after WellKnown) is not used. The digest is written into
+// the pooled state, so the result costs no allocation.
+func (c Credentials) sum(build func([]byte) []byte) (out [sha256.Size]byte) {
 	if c.macs == nil || !bytes.Equal(c.macs.key, c.Key) {
 		m := hmac.New(sha256.New, c.Key)
 		m.Write(build(nil))
-		m.Sum(out[:0])
-		return
+		copy(out[:], m.Sum(nil))
+		return out
 	}
 	st := c.macs.pool.Get().(*macState)
 	st.buf = build(st.buf[:0])
 	st.h.Reset()
 	st.h.Write(st.buf)
-	st.h.Sum(out[:0])
+	out = [sha256.Size]byte(st.h.Sum(st.sum[:0]))
 	if cap(st.buf) > 4096 {
 		st.buf = make([]byte, 0, 256) // a huge path is not kept
 	}
 	c.macs.pool.Put(st)
+	return out
 }
 
 // The emulator's well-known account and key (devstoreaccount1), which
@@ -99,19 +102,34 @@ type Authorization struct {
 // ParseAuthorization reads "SharedKey account:base64sig" or
 // "SharedKeyLite account:base64sig".
 func ParseAuthorization(h string) (Authorization, bool) {
+	a, sig, ok := parseAuthorization(h)
+	if !ok {
+		return Authorization{}, false
+	}
+	a.Signature = sig[:]
+	return a, true
+}
+
+// parseAuthorization is ParseAuthorization with the signature in an array,
+// which the request path keeps on the stack.
+func parseAuthorization(h string) (a Authorization, sig [sha256.Size]byte, ok bool) {
 	scheme, rest, ok := strings.Cut(strings.TrimSpace(h), " ")
 	if !ok || scheme != "SharedKey" && scheme != "SharedKeyLite" {
-		return Authorization{}, false
+		return a, sig, false
 	}
-	account, sig, ok := strings.Cut(strings.TrimSpace(rest), ":")
-	if !ok || account == "" || sig == "" {
-		return Authorization{}, false
+	account, text, ok := strings.Cut(strings.TrimSpace(rest), ":")
+	// A 32-byte signature is 44 characters of base64.
+	if !ok || account == "" || len(text) != base64.StdEncoding.EncodedLen(sha256.Size) {
+		return a, sig, false
 	}
-	raw, err := base64.StdEncoding.DecodeString(sig)
-	if err != nil || len(raw) != sha256.Size {
-		return Authorization{}, false
+	var src [44]byte
+	var dst [33]byte
+	copy(src[:], text)
+	if n, err := base64.StdEncoding.Decode(dst[:], src[:]); err != nil || n != sha256.Size {
+		return a, sig, false
 	}
-	return Authorization{Scheme: scheme, Account: account, Signature: raw}, true
+	copy(sig[:], dst[:])
+	return Authorization{Scheme: scheme, Account: account}, sig, true
 }
 
 // sharedKey checks a request's Shared Key or Shared Key Lite signature
@@ -119,7 +137,7 @@ func ParseAuthorization(h string) (Authorization, bool) {
 // resource "/account" + the path as sent — for path-style URLs the account
 // appears twice — plus "?comp=…" when present.
 func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
-	a, ok := ParseAuthorization(r.Header.Get("Authorization"))
+	a, want, ok := parseAuthorization(r.Header.Get("Authorization"))
 	if !ok || a.Account != c.Account {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
@@ -134,8 +152,7 @@ func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	// The string to sign, built in the pooled state's buffer.
-	var sum [sha256.Size]byte
-	c.sum(func(sts []byte) []byte {
+	sum := c.sum(func(sts []byte) []byte {
 		if a.Scheme != "SharedKeyLite" {
 			sts = append(sts, r.Method...)
 			sts = append(sts, '\n')
@@ -147,8 +164,8 @@ func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
 		sts = append(sts, date...)
 		sts = append(sts, '\n')
 		return c.appendResource(sts, r.URL)
-	}, &sum)
-	if !hmac.Equal(sum[:], a.Signature) {
+	})
+	if !hmac.Equal(sum[:], want[:]) {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	return nil
@@ -196,11 +213,10 @@ func queryValue(raw, key string) (string, bool) {
 // Sign returns the SharedKeyLite Authorization value for a request, as the Go
 // SDK computes it; tests and the playground's request builder use it.
 func (c Credentials) Sign(date string, u *url.URL) string {
-	var sum [sha256.Size]byte
-	c.sum(func(sts []byte) []byte {
+	sum := c.sum(func(sts []byte) []byte {
 		sts = append(sts, date...)
 		sts = append(sts, '\n')
 		return c.appendResource(sts, u)
-	}, &sum)
+	})
 	return "SharedKeyLite " + c.Account + ":" + base64.StdEncoding.EncodeToString(sum[:])
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -40,6 +41,7 @@ type Handler struct {
 	newID  func() string
 	date   *dateCache
 	bodies *bodyPool
+	base   *baseCache
 }
 
 // New returns the handler for an account.
@@ -48,7 +50,7 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}}
+	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
 }
 
 // randomID returns a GUID-shaped id. Request ids and batch boundaries need
@@ -96,6 +98,34 @@ type exchange struct {
 	// authenticated is set once the credentials were checked; anonymous
 	// when the request carried none and the host lets it in.
 	authenticated, anonymous bool
+	// vals holds the values of the answer's usual header fields: each field
+	// is a one-value slice of it, so setting them allocates nothing beyond
+	// the exchange itself.
+	vals [numVals]string
+}
+
+// The places in exchange.vals.
+const (
+	valCacheControl = iota
+	valServer
+	valRequestID
+	valVersion
+	valNoSniff
+	valDate
+	valClientRequestID
+	valPreferenceApplied
+	valContentType
+	valContentLength
+	valETag
+	valLocation
+	numVals
+)
+
+// set sets a header field to one value kept in x.vals[i]; key must be in
+// canonical form, as Header.Set would write it.
+func (x *exchange) set(key string, i int, value string) {
+	x.vals[i] = value
+	x.out[key] = x.vals[i : i+1 : i+1]
 }
 
 // Handle answers one request: the answer's header fields go into header,
@@ -123,7 +153,7 @@ func (x *exchange) serve() {
 		x.fail(tableerr.New(tableerr.ResourceNotFound))
 		return
 	}
-	x.base = baseURL(r, account)
+	x.base = x.h.base.url(r, account)
 	q, ok := parseQuery(r.URL.RawQuery)
 	if !ok {
 		x.fail(tableerr.New(tableerr.InvalidInput))
@@ -185,9 +215,19 @@ func parseQuery(raw string) (url.Values, bool) {
 	return q, true
 }
 
-// baseURL is the account URL the client used, for odata.metadata, odata.id,
+// baseCache keeps the last account URL built: a client sends request after
+// request to the same host, and the text is then built once.
+type baseCache struct {
+	last atomic.Pointer[baseText]
+}
+
+type baseText struct {
+	scheme, host, account, text string
+}
+
+// url is the account URL the client used, for odata.metadata, odata.id,
 // Location and DataServiceId.
-func baseURL(r *Request, account string) string {
+func (c *baseCache) url(r *Request, account string) string {
 	scheme := "http"
 	switch {
 	case r.URL.Scheme != "": // an absolute request URL, as the browser bridge passes
@@ -199,7 +239,12 @@ func baseURL(r *Request, account string) string {
 	if host == "" {
 		host = r.URL.Host
 	}
-	return scheme + "://" + host + "/" + account
+	if b := c.last.Load(); b != nil && b.scheme == scheme && b.host == host && b.account == account {
+		return b.text
+	}
+	b := &baseText{scheme: scheme, host: host, account: account, text: scheme + "://" + host + "/" + account}
+	c.last.Store(b)
+	return b.text
 }
 
 // readBody reads the request body, refusing more than 4 MiB with 413
@@ -243,34 +288,29 @@ func readAll(r *io.LimitedReader, size int64) ([]byte, error) {
 	}
 }
 
-// headers sets the headers of every response (F-HEADERS). The values share
-// one allocation and the keys are written in canonical form, as Header.Set
-// would write them.
+// headers sets the headers of every response (F-HEADERS), their values in
+// x.vals and their keys in canonical form, as Header.Set would write them.
 func (x *exchange) headers() Header {
-	h := x.out
-	v := [...]string{"no-cache", "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0", x.id, x.version, "nosniff", x.h.date.format(x.now), "", x.applied}
-	h["Cache-Control"] = v[0:1:1]
-	h["Server"] = v[1:2:2]
-	h["X-Ms-Request-Id"] = v[2:3:3]
-	h["X-Ms-Version"] = v[3:4:4]
-	h["X-Content-Type-Options"] = v[4:5:5]
-	h["Date"] = v[5:6:6]
+	x.set("Cache-Control", valCacheControl, "no-cache")
+	x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+	x.set("X-Ms-Request-Id", valRequestID, x.id)
+	x.set("X-Ms-Version", valVersion, x.version)
+	x.set("X-Content-Type-Options", valNoSniff, "nosniff")
+	x.set("Date", valDate, x.h.date.format(x.now))
 	if id := x.r.Header["X-Ms-Client-Request-Id"]; len(id) > 0 && id[0] != "" {
-		v[6] = id[0]
-		h["X-Ms-Client-Request-Id"] = v[6:7:7]
+		x.set("X-Ms-Client-Request-Id", valClientRequestID, id[0])
 	}
 	if x.applied != "" {
-		h["Preference-Applied"] = v[7:8:8]
+		x.set("Preference-Applied", valPreferenceApplied, x.applied)
 	}
-	return h
+	return x.out
 }
 
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
-	h := x.headers()
-	v := [...]string{x.format.level.ContentType(), strconv.Itoa(len(body))}
-	h["Content-Type"] = v[0:1:1]
-	h["Content-Length"] = v[1:2:2]
+	x.headers()
+	x.set("Content-Type", valContentType, x.format.level.ContentType())
+	x.set("Content-Length", valContentLength, strconv.Itoa(len(body)))
 	x.w.WriteHeader(status)
 	x.w.Write(body)
 }
