@@ -33,17 +33,6 @@ func nextLine(b []byte) (line, rest []byte, ok bool) {
 	return line, rest, true
 }
 
-// trimSpace drops spaces and tabs at both ends.
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
 // ReadHeader reads a header block from the start of b up to and including
 // its blank line, and returns the fields and what follows the block. Keys
 // are canonical; values lose the blanks around them; a line starting with a
