@@ -230,6 +230,12 @@ func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
 	if env.get != nil {
 		parts, d.single = []batchPart{*env.get}, true
 	}
+	// Sized once: a decoded part is large, and growing by appends would copy
+	// a 100-part batch's several times over.
+	d.parts = make([]decoded, 0, len(parts))
+	if !d.single {
+		d.op.Operations = make([]op.Operation, 0, len(parts))
+	}
 	for i := range parts {
 		pd := x.decode(x.partSource(&parts[i]))
 		if env.get == nil && pd.op.Kind == op.Get && pd.early == nil {
