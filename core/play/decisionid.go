@@ -2,9 +2,9 @@ package play
 
 import "strings"
 
-// replaceDecisionIDs replaces each fidelity id a text cites (F-WORD or
-// F-WORD-WORD…, words of capitals and digits, standing as a word of its
-// own), with the parentheses around it when present, by what f returns for
+// replaceDecisionIDs replaces each fidelity id a text cites ("F-" and one
+// or more words of capitals and digits joined by hyphens, standing as a word
+// of its own), with the parentheses around it when present, by what f returns for
 // it. Matches are found left to right and do not overlap.
 func replaceDecisionIDs(s string, f func(string) string) string {
 	var b strings.Builder
