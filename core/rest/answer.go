@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 )
@@ -61,8 +62,8 @@ func (x *exchange) execute(d decoded) {
 		x.json(200, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))
 	case op.Insert:
 		stored := res.Entity
-		loc := x.base + "/" + odata.EntityPath(o.Table, stored.PartitionKey, stored.RowKey)
-		x.set("Etag", valETag, odata.ETag(stored.Timestamp))
+		etag, loc := x.etagAndLocation(o.Table, stored)
+		x.set("Etag", valETag, etag)
 		x.set("Location", valLocation, loc)
 		if !d.content {
 			h["Dataserviceid"] = x.vals[valLocation : valLocation+1 : valLocation+1]
@@ -92,4 +93,23 @@ func projection(o op.Operation, res op.Result) *odata.Projection {
 		return nil
 	}
 	return &odata.Projection{Names: res.Select, Text: *o.Query.Select}
+}
+
+// location is an entity's URL: the account URL and the entity's path,
+// written on the stack and copied once.
+func (x *exchange) location(table, pk, rk string) string {
+	var buf [512]byte
+	b := append(append(buf[:0], x.base...), '/')
+	return string(odata.AppendEntityPath(b, table, pk, rk))
+}
+
+// etagAndLocation returns a stored entity's ETag and URL, written on the
+// stack as one text and copied once: both are read as long as the answer.
+func (x *exchange) etagAndLocation(table string, e *entity.Entity) (etag, loc string) {
+	var buf [576]byte
+	b := odata.AppendETag(buf[:0], e.Timestamp)
+	n := len(b)
+	b = append(append(b, x.base...), '/')
+	s := string(odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey))
+	return s[:n], s[n:]
 }

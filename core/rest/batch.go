@@ -190,7 +190,7 @@ func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
 			w.header("Preference-Applied", bo.prefer)
 		}
 		w.header("DataServiceVersion", "3.0;")
-		loc := x.base + "/" + odata.EntityPath(bo.op.Table, e.PartitionKey, e.RowKey)
+		loc := x.location(bo.op.Table, e.PartitionKey, e.RowKey)
 		if bo.content {
 			w.header("Content-Type", bo.level.ContentType())
 			w.header("Location", loc)
