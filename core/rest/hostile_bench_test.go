@@ -92,6 +92,20 @@ func manyParts() string {
 	return b.String()
 }
 
+// headerLines is a $batch whose one part has n header lines of its own, all
+// within the 4 MiB body limit.
+func headerLines(n int) string {
+	return "--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n--changeset_y\r\nContent-Type: application/http\r\n\r\n" +
+		"POST http://h/devstoreaccount1/t HTTP/1.1\r\n" + strings.Repeat("A: b\r\n", n) + "\r\n{}\r\n--changeset_y--\r\n--batch_x--\r\n"
+}
+
+// falseBoundaries is 4 MiB of lines that start like the changeset's
+// delimiter without being one, with no delimiter to end the part.
+func falseBoundaries() string {
+	return "--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n--changeset_y\r\nContent-Type: application/http\r\n\r\n" +
+		strings.Repeat("\r\n--changeset_yz", (4<<20)/16)
+}
+
 // hostile lists each parser with its worst input; every call must fail
 // cleanly (the want checks it did not succeed by accident).
 func hostile(tb testing.TB) []struct {
@@ -120,6 +134,7 @@ func hostile(tb testing.TB) []struct {
 	api := &play.API{Base: "http://h/" + rest.WellKnownAccount, Clock: time.Now, Creds: rest.WellKnown(), Store: st}
 	ann, annFirst, arrays, objects, nul := annotated(false), annotated(true), nested(false), nested(true), nulls()
 	batch := manyParts()
+	lines, tooMany, falseDelims := headerLines(9999), headerLines(200000), falseBoundaries()
 	return []struct {
 		name string
 		call func() bool
@@ -141,6 +156,18 @@ func hostile(tb testing.TB) []struct {
 		{"ParseBatch/1000-parts", func() bool {
 			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(batch))
 			return err == nil
+		}},
+		{"ParseBatch/10000-header-lines", func() bool {
+			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(lines))
+			return err == nil
+		}},
+		{"ParseBatch/too-many-header-lines", func() bool {
+			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(tooMany))
+			return err != nil
+		}},
+		{"ParseBatch/false-boundaries", func() bool {
+			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(falseDelims))
+			return err != nil
 		}},
 		{"play.ParseBody/annotations", func() bool { return strings.Contains(string(api.ParseBody(string(ann))), "TooManyProperties") }},
 		{"play.ParseBody/null-properties", func() bool { return strings.Contains(string(api.ParseBody(string(nul))), "TooManyProperties") }},
