@@ -17,7 +17,12 @@ import (
 // F-BATCH-FRAMING). Its parts were decoded, and authorized, one by one as
 // top-level requests are.
 func (x *exchange) batch(d decoded) {
+	// The answer is written into a pooled buffer (a batch answer is tens of
+	// kilobytes, which a fresh buffer would allocate and zero every time),
+	// returned once the ResponseWriter has taken the bytes.
+	buf := x.h.bodies.get()
 	w := &batchWriter{batch: "batchresponse_" + x.h.newID(), version: x.version}
+	w.b = *bytes.NewBuffer(buf.b[:0])
 	// An answer is about as long as the request, with metadata; the cap
 	// keeps a large batch that fails early from reserving what it never uses.
 	w.b.Grow(min(2*d.size, 1<<20))
@@ -33,6 +38,7 @@ func (x *exchange) batch(d decoded) {
 	h.Set("Content-Length", strconv.Itoa(len(out)))
 	x.w.WriteHeader(202)
 	x.w.Write(out)
+	x.h.bodies.put(buf, out)
 }
 
 // changeset runs the writes of a changeset as one transaction.

@@ -37,6 +37,7 @@ type Request struct {
 
 // ResponseWriter receives an answer: its status once, then its body. The
 // header fields are set beforehand in the Header given with the request.
+// Write must not keep b: the handler reuses the buffers it writes from.
 type ResponseWriter interface {
 	WriteHeader(status int)
 	Write(b []byte) (int, error)
