@@ -1,5 +1,7 @@
 package wire
 
+import "strings"
+
 // Header is a message's header fields by canonical key. Its underlying type
 // is net/http's Header's, so an adapter converts one into the other without
 // copying.
@@ -71,17 +73,16 @@ func canonicalize(b []byte) {
 
 // TokenByte reports whether c may appear in a field name or a method (an
 // RFC 9110 token character).
-func TokenByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
+func TokenByte(c byte) bool { return tokenTable[c] }
+
+// tokenTable marks the token characters: letters, digits and
+// !#$%&'*+-.^_`|~.
+var tokenTable = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", byte(c)) >= 0
 	}
-	switch c {
-	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
-		return true
-	}
-	return false
-}
+	return t
+}()
 
 // valueByte reports whether c may appear in a field value: visible ASCII,
 // space, tab, and any byte from 0x80 on.

@@ -148,12 +148,20 @@ func fieldName(name string) (string, bool) {
 	if name == "" {
 		return "", false
 	}
+	space, canonical, upper := false, true, true
 	for i := 0; i < len(name); i++ {
-		if c := name[i]; !TokenByte(c) && c != ' ' {
+		c := name[i]
+		switch {
+		case c == ' ':
+			space = true
+		case !TokenByte(c):
 			return "", false
+		case upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z':
+			canonical = false
 		}
+		upper = c == '-'
 	}
-	if strings.IndexByte(name, ' ') >= 0 {
+	if space || canonical {
 		return name, true
 	}
 	return CanonicalKey(name), true
