@@ -21,6 +21,7 @@ type PartReader struct {
 	nl       []byte // the line ending: CRLF, or LF
 	parts    int
 	finished bool
+	broken   bool // a part ran to the end of the body without its delimiter
 }
 
 // NewPartReader returns a reader of body's parts delimited by boundary.
@@ -30,10 +31,15 @@ func NewPartReader(body []byte, boundary string) *PartReader {
 
 // Next returns the next part; done is true (with no error) once the closing
 // delimiter was read. Text that does not frame parts is ErrMalformed,
-// including a body that ends without its closing delimiter.
+// including a body that ends without its closing delimiter. A part cut off
+// by the end of the body is still returned, as Go's reader lets its bytes be
+// read (less a tail that could begin a delimiter); the call after it fails.
 func (r *PartReader) Next() (p Part, done bool, err error) {
 	if r.finished {
 		return Part{}, true, nil
+	}
+	if r.broken {
+		return Part{}, false, ErrMalformed
 	}
 	if len(r.dash) == 2 {
 		return Part{}, false, ErrMalformed // an empty boundary
@@ -87,7 +93,7 @@ func (r *PartReader) part() (Part, bool, error) {
 	}
 	end, ok := r.contentEnd(rest)
 	if !ok {
-		return Part{}, false, ErrMalformed
+		r.broken = true
 	}
 	r.rest = rest[end:]
 	return Part{Header: h, Body: rest[:end]}, false, nil
@@ -96,7 +102,9 @@ func (r *PartReader) part() (Part, bool, error) {
 // contentEnd finds where a part's content ends: at a delimiter at its very
 // start, or at the line ending before "--boundary" followed by a blank, a
 // line ending or "--" (the boundary followed by anything else is content).
-func (r *PartReader) contentEnd(b []byte) (int, bool) {
+// Without a delimiter, ok is false and the content ends before a tail of b
+// that could begin one.
+func (r *PartReader) contentEnd(b []byte) (end int, ok bool) {
 	if bytes.HasPrefix(b, r.dash) && delimiterFollows(b[len(r.dash):]) {
 		return 0, true
 	}
@@ -106,7 +114,7 @@ func (r *PartReader) contentEnd(b []byte) (int, bool) {
 	for {
 		i := bytes.Index(b[from:], nlDash)
 		if i < 0 {
-			return 0, false
+			return r.beforePartialDelimiter(b, nlDash), false
 		}
 		at := from + i
 		if delimiterFollows(b[at+len(nlDash):]) {
@@ -114,6 +122,18 @@ func (r *PartReader) contentEnd(b []byte) (int, bool) {
 		}
 		from = at + 1
 	}
+}
+
+// beforePartialDelimiter is where the content of a part cut off by the end
+// of the body ends: all of b, less a tail that is the start of a delimiter.
+func (r *PartReader) beforePartialDelimiter(b, nlDash []byte) int {
+	if bytes.HasPrefix(r.dash, b) {
+		return 0
+	}
+	if i := bytes.LastIndexByte(b, nlDash[0]); i >= 0 && bytes.HasPrefix(nlDash, b[i:]) {
+		return i
+	}
+	return len(b)
 }
 
 // delimiterFollows reports whether what follows "--boundary" makes it a
