@@ -32,6 +32,11 @@ type Entity struct {
 	Encoded []byte
 	// EncodedProps is the offset in Encoded where the custom properties begin.
 	EncodedProps int
+	// KeptSize, when not 0, is Size() as the store measured it when it
+	// kept the entity, so that filling a query page (bounded by size) does
+	// not walk every property of every match again. Like Encoded it is
+	// read-only, and Clone drops it.
+	KeptSize int
 }
 
 // Names of the system properties.
@@ -65,7 +70,7 @@ func (e *Entity) Get(name string) (edm.Value, bool) {
 func (e *Entity) Clone() *Entity {
 	c := *e
 	c.Properties = append([]Property(nil), e.Properties...)
-	c.Encoded, c.EncodedProps = nil, 0
+	c.Encoded, c.EncodedProps, c.KeptSize = nil, 0, 0
 	return &c
 }
 
@@ -99,6 +104,9 @@ func (e *Entity) PropertyCount() int { return len(e.Properties) + 3 }
 // over the custom properties, lengths in UTF-16 code units. The server-kept
 // Timestamp is not counted.
 func (e *Entity) Size() int {
+	if e.KeptSize > 0 {
+		return e.KeptSize
+	}
 	n := 4 + 2*(edm.UTF16Len(e.PartitionKey)+edm.UTF16Len(e.RowKey))
 	for _, p := range e.Properties {
 		n += 8 + 2*edm.UTF16Len(p.Name) + p.Value.Size()

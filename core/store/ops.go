@@ -173,9 +173,17 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 		next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
 	}
 	next.Timestamp = ts
-	next.Encoded, next.EncodedProps = odata.Members(next)
+	keep(next)
 	tr.Set(itemOf(next))
 	return next, nil
+}
+
+// keep readies an entity the store is about to hold, its Timestamp final:
+// its members encoded once, so reads copy them, and its size measured once,
+// so a query page adds it up without walking the properties.
+func keep(e *entity.Entity) {
+	e.Encoded, e.EncodedProps = odata.Members(e)
+	e.KeptSize = e.Size()
 }
 
 // sortedProperties returns e with its properties in ordinal (UTF-16) name

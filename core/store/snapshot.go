@@ -304,7 +304,7 @@ func restoreEntity(se snapshotEntity) (*entity.Entity, error) {
 		return nil, fmt.Errorf("%s", msg)
 	}
 	e.Timestamp = ts
-	e.Encoded, e.EncodedProps = odata.Members(e)
+	keep(e)
 	return e, nil
 }
 
