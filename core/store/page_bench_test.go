@@ -1,6 +1,7 @@
 package store
 
 import (
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -21,11 +22,15 @@ func pageBody(pk, rk string, row int) []byte {
 }
 
 // pageStore holds partitions×rows entities decoded from pageBody, inserted
-// 100 at a time.
+// 100 at a time. Each decode is followed by a request's worth of other
+// allocations, so that the entities lie scattered through memory as a
+// server's do, rather than packed together as a loop of inserts alone
+// would leave them.
 func pageStore(b *testing.B, partitions, rows int) *Store {
 	b.Helper()
 	s := New(Options{Clock: time.Now})
 	s.CreateTable("pages")
+	var between [][]byte
 	row := 0
 	for p := 0; p < partitions; p++ {
 		pk := "p" + strconv.Itoa(p)
@@ -37,6 +42,7 @@ func pageStore(b *testing.B, partitions, rows int) *Store {
 					b.Fatal(err)
 				}
 				ops = append(ops, Op{Kind: Insert, Entity: e})
+				between = append(between, make([]byte, 4096+64*(row%64)))
 				row++
 			}
 			if _, err := s.Transact("pages", ops); err != nil {
@@ -44,6 +50,7 @@ func pageStore(b *testing.B, partitions, rows int) *Store {
 			}
 		}
 	}
+	runtime.KeepAlive(between)
 	return s
 }
 
