@@ -333,18 +333,23 @@ func quoteRune(r rune) string { return strconv.QuoteRune(r) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// nameSet finds repeated names: a linear scan for the usual handful of
-// properties, a map beyond that.
+// nameSet finds repeated names: a linear scan of an array held in the set
+// itself for the usual handful of properties (a common entity allocates
+// nothing here), a map beyond that.
 type nameSet struct {
-	names []string
+	small [smallNameSet]string
+	n     int
 	m     map[string]struct{}
 }
 
+// smallNameSet is the most names a nameSet scans linearly.
+const smallNameSet = 24
+
 func newNameSet(n int) nameSet {
-	if n > 24 {
+	if n > smallNameSet {
 		return nameSet{m: make(map[string]struct{}, n)}
 	}
-	return nameSet{names: make([]string, 0, n)}
+	return nameSet{}
 }
 
 // add records name and reports whether it was new.
@@ -356,11 +361,12 @@ func (s *nameSet) add(name string) bool {
 		s.m[name] = struct{}{}
 		return true
 	}
-	for _, n := range s.names {
+	for _, n := range s.small[:s.n] {
 		if n == name {
 			return false
 		}
 	}
-	s.names = append(s.names, name)
+	s.small[s.n] = name
+	s.n++
 	return true
 }

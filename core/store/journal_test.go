@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -244,7 +245,7 @@ func TestWriteToDeletedTable(t *testing.T) {
 	if err := s.DeleteTable("tbl"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.commit(tb, []Op{{Kind: Insert, Entity: ent("p", "r")}}, false); err == nil || err.Err.Code != tableerr.TableNotFound {
+	if _, err := s.commit(tb, []Op{{Kind: Insert, Entity: ent("p", "r")}}, false, make([]*entity.Entity, 1)); err == nil || err.Err.Code != tableerr.TableNotFound {
 		t.Errorf("write to a deleted table: %+v", err)
 	}
 	if _, err := s.setACL(tb, nil); code(err) != tableerr.TableNotFound {

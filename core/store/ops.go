@@ -81,7 +81,8 @@ func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error)
 	if err != nil {
 		return nil, err
 	}
-	out, txErr := s.commit(t, []Op{op}, false)
+	var one [1]*entity.Entity // the result, without a slice to allocate
+	out, txErr := s.commit(t, []Op{op}, false, one[:])
 	if txErr != nil {
 		return nil, txErr.Err
 	}
@@ -93,9 +94,10 @@ func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error)
 // succeeds for a transaction. The change is recorded with the table's writer
 // lock held, so the journal sees a table's changes in the order they took
 // effect, and made durable after the lock is released, so that writers to
-// the same table share flushes.
-func (s *Store) commit(t *table, ops []Op, tx bool) ([]*entity.Entity, *TxError) {
-	out, seq, txErr := s.commitLocked(t, ops, tx)
+// the same table share flushes. The stored entities are written into out,
+// which has room for one per operation.
+func (s *Store) commit(t *table, ops []Op, tx bool, out []*entity.Entity) ([]*entity.Entity, *TxError) {
+	out, seq, txErr := s.commitLocked(t, ops, tx, out)
 	if txErr != nil {
 		return nil, txErr
 	}
@@ -106,7 +108,7 @@ func (s *Store) commit(t *table, ops []Op, tx bool) ([]*entity.Entity, *TxError)
 	return out, nil
 }
 
-func (s *Store) commitLocked(t *table, ops []Op, tx bool) ([]*entity.Entity, uint64, *TxError) {
+func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) ([]*entity.Entity, uint64, *TxError) {
 	floor := s.floorTicks()
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -118,7 +120,7 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool) ([]*entity.Entity, uin
 		work = t.work.Copy()
 	}
 	ts := stamp(s.clock, t.last, floor)
-	out := make([]*entity.Entity, len(ops))
+	out = out[:len(ops)]
 	for i, op := range ops {
 		e, err := apply(work, op, ts)
 		if err != nil {

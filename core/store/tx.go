@@ -35,7 +35,7 @@ func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError
 	if len(ops) == 0 {
 		return nil, nil
 	}
-	return s.commit(t, ops, true)
+	return s.commit(t, ops, true, make([]*entity.Entity, len(ops)))
 }
 
 // CheckBatch applies the batch-level rules (F-BATCH-FAILURE) in operation order and names the
