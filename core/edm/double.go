@@ -18,14 +18,9 @@ func AppendDouble(b []byte, f float64) []byte {
 		// .NET Framework prints negative zero as "0" too.
 		return append(b, "0.0"...)
 	}
-	prec := 15
 	var buf [32]byte
-	e := strconv.AppendFloat(buf[:0], f, 'e', prec-1, 64)
-	if g, err := strconv.ParseFloat(string(e), 64); err != nil || g != f {
-		prec = 17
-		e = strconv.AppendFloat(buf[:0], f, 'e', prec-1, 64)
-	}
-	// e is [-]d.ddddde±XX
+	e, prec := roundTripDigits(buf[:0], f)
+	// e is [-]d.ddddde±XX, or [-]de±XX
 	neg := e[0] == '-'
 	if neg {
 		e = e[1:]
@@ -37,7 +32,9 @@ func AppendDouble(b []byte, f float64) []byte {
 	exp, _ := strconv.Atoi(string(e[ePos+1:]))
 	digits := make([]byte, 0, 17)
 	digits = append(digits, e[0])
-	digits = append(digits, e[2:ePos]...)
+	if ePos > 1 { // a single shortest digit has no point: "5e+00"
+		digits = append(digits, e[2:ePos]...)
+	}
 	for len(digits) > 1 && digits[len(digits)-1] == '0' {
 		digits = digits[:len(digits)-1]
 	}
@@ -169,3 +166,50 @@ func isDecimal(s string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// minNormal is the smallest positive normal double.
+const minNormal = 0x1p-1022
+
+// roundTripDigits appends f in strconv's 'e' form with the digits of the "R"
+// format and returns them with their precision: 15 when 15 significant
+// digits read back as f, else 17. For a normal double the shortest digits
+// that read back (strconv's -1 precision) answer without a second parse: when
+// they are at most 15, f rounded to 15 digits is those digits (f is within
+// half a unit in the last place of them, 2⁻⁵³ of f, closer than half a unit
+// of the 15th digit, at least 5×10⁻¹⁶ of f), so 15 digits read back; when
+// they are more, no 15 digits read back. A subnormal double has fewer bits,
+// so it takes the direct test.
+func roundTripDigits(buf []byte, f float64) ([]byte, int) {
+	if math.Abs(f) >= minNormal {
+		e := strconv.AppendFloat(buf, f, 'e', -1, 64)
+		if mantissaDigits(e) <= 15 {
+			return e, 15
+		}
+		return strconv.AppendFloat(buf[:0], f, 'e', 16, 64), 17
+	}
+	return roundTripDigitsByParsing(buf, f)
+}
+
+// roundTripDigitsByParsing is roundTripDigits by the definition: 15 digits,
+// read back and compared, else 17.
+func roundTripDigitsByParsing(buf []byte, f float64) ([]byte, int) {
+	e := strconv.AppendFloat(buf, f, 'e', 14, 64)
+	if g, err := strconv.ParseFloat(string(e), 64); err != nil || g != f {
+		return strconv.AppendFloat(buf[:0], f, 'e', 16, 64), 17
+	}
+	return e, 15
+}
+
+// mantissaDigits counts the digits before the exponent of strconv's 'e' form.
+func mantissaDigits(e []byte) int {
+	n := 0
+	for _, c := range e {
+		switch {
+		case c == 'e':
+			return n
+		case c >= '0' && c <= '9':
+			n++
+		}
+	}
+	return n
+}
