@@ -1,7 +1,7 @@
 package store
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -191,12 +191,14 @@ func keep(e *entity.Entity) {
 // sortedProperties returns e with its properties in ordinal (UTF-16) name
 // order; owned says whether e's property slice is already private to it.
 func sortedProperties(e *entity.Entity, owned bool) *entity.Entity {
+	byName := func(a, b entity.Property) int { return edm.CompareStrings(a.Name, b.Name) }
+	if slices.IsSortedFunc(e.Properties, byName) { // as a merge into a sorted entity often is
+		return e
+	}
 	if !owned {
 		e = e.Clone()
 	}
-	sort.SliceStable(e.Properties, func(i, j int) bool {
-		return edm.CompareStrings(e.Properties[i].Name, e.Properties[j].Name) < 0
-	})
+	slices.SortStableFunc(e.Properties, byName)
 	return e
 }
 

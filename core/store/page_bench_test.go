@@ -79,3 +79,22 @@ func BenchmarkPageScan(b *testing.B) {
 func BenchmarkPagePartition(b *testing.B) {
 	benchPage(b, pageStore(b, 10, 200), "PartitionKey eq 'p3'", 200)
 }
+
+// BenchmarkUpsertMerge is cmd/perf's upsert-merge: two properties, one of
+// them new the first time, merged into entities of one partition.
+func BenchmarkUpsertMerge(b *testing.B) {
+	s := pageStore(b, 1, 1000)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		body := `{"PartitionKey":"p0","RowKey":"` + rk(i%1000) + `","Visits@odata.type":"Edm.Int64","Visits":"` + strconv.Itoa(i) + `","Note":"merged"}`
+		e, err := odata.DecodeEntity([]byte(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Apply("pages", Op{Kind: InsertOrMerge, Entity: e}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
