@@ -41,8 +41,9 @@ func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError
 // CheckBatch applies the batch-level rules (F-BATCH-FAILURE) in operation order and names the
 // first offending operation.
 func CheckBatch(ops []Op) (int, *tableerr.Error) {
-	type key struct{ pk, rk string }
-	seen := make(map[key]bool, len(ops))
+	// Every operation before a duplicate shares the first PartitionKey (a
+	// different one fails first), so RowKeys alone name the entities.
+	seen := make(map[string]bool, min(len(ops), MaxBatch))
 	for i, op := range ops {
 		if i >= MaxBatch {
 			return i, tableerr.WithMessage(tableerr.InvalidInput, "The batch request operation exceeds the maximum 100 changes per change set.")
@@ -51,11 +52,10 @@ func CheckBatch(ops []Op) (int, *tableerr.Error) {
 		if e.PartitionKey != ops[0].Entity.PartitionKey {
 			return i, tableerr.New(tableerr.CommandsInBatchActOnDifferentPartitions)
 		}
-		k := key{e.PartitionKey, e.RowKey}
-		if seen[k] {
+		if seen[e.RowKey] {
 			return i, tableerr.New(tableerr.InvalidDuplicateRow)
 		}
-		seen[k] = true
+		seen[e.RowKey] = true
 	}
 	return 0, nil
 }
