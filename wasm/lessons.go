@@ -14,12 +14,26 @@ import (
 // registerLessons puts the lesson functions on the binding: the menu and one
 // lesson (the same for every account), and running a step and resetting to
 // a step, which take the account's name first (the page's own, or an
-// embed's). The lessons are embedded; a lesson file that fails to load makes
-// every call answer the error. It returns the per-account sessions, which
-// must hear of every change to an account.
+// embed's). The lessons are embedded. The menu is read from the files
+// without decoding them; the lessons are decoded and checked on the first
+// call that needs one (decoding them all at start cost the page's first
+// render a tenth of a second). A lesson file that fails to load makes those
+// calls answer the error. It returns the per-account sessions, which must
+// hear of every change to an account.
 func registerLessons(binding js.Value, accounts *play.Accounts) *lesson.Accounts {
-	all, err := lesson.Load(lessons.Files)
-	la := &lesson.Accounts{Lessons: all, Engine: accounts}
+	la := &lesson.Accounts{Engine: accounts}
+	menu := &lesson.Library{}
+	var list []byte
+	var err error
+	loaded := false
+	load := func() error {
+		if !loaded {
+			loaded = true
+			la.Lessons, err = lesson.Load(lessons.Files)
+			menu.Lessons = la.Lessons
+		}
+		return err
+	}
 	answer := func(v any) string {
 		b, _ := json.Marshal(v)
 		return string(b)
@@ -38,7 +52,7 @@ func registerLessons(binding js.Value, accounts *play.Accounts) *lesson.Accounts
 	}
 	fn := func(name string, f func(args []js.Value) string) {
 		binding.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
-			if err != nil {
+			if err := load(); err != nil {
 				return answer(map[string]string{"error": err.Error()})
 			}
 			return f(args)
@@ -54,8 +68,16 @@ func registerLessons(binding js.Value, accounts *play.Accounts) *lesson.Accounts
 			return f(lib, a[1:])
 		})
 	}
-	menu := &lesson.Library{Lessons: all}
-	fn("lessons", func([]js.Value) string { return string(menu.List()) })
+	binding.Set("lessons", js.FuncOf(func(js.Value, []js.Value) any {
+		if list == nil {
+			var merr error
+			if list, merr = lesson.Menu(lessons.Files); merr != nil {
+				list = nil
+				return answer(map[string]string{"error": merr.Error()})
+			}
+		}
+		return string(list)
+	}))
 	fn("lesson", func(a []js.Value) string { return string(menu.Get(str(a, 0))) })
 	account("runLessonStep", func(lib *lesson.Library, a []js.Value) string { return string(lib.RunStep(str(a, 0), num(a, 1))) })
 	account("resetLesson", func(lib *lesson.Library, a []js.Value) string { return string(lib.Reset(str(a, 0), num(a, 1))) })
