@@ -105,7 +105,21 @@ test("query 2,500 entities with a filter, page through, each match exactly once"
   const summaries = [];
   for (;;) {
     pages++;
-    const keys = await page.locator("#query-results tbody tr").evaluateAll((rows) => rows.map((r) => r.cells[0].textContent + "/" + r.cells[1].textContent));
+    // Every row of the page is in the results table (rows off screen are
+    // skipped by layout, not left out), numbered for assistive technology.
+    const table = page.getByRole("table", { name: "Query results" });
+    const keys = await table.evaluate((t) => {
+      const rows = [...t.querySelectorAll('[role="row"]')];
+      const body = rows.filter((r) => r.querySelector('[role="cell"]'));
+      if (Number(t.getAttribute("aria-rowcount")) !== rows.length) throw new Error(`aria-rowcount ${t.getAttribute("aria-rowcount")}, ${rows.length} rows`);
+      rows.forEach((r, i) => {
+        if (Number(r.getAttribute("aria-rowindex")) !== i + 1) throw new Error(`row ${i + 1} has aria-rowindex ${r.getAttribute("aria-rowindex")}`);
+      });
+      return body.map((r) => {
+        const cells = r.querySelectorAll('[role="cell"]');
+        return cells[0].textContent + "/" + cells[1].textContent;
+      });
+    });
     for (const k of keys) seen.set(k, (seen.get(k) ?? 0) + 1);
     summaries.push(await page.locator("#query-summary").innerText());
     if (await page.getByRole("button", { name: "Next page" }).isDisabled()) break;

@@ -164,7 +164,7 @@ test("inline start state: tables, the editor's entity and the query's filter", a
   const second = page.locator("#second");
   assert.equal(await second.getByLabel("$filter").inputValue(), "PartitionKey eq '2024' and Total gt 100");
   await second.getByRole("button", { name: "Run query" }).click();
-  await second.locator("#query-results tbody tr").first().waitFor();
+  await second.locator('#query-results [role="cell"]').first().waitFor();
   assert.match(await second.locator("#query-summary").innerText(), /^4 returned of 6 examined/);
   assert.equal(await page.evaluate((a) => tableplay.account(a).snapshot().tables[0].entities.length, account), 12);
   // nometadata was asked for: the query went out with it.

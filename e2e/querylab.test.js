@@ -89,7 +89,7 @@ for (const [width, scheme] of [[1280, "light"], [390, "dark"], [390, "light"], [
     assert.match(await page.locator(".query-summary").innerText(), /NextPartitionKey 1!8!Y3VzdDAy → cust02/);
     assert.match(await page.locator(".query-summary").innerText(), /NextRowKey 1!8!b3JkZXIy → order2/);
     // Phone: results keep their words whole (a scrollable table, not one letter a line).
-    const cell = await page.locator("#query-results td").first().evaluate((td) => ({ h: td.getBoundingClientRect().height, w: td.scrollWidth, cw: td.clientWidth }));
+    const cell = await page.locator('#query-results [role="cell"]').first().evaluate((td) => ({ h: td.getBoundingClientRect().height, w: td.scrollWidth, cw: td.clientWidth }));
     assert.ok(cell.h < 60 && cell.w <= cell.cw + 1, `a cell ${JSON.stringify(cell)}`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);

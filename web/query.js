@@ -3,7 +3,8 @@
 // $top, results with typed cells, and next pages through the continuation
 // tokens the engine returns. One engine run answers a page and its cost
 // (examined and returned entities); the first rows show at once and the
-// rest follow in chunks, so a 1,000-row page never blocks the page.
+// rest follow at the next task, laid out only as they scroll into view, so
+// a 1,000-row page never blocks the page.
 //
 // mountQuery(root, session, {filter}) renders into root, with an optional
 // starting $filter. It emits "exchange" and listens for "table-selected".
@@ -14,8 +15,7 @@ import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
 import { explanationView, tokenView, createHistory, filterPlaceholder } from "./querylab.js";
 
-const FIRST = 50; // rows laid out before the page answers
-const CHUNK = 250; // rows per later slice
+const GROUP = 50; // rows per group; the first group is laid out at once
 
 const HTML = `
 <h2 id="query-heading">Query <span id="query-table" class="hint"></span></h2>
@@ -66,50 +66,71 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     $("select").placeholder = row ? row.draft.properties.map((p) => p.name).slice(0, 3).join(",") || "Name,Age" : "Name,Age";
   }
 
-  function rowElement(r, columns, hasKeys) {
-    const tr = document.createElement("tr");
-    if (hasKeys) tr.append(el("td", {}, r.draft.PartitionKey ?? ""), el("td", {}, r.draft.RowKey ?? ""));
+  function rowElement(r, i, columns, hasKeys) {
+    const row = el("div", { role: "row", "aria-rowindex": i + 2 });
+    if (hasKeys) row.append(el("div", { role: "cell" }, r.draft.PartitionKey ?? ""), el("div", { role: "cell" }, r.draft.RowKey ?? ""));
     const byName = new Map(r.draft.properties.map((p) => [p.name, p]));
     for (const c of columns) {
       const p = byName.get(c);
-      tr.append(p ? el("td", {}, p.text, el("span", { class: "type" }, p.type)) : el("td"));
+      row.append(p ? el("div", { role: "cell" }, p.text, el("span", { class: "type" }, p.type)) : el("div", { role: "cell" }));
     }
-    return tr;
+    return row;
   }
 
-  // resultsTable lays out the first rows now and the rest in slices; done
-  // is called once every row is in.
+  // resultsTable lays the rows out as an ARIA table on one CSS grid: each
+  // column as wide as its longest value (within bounds), so every row lines
+  // up without the browser measuring all rows together, as a <table> does.
+  // The rows come in groups whose layout and paint the browser skips while
+  // they are off screen (content-visibility), yet every row stays in the
+  // document for find-in-page and screen readers. The first group is laid
+  // out now; the rest are added after the first paint, and done is called
+  // once every row is in.
   function resultsTable(rows, done) {
     const columns = [...new Set(rows.flatMap((r) => r.draft.properties.map((p) => p.name)))];
     const hasKeys = rows.some((r) => r.draft.PartitionKey !== undefined);
-    const tbody = el("tbody");
-    const table = el("table", {},
-      el("caption", { class: "visually-hidden" }, "Query results"),
-      el("thead", {}, el("tr", {},
-        hasKeys ? [el("th", { scope: "col" }, "PartitionKey"), el("th", { scope: "col" }, "RowKey")] : null,
-        columns.map((c) => el("th", { scope: "col" }, c)))),
-      tbody);
+    const names = hasKeys ? ["PartitionKey", "RowKey", ...columns] : columns;
+    const widths = names.map((n) => n.length + 2); // headers are bold
+    const at = new Map(names.map((n, i) => [n, i]));
+    for (const r of rows) {
+      if (hasKeys) {
+        widths[0] = Math.max(widths[0], (r.draft.PartitionKey ?? "").length);
+        widths[1] = Math.max(widths[1], (r.draft.RowKey ?? "").length);
+      }
+      for (const p of r.draft.properties) {
+        const i = at.get(p.name);
+        widths[i] = Math.max(widths[i], p.text.length, p.type.length);
+      }
+    }
+    const table = el("div", { role: "table", class: "grid-table", "aria-label": "Query results", "aria-rowcount": rows.length + 1, "aria-colcount": names.length },
+      el("div", { role: "rowgroup" }, el("div", { role: "row", "aria-rowindex": 1 }, names.map((n) => el("div", { role: "columnheader" }, n)))));
+    // Each column at least as wide as its longest value, up to 40
+    // characters (longer ones wrap), sharing any room left; the table never
+    // narrower than that, so a phone scrolls it sideways.
+    const least = widths.map((w) => `calc(${Math.min(Math.max(w, 4), 40) + 1}ch + 0.8 * var(--rem))`);
+    table.style.setProperty("--columns", least.map((w) => `minmax(${w}, 1fr)`).join(" "));
+    table.style.setProperty("--least", `calc(${least.join(" + ")})`);
     const run = ++rendering;
-    const slice = (from, to) => {
-      const part = document.createDocumentFragment();
-      for (let i = from; i < Math.min(to, rows.length); i++) part.append(rowElement(rows[i], columns, hasKeys));
-      tbody.append(part);
+    const group = (from) => {
+      const g = el("div", { role: "rowgroup", class: "rows" });
+      for (let i = from; i < Math.min(from + GROUP, rows.length); i++) g.append(rowElement(rows[i], i, columns, hasKeys));
+      table.append(g);
     };
-    slice(0, FIRST);
-    let at = FIRST;
-    const more = () => {
+    group(0);
+    // The first rows paint before the rest are built.
+    requestAnimationFrame(() => setTimeout(() => {
       if (run !== rendering) return;
-      if (at >= rows.length) return done();
-      slice(at, at + CHUNK);
-      at += CHUNK;
-      setTimeout(more, 0);
-    };
-    // The first rows paint before the rest are laid out.
-    requestAnimationFrame(() => setTimeout(more, 0));
+      performance.mark("tableplay:query-first-rows");
+      for (let from = GROUP; from < rows.length; from += GROUP) group(from);
+      done();
+    }, 0));
     return table;
   }
 
+  // finished marks the end of a page for tests and make measure, which
+  // read the performance marks tableplay:query (run), tableplay:query-first-rows
+  // (painted) and tableplay:query-complete (every row in), the last run's only.
   function finished(rows) {
+    performance.mark("tableplay:query-complete");
     root.dataset.queryRows = String(rows);
     root.dataset.queryPages = String(Number(root.dataset.queryPages ?? 0) + 1);
   }
@@ -125,6 +146,8 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     if ($("select").value.trim()) op.select = $("select").value;
     if ($("top").value) op.top = Number($("top").value);
     if (continuation) Object.assign(op, continuation);
+    for (const name of ["tableplay:query", "tableplay:query-first-rows", "tableplay:query-complete"]) performance.clearMarks(name);
+    performance.mark("tableplay:query");
     const x = send(session, op);
     session.emit("exchange", x);
     rendering++;
