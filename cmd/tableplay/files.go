@@ -23,18 +23,14 @@ or serve a checkout's files with "tableplay serve --web DIR" after "make wasm".
 The Table API answers under /devstoreaccount1/ either way.
 `
 
-// wasmPath is where the page's loader (web/engine.js) finds the engine,
-// relative to index.html.
-const wasmPath = "web/build/app.wasm"
-
 // encodings are the precompressed variants the file server looks for, best
 // first: NAME.br, then NAME.gz.
 var encodings = [...]struct{ token, suffix string }{{"br", ".br"}, {"gzip", ".gz"}}
 
 // fileServer serves the page's files from one fs.FS: never a dotfile, never a
 // directory listing, a precompressed variant when Accept-Encoding allows it,
-// and an ETag on every answer so a browser revalidates rather than refetches
-// (the names never change, so nothing may be cached without asking).
+// and an ETag on every answer so a browser revalidates rather than refetches;
+// only a versioned URL (cacheControl) may be kept without asking.
 type fileServer struct {
 	files    fs.FS        // nil: this binary has no page
 	fallback http.Handler // what answers a path that names no file
@@ -140,7 +136,7 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 	}
 	h.Set("Content-Type", ctype)
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "no-cache")
+	h.Set("Cache-Control", cacheControl(r.URL.RawQuery))
 	sent, sentInfo, coding := name, info, ""
 	hasVariant := false
 	for _, e := range encodings {
@@ -155,12 +151,6 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 	}
 	if hasVariant {
 		h.Add("Vary", "Accept-Encoding")
-	}
-	if status == http.StatusOK && name == "index.html" {
-		// The playground loads the engine: let the browser fetch it while it
-		// still reads the page's modules (the loader's fetch is the same
-		// request, so it takes this one). Relative, for any prefix.
-		h.Set("Link", "<"+wasmPath+">; rel=preload; as=fetch; crossorigin")
 	}
 	if coding != "" {
 		h.Set("Content-Encoding", coding)
@@ -202,6 +192,20 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 		h.Set("Content-Length", strconv.FormatInt(sentInfo.Size(), 10))
 	}
 	http.ServeContent(w, r, name, sentInfo.ModTime(), rs)
+}
+
+// cacheControl says how long a browser may keep a file. make site names the
+// page's scripts, styles and engine as NAME?v=VERSION, a hash of all the page
+// files (scripts/build-site): such a URL never gets other bytes, so it is
+// kept without asking again and a second visit reads it from the cache.
+// Every other URL (the pages, a checkout's files under --web) may change
+// under the same name and is revalidated (ETag) on each use.
+func cacheControl(query string) string {
+	v, ok := strings.CutPrefix(query, "v=")
+	if !ok || len(v) != 12 || strings.Trim(v, "0123456789abcdef") != "" {
+		return "no-cache"
+	}
+	return "public, max-age=31536000, immutable"
 }
 
 // cachedETag looks a file's cached ETag up.
