@@ -77,23 +77,33 @@ try {
   await page.reload();
   await page.waitForSelector("body[data-ready=true]");
   await page.getByRole("button", { name: "Render", exact: true }).click();
-  const renderMs = [];
-  for (let i = 0; i < 5; i++) {
+  // The page's own marks: the run of the query (tableplay:query), its first
+  // rows painted (-first-rows) and every row in the list (-complete).
+  const firstMs = [], completeMs = [];
+  for (let i = 0; i < 7; i++) {
     const pages = await page.evaluate(() => Number(document.getElementById("query-panel").dataset.queryPages ?? 0));
-    const t0 = Date.now();
     await page.getByRole("button", { name: "Run query" }).click();
     await page.waitForFunction((p) => Number(document.getElementById("query-panel").dataset.queryPages ?? 0) > p, pages);
-    renderMs.push(Date.now() - t0);
+    const m = await page.evaluate(() => {
+      const at = (name) => performance.getEntriesByName(name)[0].startTime;
+      return { first: at("tableplay:query-first-rows") - at("tableplay:query"), complete: at("tableplay:query-complete") - at("tableplay:query") };
+    });
+    firstMs.push(m.first);
+    completeMs.push(m.complete);
   }
-  const rows = await page.locator("#query-results tbody tr").count();
-  renderMs.sort((a, b) => a - b);
-  console.log(`query + render of ${rows} results: median ${renderMs[2]} ms (${renderMs.join(", ")} ms)`);
-  await fill("Saved", 10000);
-  const before = await page.evaluate(() => Number(document.body.dataset.saved ?? 0));
-  await page.waitForFunction((b) => Number(document.body.dataset.saved ?? 0) > b, before, { timeout: 60000 });
-  const saveMs = await page.evaluate(() => document.body.dataset.saveMs);
-  const size = await page.evaluate(() => JSON.stringify(tableplay.snapshot()).length);
-  console.log(`IndexedDB save of the account with 11,000 entities (${(size / 1e6).toFixed(1)} MB snapshot): ${saveMs} ms`);
+  const rows = Number(await page.getByRole("table", { name: "Query results" }).getAttribute("aria-rowcount")) - 1;
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const runs = (xs) => xs.map(Math.round).join(", ");
+  console.log(`query view, ${rows} results: first rows painted ${Math.round(med(firstMs))} ms (${runs(firstMs)}); list complete ${Math.round(med(completeMs))} ms (${runs(completeMs)}); budget ≤ 100 ms: ${med(completeMs) <= 100 ? "PASS" : "MISS"}`);
+  // MEASURE_QUERY_ONLY=1 stops here (the query view alone, for comparisons).
+  if (!process.env.MEASURE_QUERY_ONLY) {
+    await fill("Saved", 10000);
+    const before = await page.evaluate(() => Number(document.body.dataset.saved ?? 0));
+    await page.waitForFunction((b) => Number(document.body.dataset.saved ?? 0) > b, before, { timeout: 60000 });
+    const saveMs = await page.evaluate(() => document.body.dataset.saveMs);
+    const size = await page.evaluate(() => JSON.stringify(tableplay.snapshot()).length);
+    console.log(`IndexedDB save of the account with 11,000 entities (${(size / 1e6).toFixed(1)} MB snapshot): ${saveMs} ms`);
+  }
 } finally {
   await browser.close();
   server.stop();
