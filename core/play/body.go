@@ -1,7 +1,6 @@
 package play
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -150,17 +149,62 @@ func (a *API) ReadEntities(body string) []byte {
 	} else if root.IsObject() {
 		objs = []gjson.Result{root}
 	}
-	out := make([]Listed, 0, len(objs))
+	// Written by hand: a query page of 1,000 rows through encoding/json's
+	// reflection was a fifth of this call natively, more in the browser.
+	b := make([]byte, 0, len(body)+len(body)/2)
+	b = append(b, '[')
 	for _, o := range objs {
 		d, err := odata.DecodeDraft([]byte(o.Raw))
 		if err != nil {
 			continue
 		}
-		l := Listed{ETag: o.Get(gjson.Escape("odata.etag")).String(), Timestamp: o.Get("Timestamp").String(), Draft: draftOf(d, o.Raw)}
-		out = append(out, l)
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = appendListed(b, Listed{ETag: o.Get(gjson.Escape("odata.etag")).String(), Timestamp: o.Get("Timestamp").String(), Draft: draftOf(d, o.Raw)})
 	}
-	b, _ := json.Marshal(out)
-	return b
+	return append(b, ']')
+}
+
+// appendListed writes l as JSON with encoding/json's names and nulls
+// (TestReadEntitiesJSONMatchesMarshal).
+func appendListed(b []byte, l Listed) []byte {
+	b = append(b, '{')
+	if l.ETag != "" {
+		b = append(b, `"etag":`...)
+		b = edm.AppendJSONString(b, l.ETag)
+		b = append(b, ',')
+	}
+	if l.Timestamp != "" {
+		b = append(b, `"timestamp":`...)
+		b = edm.AppendJSONString(b, l.Timestamp)
+		b = append(b, ',')
+	}
+	b = append(b, `"draft":{"PartitionKey":`...)
+	b = appendOptional(b, l.Draft.PartitionKey)
+	b = append(b, `,"RowKey":`...)
+	b = appendOptional(b, l.Draft.RowKey)
+	b = append(b, `,"properties":[`...)
+	for i, r := range l.Draft.Properties {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = edm.AppendJSONString(b, r.Name)
+		b = append(b, `,"type":`...)
+		b = edm.AppendJSONString(b, r.Type)
+		b = append(b, `,"text":`...)
+		b = edm.AppendJSONString(b, r.Text)
+		b = append(b, '}')
+	}
+	return append(b, "]}}"...)
+}
+
+func appendOptional(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return edm.AppendJSONString(b, *s)
 }
 
 // DraftBody writes an editor draft as an OData entity body for the JSON mode,
