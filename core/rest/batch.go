@@ -176,7 +176,8 @@ func (w *batchWriter) header(k, v string) {
 	w.b.WriteString("\r\n")
 }
 
-// success writes one operation's answer.
+// success writes one operation's answer. Its ETag and Location are
+// written straight into the answer: a batch has a hundred of each.
 func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
 	w.part()
 	insert := bo.op.Kind == op.Insert
@@ -196,27 +197,42 @@ func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
 			w.header("Preference-Applied", bo.prefer)
 		}
 		w.header("DataServiceVersion", "3.0;")
-		loc := x.location(bo.op.Table, e.PartitionKey, e.RowKey)
 		if bo.content {
 			w.header("Content-Type", bo.level.ContentType())
-			w.header("Location", loc)
-			w.header("ETag", odata.ETag(e.Timestamp))
+			w.location(x, "Location", bo.op.Table, e)
+			w.etag(e)
 			w.b.WriteString("\r\n")
 			c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: bo.op.Table, Level: bo.level}
 			w.b.Write(odata.AppendEntity(w.b.AvailableBuffer(), c, e, nil)) // written in place when it fits
 			w.b.WriteString("\r\n")
 			return
 		}
-		w.header("Location", loc)
-		w.header("DataServiceId", loc)
+		w.location(x, "Location", bo.op.Table, e)
+		w.location(x, "DataServiceId", bo.op.Table, e)
 	} else {
 		w.header("DataServiceVersion", "1.0;")
 	}
 	if e != nil {
-		w.header("ETag", odata.ETag(e.Timestamp))
+		w.etag(e)
 	}
 	// The service leaves an extra blank line after a body-less part (F-BATCH-FRAMING).
 	w.b.WriteString("\r\n\r\n")
+}
+
+// location writes a header holding an entity's URL.
+func (w *batchWriter) location(x *exchange, key, table string, e *entity.Entity) {
+	w.b.WriteString(key)
+	w.b.WriteString(": ")
+	b := append(append(w.b.AvailableBuffer(), x.base...), '/')
+	w.b.Write(odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey))
+	w.b.WriteString("\r\n")
+}
+
+// etag writes an entity's ETag header.
+func (w *batchWriter) etag(e *entity.Entity) {
+	w.b.WriteString("ETag: ")
+	w.b.Write(odata.AppendETag(w.b.AvailableBuffer(), e.Timestamp))
+	w.b.WriteString("\r\n")
 }
 
 // failure writes the failing operation's part.

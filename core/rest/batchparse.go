@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"mime"
-	"net/url"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/wire"
@@ -52,6 +51,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	}
 	switch {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
+		var urls targetURLs
 		cs := wire.NewPartReader(part.Body, pparams["boundary"])
 		for {
 			p, done, err := cs.Next()
@@ -64,14 +64,15 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 			if env.changeset == nil {
 				env.changeset = make([]batchPart, 0, min(len(part.Body)/256+1, maxBatchParts))
 			}
-			bp, err := readHTTPPart(p)
+			bp, err := readHTTPPart(p, &urls, cap(env.changeset)-len(env.changeset))
 			if err != nil {
 				return nil, err
 			}
 			env.changeset = append(env.changeset, bp)
 		}
 	case pmt == "application/http":
-		bp, err := readHTTPPart(part)
+		var urls targetURLs
+		bp, err := readHTTPPart(part, &urls, 1)
 		if err != nil || bp.req.Method != "GET" {
 			return nil, errEnvelope
 		}
@@ -92,7 +93,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 // extra blank lines). A body-less part may end right after its request line
 // or its last header: the blank line before the boundary belongs to the
 // delimiter.
-func readHTTPPart(p wire.Part) (batchPart, error) {
+func readHTTPPart(p wire.Part, urls *targetURLs, hint int) (batchPart, error) {
 	if ct := p.Header.Get("Content-Type"); ct != "application/http" { // the form every SDK sends needs no parsing
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/http" {
 			return batchPart{}, errEnvelope
@@ -116,12 +117,12 @@ func readHTTPPart(p wire.Part) (batchPart, error) {
 	if !transferOK(h, line.Proto) {
 		return batchPart{}, errEnvelope
 	}
-	u, err := url.ParseRequestURI(line.Target)
+	u, err := urls.parse(line.Target, hint)
 	if err != nil {
 		return batchPart{}, errEnvelope
 	}
 	return batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: h, Body: bytes.TrimSpace(body), ContentLength: -1},
-		contentID: strings.TrimSpace(h.Get("Content-ID"))}, nil
+		contentID: strings.TrimSpace(first(h["Content-Id"]))}, nil // the canonical key, which Get would build anew
 }
 
 // transferOK checks a part's framing fields as an HTTP/1.1 reader does: a
@@ -133,4 +134,12 @@ func transferOK(h Header, proto string) bool {
 	}
 	_, err := wire.ContentLength(h)
 	return err == nil
+}
+
+// first returns a field's first value, "" when it has none.
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
 }

@@ -1,0 +1,123 @@
+package rest
+
+import "net/url"
+
+// targetURLs hands out the URLs of a batch's parts from shared chunks: one
+// allocation for many parts instead of one each.
+type targetURLs struct{ free []url.URL }
+
+// parse reads a part's request target as url.ParseRequestURI does. The
+// forms SDKs send (an absolute http or https URL, or a path, with no
+// escapes, query or user) are read directly; anything else goes to
+// url.ParseRequestURI.
+func (t *targetURLs) parse(target string, hint int) (*url.URL, error) {
+	u, ok := simpleTarget(target)
+	if !ok {
+		return url.ParseRequestURI(target)
+	}
+	if len(t.free) == 0 {
+		t.free = make([]url.URL, min(max(hint, 1), 16))
+	}
+	p := &t.free[0]
+	t.free = t.free[1:]
+	*p = u
+	return p, nil
+}
+
+// simpleTarget reads "http://host[:port]/path", "https://…" or "/path"
+// when every byte of host and path is one url.ParseRequestURI passes
+// through unchanged (no '%', '?', '#', '@', space or control byte), giving
+// the URL it would give; ok is false for any other target.
+func simpleTarget(s string) (u url.URL, ok bool) {
+	rest := s
+	switch {
+	case len(s) > 7 && s[:7] == "http://":
+		u.Scheme, rest = "http", s[7:]
+	case len(s) > 8 && s[:8] == "https://":
+		u.Scheme, rest = "https", s[8:]
+	case len(s) > 0 && s[0] == '/' && (len(s) == 1 || s[1] != '/'):
+	default:
+		return u, false
+	}
+	if u.Scheme != "" {
+		i := 0
+		for i < len(rest) && rest[i] != '/' {
+			i++
+		}
+		host := rest[:i]
+		if !simpleHost(host) {
+			return u, false
+		}
+		u.Host, rest = host, rest[i:]
+	}
+	escaped := false
+	for i := 0; i < len(rest); i++ {
+		switch pathByte[rest[i]] {
+		case pathOther:
+			return u, false
+		case pathEscaped:
+			escaped = true
+		}
+	}
+	u.Path = rest
+	if escaped {
+		// url keeps the text as written when its own escaping would differ.
+		u.RawPath = rest
+	}
+	return u, true
+}
+
+// simpleHost accepts a non-empty host of letters, digits, '.' and '-', with
+// an optional ':' and digits after it.
+func simpleHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	colon := false
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		switch {
+		case c == ':' && !colon && i > 0:
+			colon = true
+		case c >= '0' && c <= '9':
+		case colon:
+			return false
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '.' || c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// The classes of path bytes: kept as they are by url's path escaping,
+// valid but escaped by it ("!'()*", so url keeps the raw text), or outside
+// the fast path.
+const (
+	pathOther = iota
+	pathPlain
+	pathEscaped
+)
+
+var pathByte = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9':
+			t[c] = pathPlain
+		case c < 0x80 && c != 0 && indexByte("-_.~$&+,/:;=@", byte(c)):
+			t[c] = pathPlain
+		case c < 0x80 && c != 0 && indexByte("!'()*", byte(c)):
+			t[c] = pathEscaped
+		}
+	}
+	return t
+}()
+
+func indexByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
