@@ -39,7 +39,9 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
 		return nil, errEnvelope
 	}
-	mr := wire.NewPartReader(body, params["boundary"])
+	// One copy of the body as a string: the parts' header values and request
+	// lines are substrings of it instead of copies of their own.
+	mr := wire.NewTextPartReader(body, string(body), params["boundary"])
 	part, done, err := mr.Next()
 	if err != nil || done {
 		return nil, errEnvelope
@@ -52,7 +54,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	switch {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
 		var urls targetURLs
-		cs := wire.NewPartReader(part.Body, pparams["boundary"])
+		cs := wire.NewTextPartReader(part.Body, part.Text, pparams["boundary"])
 		for {
 			p, done, err := cs.Next()
 			if done {
@@ -103,11 +105,15 @@ func readHTTPPart(p wire.Part, urls *targetURLs, hint int) (batchPart, error) {
 	if len(raw) > MaxBody {
 		return batchPart{}, errEnvelope
 	}
-	line, rest, err := wire.ReadRequestLine(raw)
+	line, rest, err := wire.ReadRequestLineText(raw, p.Text)
 	if err != nil {
 		return batchPart{}, errEnvelope
 	}
-	h, body, err := wire.ReadHeader(rest)
+	var restText string
+	if len(p.Text) == len(raw) {
+		restText = p.Text[len(raw)-len(rest):]
+	}
+	h, body, err := wire.ReadHeaderText(rest, restText)
 	if err != nil {
 		if !wire.Unterminated(err) {
 			return batchPart{}, errEnvelope

@@ -43,7 +43,19 @@ func nextLine(b []byte) (line, rest []byte, ok bool) {
 // are substrings of one copy of the block, and
 // single values share one slice, so a block costs a few allocations
 // whatever its length.
-func ReadHeader(b []byte) (Header, []byte, error) {
+func ReadHeader(b []byte) (Header, []byte, error) { return readHeader(b, "", false) }
+
+// ReadHeaderText is ReadHeader for b whose bytes the caller also holds as a
+// string, text (string(b) == text): the values are substrings of text, and
+// the block is not copied.
+func ReadHeaderText(b []byte, text string) (Header, []byte, error) {
+	if len(text) != len(b) {
+		return readHeader(b, "", false)
+	}
+	return readHeader(b, text, true)
+}
+
+func readHeader(b []byte, src string, haveSrc bool) (Header, []byte, error) {
 	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		return nil, nil, ErrMalformed
 	}
@@ -68,7 +80,12 @@ func ReadHeader(b []byte) (Header, []byte, error) {
 	if n > MaxHeaders {
 		return nil, nil, ErrMalformed
 	}
-	text := string(b[:end])
+	var text string
+	if haveSrc {
+		text = src[:end]
+	} else {
+		text = string(b[:end])
+	}
 	strs := make([]string, n)
 	h := make(Header, n)
 	fields := 0
@@ -175,9 +192,25 @@ type RequestLine struct {
 // ReadRequestLine reads "METHOD target HTTP/x.y" from the start of b and
 // returns it with what follows its line ending (a line without one runs to
 // the end of b).
-func ReadRequestLine(b []byte) (RequestLine, []byte, error) {
+func ReadRequestLine(b []byte) (RequestLine, []byte, error) { return readRequestLine(b, "", false) }
+
+// ReadRequestLineText is ReadRequestLine for b whose bytes the caller also
+// holds as a string, text: the fields are substrings of text, not copies.
+func ReadRequestLineText(b []byte, text string) (RequestLine, []byte, error) {
+	if len(text) != len(b) {
+		return readRequestLine(b, "", false)
+	}
+	return readRequestLine(b, text, true)
+}
+
+func readRequestLine(b []byte, src string, haveSrc bool) (RequestLine, []byte, error) {
 	line, rest, _ := nextLine(b)
-	s := string(line)
+	var s string
+	if haveSrc {
+		s = src[:len(line)]
+	} else {
+		s = string(line)
+	}
 	method, s, ok1 := strings.Cut(s, " ")
 	target, proto, ok2 := strings.Cut(s, " ")
 	if !ok1 || !ok2 || !ValidMethod(method) || !validProto(proto) {

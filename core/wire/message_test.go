@@ -48,6 +48,10 @@ func FuzzReadHeader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		h, rest, err := ReadHeader([]byte(s))
+		th, trest, terr := ReadHeaderText([]byte(s), s)
+		if (err == nil) != (terr == nil) || !reflect.DeepEqual(h, th) || !bytes.Equal(rest, trest) {
+			t.Fatalf("%q: ReadHeaderText gives %q %q %v, ReadHeader %q %q %v", s, th, trest, terr, h, rest, err)
+		}
 		if err != nil {
 			return
 		}
@@ -76,6 +80,14 @@ func TestRequestLine(t *testing.T) {
 		if _, _, err := ReadRequestLine([]byte(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+		if _, _, err := ReadRequestLineText([]byte(bad), bad); err == nil {
+			t.Errorf("%q accepted from its text", bad)
+		}
+	}
+	// Read from the text, the same line, its fields substrings of the text.
+	const text = "PUT /a/t() HTTP/1.1\r\nB: 2"
+	if l, rest, err := ReadRequestLineText([]byte(text), text); err != nil || l != (RequestLine{"PUT", "/a/t()", "HTTP/1.1"}) || string(rest) != "B: 2" {
+		t.Errorf("from the text: %+v %q %v", l, rest, err)
 	}
 	// A line without its ending runs to the end of the text.
 	if l, rest, err := ReadRequestLine([]byte("GET /t HTTP/1.1")); err != nil || l.Target != "/t" || len(rest) != 0 {

@@ -9,6 +9,9 @@ import (
 type Part struct {
 	Header Header
 	Body   []byte
+	// Text is Body as a string when the reader was given the message's
+	// text (NewTextPartReader), "" otherwise.
+	Text string
 }
 
 // PartReader reads the body parts of a multipart body held in memory, as
@@ -17,6 +20,9 @@ type Part struct {
 // in CRLF or, when the first delimiter line does, in LF alone.
 type PartReader struct {
 	rest     []byte
+	size     int    // the body's length, which places rest in text
+	text     string // the body as a string, or ""
+	hasText  bool
 	dash     []byte // "--boundary"
 	nl       []byte // the line ending: CRLF, or LF
 	parts    int
@@ -26,7 +32,16 @@ type PartReader struct {
 
 // NewPartReader returns a reader of body's parts delimited by boundary.
 func NewPartReader(body []byte, boundary string) *PartReader {
-	return &PartReader{rest: body, dash: []byte("--" + boundary), nl: []byte("\r\n")}
+	return &PartReader{rest: body, size: len(body), dash: []byte("--" + boundary), nl: []byte("\r\n")}
+}
+
+// NewTextPartReader is NewPartReader for a body the caller also holds as a
+// string (string(body) == text): the parts' header values and Text are
+// substrings of text, so reading a part copies nothing.
+func NewTextPartReader(body []byte, text, boundary string) *PartReader {
+	r := NewPartReader(body, boundary)
+	r.text, r.hasText = text, len(text) == len(body)
+	return r
 }
 
 // Next returns the next part; done is true (with no error) once the closing
@@ -81,7 +96,11 @@ func (r *PartReader) Next() (p Part, done bool, err error) {
 // part reads a part's header block and its content, up to the line ending
 // before the next delimiter.
 func (r *PartReader) part() (Part, bool, error) {
-	h, rest, err := ReadHeader(r.rest)
+	var src string
+	if r.hasText {
+		src = r.text[r.size-len(r.rest):]
+	}
+	h, rest, err := readHeader(r.rest, src, r.hasText)
 	if err == errUnterminated {
 		// A body that ends inside a part's header block ends the parts, as
 		// Go's reader has it.
@@ -95,8 +114,13 @@ func (r *PartReader) part() (Part, bool, error) {
 	if !ok {
 		r.broken = true
 	}
+	p := Part{Header: h, Body: rest[:end]}
+	if r.hasText {
+		at := r.size - len(rest)
+		p.Text = r.text[at : at+end]
+	}
 	r.rest = rest[end:]
-	return Part{Header: h, Body: rest[:end]}, false, nil
+	return p, false, nil
 }
 
 // contentEnd finds where a part's content ends: at a delimiter at its very

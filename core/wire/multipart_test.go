@@ -102,6 +102,7 @@ func FuzzPartReader(f *testing.F) {
 			return
 		}
 		comparePartReaders(t, []byte(body), boundary)
+		compareTextPartReader(t, body, boundary)
 		if _, err := ourParts([]byte(body), boundary); err == nil {
 			if _, ok := stdParts([]byte(body), boundary); !ok {
 				t.Fatalf("%q: accepted what Go refuses", body)
@@ -132,5 +133,25 @@ func TestPartWriterMatchesGo(t *testing.T) {
 	w.Close()
 	if string(w.B) != std.String() {
 		t.Fatalf("wrote\n%q\nGo writes\n%q", w.B, std.String())
+	}
+}
+
+// compareTextPartReader checks that reading with the body's text gives the
+// byte reader's parts, each with its content as Text.
+func compareTextPartReader(t *testing.T, body, boundary string) {
+	t.Helper()
+	b, tr := NewPartReader([]byte(body), boundary), NewTextPartReader([]byte(body), body, boundary)
+	for range 1001 {
+		p, done, err := b.Next()
+		q, tdone, terr := tr.Next()
+		if done != tdone || (err == nil) != (terr == nil) {
+			t.Fatalf("%q: text reader (%v, %v), byte reader (%v, %v)", body, tdone, terr, done, err)
+		}
+		if done || err != nil {
+			return
+		}
+		if !reflect.DeepEqual(p.Header, q.Header) || !bytes.Equal(p.Body, q.Body) || q.Text != string(q.Body) {
+			t.Fatalf("%q: text reader's part %q %q %q, byte reader's %q %q", body, q.Header, q.Body, q.Text, p.Header, p.Body)
+		}
 	}
 }
