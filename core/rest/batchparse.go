@@ -53,7 +53,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	}
 	switch {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
-		var urls targetURLs
+		var urls partScratch
 		cs := wire.NewTextPartReader(part.Body, part.Text, pparams["boundary"])
 		for {
 			p, done, err := cs.Next()
@@ -73,7 +73,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 			env.changeset = append(env.changeset, bp)
 		}
 	case pmt == "application/http":
-		var urls targetURLs
+		var urls partScratch
 		bp, err := readHTTPPart(part, &urls, 1)
 		if err != nil || bp.req.Method != "GET" {
 			return nil, errEnvelope
@@ -89,13 +89,20 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	return env, nil
 }
 
+// partScratch is what the parts of one envelope share: chunks of URLs and
+// of header values.
+type partScratch struct {
+	targetURLs
+	values wire.ValuePool
+}
+
 // readHTTPPart reads an application/http part: a request line, headers, a
 // blank line and the rest as the body, without its surrounding white space
 // (Content-Length is checked but not trusted: SDKs omit it or send it with
 // extra blank lines). A body-less part may end right after its request line
 // or its last header: the blank line before the boundary belongs to the
 // delimiter.
-func readHTTPPart(p wire.Part, urls *targetURLs, hint int) (batchPart, error) {
+func readHTTPPart(p wire.Part, urls *partScratch, hint int) (batchPart, error) {
 	if ct := p.Header.Get("Content-Type"); ct != "application/http" { // the form every SDK sends needs no parsing
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/http" {
 			return batchPart{}, errEnvelope
@@ -113,7 +120,7 @@ func readHTTPPart(p wire.Part, urls *targetURLs, hint int) (batchPart, error) {
 	if len(p.Text) == len(raw) {
 		restText = p.Text[len(raw)-len(rest):]
 	}
-	h, body, err := wire.ReadHeaderText(rest, restText)
+	h, body, err := wire.ReadHeaderText(rest, restText, &urls.values)
 	if err != nil {
 		if !wire.Unterminated(err) {
 			return batchPart{}, errEnvelope

@@ -43,19 +43,41 @@ func nextLine(b []byte) (line, rest []byte, ok bool) {
 // are substrings of one copy of the block, and
 // single values share one slice, so a block costs a few allocations
 // whatever its length.
-func ReadHeader(b []byte) (Header, []byte, error) { return readHeader(b, "", false) }
+func ReadHeader(b []byte) (Header, []byte, error) { return readHeader(b, "", false, nil) }
 
 // ReadHeaderText is ReadHeader for b whose bytes the caller also holds as a
 // string, text (string(b) == text): the values are substrings of text, and
-// the block is not copied.
-func ReadHeaderText(b []byte, text string) (Header, []byte, error) {
+// the block is not copied. The value slices come from pool, which may be
+// nil.
+func ReadHeaderText(b []byte, text string, pool *ValuePool) (Header, []byte, error) {
 	if len(text) != len(b) {
-		return readHeader(b, "", false)
+		return readHeader(b, "", false, pool)
 	}
-	return readHeader(b, text, true)
+	return readHeader(b, text, true, pool)
 }
 
-func readHeader(b []byte, src string, haveSrc bool) (Header, []byte, error) {
+// ValuePool hands out the value slices of many header blocks from shared
+// chunks: one allocation for several blocks instead of one each. The zero
+// value is ready.
+type ValuePool struct{ free []string }
+
+// valuePoolChunk is the values a chunk holds: the header blocks of a few
+// batch parts.
+const valuePoolChunk = 64
+
+func (p *ValuePool) take(n int) []string {
+	if p == nil || n > valuePoolChunk {
+		return make([]string, n)
+	}
+	if len(p.free) < n {
+		p.free = make([]string, valuePoolChunk)
+	}
+	s := p.free[:n:n]
+	p.free = p.free[n:]
+	return s
+}
+
+func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool) (Header, []byte, error) {
 	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		return nil, nil, ErrMalformed
 	}
@@ -86,7 +108,7 @@ func readHeader(b []byte, src string, haveSrc bool) (Header, []byte, error) {
 	} else {
 		text = string(b[:end])
 	}
-	strs := make([]string, n)
+	strs := pool.take(n)
 	h := make(Header, n)
 	fields := 0
 	for rest := text; ; {

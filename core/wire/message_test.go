@@ -48,7 +48,8 @@ func FuzzReadHeader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		h, rest, err := ReadHeader([]byte(s))
-		th, trest, terr := ReadHeaderText([]byte(s), s)
+		var pool ValuePool
+		th, trest, terr := ReadHeaderText([]byte(s), s, &pool)
 		if (err == nil) != (terr == nil) || !reflect.DeepEqual(h, th) || !bytes.Equal(rest, trest) {
 			t.Fatalf("%q: ReadHeaderText gives %q %q %v, ReadHeader %q %q %v", s, th, trest, terr, h, rest, err)
 		}

@@ -23,6 +23,7 @@ type PartReader struct {
 	size     int    // the body's length, which places rest in text
 	text     string // the body as a string, or ""
 	hasText  bool
+	values   ValuePool // the text reader's header values
 	dash     []byte // "--boundary"
 	nl       []byte // the line ending: CRLF, or LF
 	parts    int
@@ -100,7 +101,11 @@ func (r *PartReader) part() (Part, bool, error) {
 	if r.hasText {
 		src = r.text[r.size-len(r.rest):]
 	}
-	h, rest, err := readHeader(r.rest, src, r.hasText)
+	var pool *ValuePool
+	if r.hasText {
+		pool = &r.values
+	}
+	h, rest, err := readHeader(r.rest, src, r.hasText, pool)
 	if err == errUnterminated {
 		// A body that ends inside a part's header block ends the parts, as
 		// Go's reader has it.
