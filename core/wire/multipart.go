@@ -24,8 +24,8 @@ type PartReader struct {
 	text     string // the body as a string, or ""
 	hasText  bool
 	values   ValuePool // the text reader's header values
-	dash     []byte // "--boundary"
-	nl       []byte // the line ending: CRLF, or LF
+	dash     []byte    // "--boundary"
+	nl       []byte    // the line ending: CRLF, or LF
 	parts    int
 	finished bool
 	broken   bool // a part ran to the end of the body without its delimiter
