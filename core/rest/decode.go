@@ -264,8 +264,11 @@ func (x *exchange) partSource(p *batchPart) source {
 		path = rest
 	}
 	var q url.Values // read only: nil reads as empty, and most parts have no query
-	if p.req.URL.RawQuery != "" {
-		q = p.req.URL.Query()
+	if raw := p.req.URL.RawQuery; raw != "" {
+		if x.partQuery == nil || raw != x.partQueryText {
+			x.partQueryText, x.partQuery = raw, p.req.URL.Query()
+		}
+		q = x.partQuery
 	}
 	return source{r: &p.req, path: path, query: q, part: true, contentID: p.contentID, gate: (*exchange).allow,
 		partBody: p.req.Body}

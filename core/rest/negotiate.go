@@ -49,11 +49,13 @@ type format struct {
 // odata=verbose is refused; anything else (Atom, XML, */*, nothing) is not
 // JSON. JSON also needs MaxDataServiceVersion ≥ 3.0 when it is sent.
 func negotiate(r *Request, q map[string][]string) format {
-	if _, ok := q["$format"]; !ok {
-		if a := r.Header["Accept"]; len(a) == 1 {
-			if l, ok := exactJSONAccept(a[0]); ok {
-				return checkMaxVersion(r, format{level: l, json: true})
-			}
+	exact := r.Header["Accept"]
+	if v, ok := q["$format"]; ok {
+		exact = v[:min(len(v), 1)] // $format's first value alone counts
+	}
+	if len(exact) == 1 {
+		if l, ok := exactJSONAccept(exact[0]); ok {
+			return checkMaxVersion(r, format{level: l, json: true})
 		}
 	}
 	f := format{level: odata.MinimalMetadata}

@@ -1,6 +1,9 @@
 package rest
 
-import "net/url"
+import (
+	"net/url"
+	"strings"
+)
 
 // targetURLs hands out the URLs of a batch's parts from shared chunks: one
 // allocation for many parts instead of one each.
@@ -24,11 +27,27 @@ func (t *targetURLs) parse(target string, hint int) (*url.URL, error) {
 	return p, nil
 }
 
-// simpleTarget reads "http://host[:port]/path", "https://…" or "/path"
-// when every byte of host and path is one url.ParseRequestURI passes
-// through unchanged (no '%', '?', '#', '@', space or control byte), giving
-// the URL it would give; ok is false for any other target.
+// simpleTarget reads "http://host[:port]/path", "https://…" or "/path",
+// with an optional "?query", when every byte of host and path is one
+// url.ParseRequestURI passes through unchanged (no '%', '#', '@', space or
+// control byte) and the query holds only visible ASCII, giving the URL it
+// would give; ok is false for any other target. The Go SDK's parts carry a
+// query ("?%24format=…").
 func simpleTarget(s string) (u url.URL, ok bool) {
+	if q := strings.IndexByte(s, '?'); q >= 0 {
+		query := s[q+1:]
+		if query == "" {
+			return u, false // url's ForceQuery case
+		}
+		for i := 0; i < len(query); i++ {
+			if c := query[i]; c <= ' ' || c >= 0x7f {
+				return u, false
+			}
+		}
+		u, ok = simpleTarget(s[:q])
+		u.RawQuery = query
+		return u, ok
+	}
 	rest := s
 	switch {
 	case len(s) > 7 && s[:7] == "http://":
@@ -104,20 +123,11 @@ var pathByte = func() (t [256]uint8) {
 		switch {
 		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9':
 			t[c] = pathPlain
-		case c < 0x80 && c != 0 && indexByte("-_.~$&+,/:;=@", byte(c)):
+		case c < 0x80 && c != 0 && strings.IndexByte("-_.~$&+,/:;=@", byte(c)) >= 0:
 			t[c] = pathPlain
-		case c < 0x80 && c != 0 && indexByte("!'()*", byte(c)):
+		case c < 0x80 && c != 0 && strings.IndexByte("!'()*", byte(c)) >= 0:
 			t[c] = pathEscaped
 		}
 	}
 	return t
 }()
-
-func indexByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
-}
