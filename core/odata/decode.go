@@ -85,10 +85,32 @@ const smallBody = 5 * (entity.MaxProperties - 2)
 // where the JSON itself is unusable, and with TooManyProperties, before
 // reading further, when the body holds more properties than an entity may.
 func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
-	if d, ok := decodeSimple(body); ok {
+	if d, ok := decodeSimple(body, nil); ok {
 		return d, nil
 	}
 	return decodeLimited(body)
+}
+
+// Decoder decodes entity bodies one after another (the parts of a batch),
+// reusing the space a body's fields are read into before the entity is
+// built from them. The zero value is ready; a Decoder is not for
+// concurrent use.
+type Decoder struct {
+	fields []entity.Field
+}
+
+// Entity is DecodeEntity.
+func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
+	d, ok := decodeSimple(body, dec.fields)
+	if !ok {
+		return DecodeEntity(body)
+	}
+	// The entity takes copies of the fields' names and values: the space
+	// can be written again.
+	e, err := entity.Build(d)
+	clear(d.Fields)
+	dec.fields = d.Fields[:0]
+	return e, err
 }
 
 // parseObject parses a body that must be one JSON object, its nesting

@@ -2,6 +2,7 @@ package odata
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -165,6 +166,7 @@ func FuzzDecodeEntity(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sameAsFull(t, body)
 		e, err := DecodeEntity(body)
+		sameFromDecoder(t, body, e, err)
 		if err != nil {
 			if err.Status != 400 || err.Message == "" {
 				t.Fatalf("bad error %+v", err)
@@ -201,4 +203,20 @@ func sameEntity(a, b *entity.Entity) bool {
 		}
 	}
 	return true
+}
+
+// sameFromDecoder checks that a Decoder, its space used by other bodies
+// before, decodes body as DecodeEntity does (want, wantErr).
+func sameFromDecoder(t *testing.T, body []byte, want *entity.Entity, wantErr *tableerr.Error) {
+	t.Helper()
+	var dec Decoder
+	for _, b := range [][]byte{[]byte(goEdmBody), []byte(`{"PartitionKey":"p","RowKey":"r"}`), body, body} {
+		got, err := dec.Entity(b)
+		if string(b) != string(body) {
+			continue
+		}
+		if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: Decoder gives %+v %v, DecodeEntity %+v %v", body, got, err, want, wantErr)
+		}
+	}
 }

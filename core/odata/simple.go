@@ -19,7 +19,8 @@ const maxSimpleBody = 64 << 10
 // decodeSimple reads the common entity body in one pass, without gjson: one
 // flat JSON object whose strings hold no escapes or control characters, every
 // annotation a string naming a property present once. Names and texts are
-// substrings of one copy of the body. It answers exactly as the full decoder
+// substrings of one copy of the body. The fields are read into space when
+// it has room. It answers exactly as the full decoder
 // would for such a body; ok is false for anything else (escapes, nested
 // values, malformed JSON, an annotation problem), which the full decoder
 // then reads and, where it must, refuses with its own error. It stays
@@ -27,7 +28,7 @@ const maxSimpleBody = 64 << 10
 // gives up), takes at most maxSimpleMembers members (far under the property
 // limit) and matches annotations among those few, so it is linear in the
 // body and cannot reach a case the depth or count checks would refuse.
-func decodeSimple(body []byte) (d entity.Draft, ok bool) {
+func decodeSimple(body []byte, space []entity.Field) (d entity.Draft, ok bool) {
 	if len(body) > maxSimpleBody {
 		return d, false
 	}
@@ -109,7 +110,11 @@ func decodeSimple(body []byte) (d entity.Draft, ok bool) {
 			return d, false
 		}
 	}
-	d.Fields = make([]entity.Field, len(props))
+	if space != nil && cap(space) >= len(props) {
+		d.Fields = space[:len(props)] // a Decoder's, cleared
+	} else {
+		d.Fields = make([]entity.Field, len(props))
+	}
 	for j, p := range props {
 		f := &d.Fields[j]
 		f.Name = p.name

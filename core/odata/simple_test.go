@@ -10,7 +10,7 @@ import (
 // than the full decoder.
 func sameAsFull(t *testing.T, body []byte) bool {
 	t.Helper()
-	d, ok := decodeSimple(body)
+	d, ok := decodeSimple(body, nil)
 	if !ok {
 		return false
 	}

@@ -162,7 +162,7 @@ func (x *exchange) decode(s source) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		if o.Entity, err = odata.DecodeEntity(body); err != nil {
+		if o.Entity, err = x.entities.Entity(body); err != nil {
 			return fail(err)
 		}
 		d.denied = s.gate(x, *o) // now with its keys

@@ -103,6 +103,8 @@ type exchange struct {
 	// only read).
 	partQueryText string
 	partQuery     url.Values
+	// entities decodes the batch parts' entity bodies, reusing its space.
+	entities odata.Decoder
 	// vals holds the values of the answer's usual header fields: each field
 	// is a one-value slice of it, so setting them allocates nothing beyond
 	// the exchange itself.
