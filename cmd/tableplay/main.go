@@ -89,6 +89,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		defer closeDir()
 		files = dir
 	}
+	tuneRuntime(os.Getenv)
 	srv := newHTTPServer(newServer(serverConfig{files: files, addr: *addr, allowAnonymous: *anon, clock: time.Now, log: logger, store: acct.store}), defaultLimits)
 	// Catch signals before announcing the address: whoever reads it may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
