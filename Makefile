@@ -129,6 +129,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatchMatchesGo$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzTargetURL$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzReadBatchResponse$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzReplaceDecisionIDs$$' -fuzztime $(FUZZTIME) ./core/play
 	$(GO) test -run '^$$' -fuzz '^FuzzPartReader$$' -fuzztime $(FUZZTIME) ./core/wire
