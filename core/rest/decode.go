@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/filter"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
@@ -162,7 +163,7 @@ func (x *exchange) decode(s source) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		if o.Entity, err = x.entities.Entity(body); err != nil {
+		if o.Entity, err = x.decodeEntity(body); err != nil {
 			return fail(err)
 		}
 		d.denied = s.gate(x, *o) // now with its keys
@@ -236,6 +237,8 @@ func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
 	if !d.single {
 		d.op.Operations = make([]op.Operation, 0, len(parts))
 	}
+	x.parts = &partsState{}
+	defer func() { x.parts = nil }()
 	for i := range parts {
 		pd := x.decode(x.partSource(&parts[i]))
 		if env.get == nil && pd.op.Kind == op.Get && pd.early == nil {
@@ -256,6 +259,24 @@ func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
 	}
 }
 
+// partsState is what the parts of a $batch share while they are decoded.
+type partsState struct {
+	// query is the last part's query as read, by its text: the parts of a
+	// batch mostly carry the same one, read once (the maps are only read).
+	queryText string
+	query     url.Values
+	// entities decodes the parts' entity bodies, reusing its space.
+	entities odata.Decoder
+}
+
+// decodeEntity decodes an insert's body, with the batch's Decoder for a part.
+func (x *exchange) decodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
+	if x.parts != nil {
+		return x.parts.entities.Entity(body)
+	}
+	return odata.DecodeEntity(body)
+}
+
 // partSource is what decode reads of a batch part: its URL may be absolute
 // or relative, with or without the account segment.
 func (x *exchange) partSource(p *batchPart) source {
@@ -265,10 +286,11 @@ func (x *exchange) partSource(p *batchPart) source {
 	}
 	var q url.Values // read only: nil reads as empty, and most parts have no query
 	if raw := p.req.URL.RawQuery; raw != "" {
-		if x.partQuery == nil || raw != x.partQueryText {
-			x.partQueryText, x.partQuery = raw, p.req.URL.Query()
+		ps := x.parts
+		if ps.query == nil || raw != ps.queryText {
+			ps.queryText, ps.query = raw, p.req.URL.Query()
 		}
-		q = x.partQuery
+		q = ps.query
 	}
 	return source{r: &p.req, path: path, query: q, part: true, contentID: p.contentID, gate: (*exchange).allow,
 		partBody: p.req.Body}

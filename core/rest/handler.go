@@ -98,13 +98,9 @@ type exchange struct {
 	// authenticated is set once the credentials were checked; anonymous
 	// when the request carried none and the host lets it in.
 	authenticated, anonymous bool
-	// partQuery is the last batch part's query as read, by its text: the
-	// parts of a batch mostly carry the same one, read once (the maps are
-	// only read).
-	partQueryText string
-	partQuery     url.Values
-	// entities decodes the batch parts' entity bodies, reusing its space.
-	entities odata.Decoder
+	// parts is what a $batch's parts share while they are decoded (nil
+	// for other requests, which then stay smaller).
+	parts *partsState
 	// vals holds the values of the answer's usual header fields: each field
 	// is a one-value slice of it, so setting them allocates nothing beyond
 	// the exchange itself.
