@@ -31,6 +31,7 @@ func register(binding js.Value, accounts *play.Accounts) {
 	fn("validateEntity", func(a []js.Value) any { return string(api.ValidateEntity([]byte(arg(a, 0)))) })
 	fn("decodeContinuation", func(a []js.Value) any { return string(api.DecodeContinuation([]byte(arg(a, 0)))) })
 	fn("filterLiteral", func(a []js.Value) any { return string(api.FilterLiteral(arg(a, 0), arg(a, 1))) })
+	fn("filterExample", func(a []js.Value) any { return string(api.FilterExample([]byte(arg(a, 0)))) })
 	fn("draftBody", func(a []js.Value) any { return string(api.DraftBody([]byte(arg(a, 0)))) })
 	fn("editBody", func(a []js.Value) any { return string(api.EditBody(arg(a, 0), []byte(arg(a, 1)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })

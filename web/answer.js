@@ -4,16 +4,6 @@
 // exchange in the wire view, which scrolls there and highlights it.
 import { el, replace } from "./dom.js";
 
-// errorOf reads the code and message of an OData error body (any level).
-function errorOf(body) {
-  try {
-    const e = JSON.parse(body)["odata.error"];
-    return { code: e?.code ?? "", message: e?.message?.value ?? "" };
-  } catch {
-    return { code: "", message: "" };
-  }
-}
-
 // answer puts the line for exchange x into box; good is the sentence for a
 // success. A blocked action (x.error: the page did not send it) says why.
 // The link asks the session's wire view to reveal the exchange.
@@ -24,7 +14,7 @@ export function answer(session, box, x, good, extra = null) {
   }
   const res = x.response;
   const ok = res.status < 300;
-  const { code, message } = ok ? { code: "", message: "" } : errorOf(res.body);
+  const { code, message } = ok ? { code: "", message: "" } : x;
   replace(box,
     el("p", { class: `answer ${ok ? "good" : "bad"}`, role: "status" },
       el("span", { class: "answer-status" }, `${res.status} ${res.statusText}`),

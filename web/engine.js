@@ -109,6 +109,7 @@ const stateless = {
   validateEntity: (draft) => JSON.parse(call("validateEntity", JSON.stringify(draft))),
   decodeContinuation: (operation) => JSON.parse(call("decodeContinuation", JSON.stringify(operation))),
   filterLiteral: (type, text) => JSON.parse(call("filterLiteral", String(type), String(text))),
+  filterExample: (draft) => JSON.parse(call("filterExample", JSON.stringify(draft ?? null))).filter,
   draftBody: (draft) => JSON.parse(call("draftBody", JSON.stringify(draft))).body,
   editBody: (body, draft) => JSON.parse(call("editBody", String(body), JSON.stringify(draft))),
   parseBody: (body) => JSON.parse(call("parseBody", String(body))),

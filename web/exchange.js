@@ -1,21 +1,21 @@
 // web/exchange.js is responsible for running one Table API operation for a
 // playground: the engine builds the request the Go SDK sends and answers it
 // in one call (tableplay run); both are kept for the wire view. In a
-// read-only playground a write is only built, never run.
-const WRITES = new Set(["createTable", "deleteTable", "insert", "replace", "merge", "insertOrReplace", "insertOrMerge", "delete", "batch"]);
+// read-only playground an operation the engine says changes the account
+// (request.changes) is only built, never run.
 
-export const isWrite = (operation) => WRITES.has(operation.kind);
-
-// send answers {operation, request, response, stats} (stats for queries),
+// send answers {operation, request, response, stats, code, message} (stats
+// for queries; code and message the engine read from an error answer),
 // {operation, request, error}, or {operation, request, notSent: true}.
 export function send(session, operation) {
-  if (session.readonly && isWrite(operation)) {
+  if (session.readonly) {
     const request = session.engine.requestFor(operation);
-    return request.error ? { operation, request, error: request.error } : { operation, request, notSent: true };
+    if (request.error) return { operation, request, error: request.error };
+    if (request.changes) return { operation, request, notSent: true };
   }
   const ran = session.engine.run(operation);
   if (ran.error) return { operation, request: ran.request, error: ran.error };
-  return { operation, request: ran.request, response: ran.response, stats: ran.stats };
+  return { operation, request: ran.request, response: ran.response, stats: ran.stats, code: ran.code ?? "", message: ran.message ?? "" };
 }
 
 export const header = (response, name) =>

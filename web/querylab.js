@@ -78,14 +78,8 @@ export function createHistory(list, max = 10) {
   };
 }
 
-// filterPlaceholder suggests a filter made of the selected table's own
-// first entity: its PartitionKey and one typed property.
+// filterPlaceholder is the engine's suggested filter for the selected
+// table's first entity (its PartitionKey and one typed property).
 export function filterPlaceholder(engine, row) {
-  if (!row) return "PartitionKey eq 'p1' and RowKey ge 'a'";
-  const d = row.draft;
-  const pk = `PartitionKey eq '${String(d.PartitionKey).replaceAll("'", "''")}'`;
-  const p = d.properties.find((q) => /Int32|Int64|Double/.test(q.type)) ?? d.properties[0];
-  if (!p || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p.name)) return pk;
-  const { literal } = engine.filterLiteral(p.type, p.text);
-  return literal ? `${pk} and ${p.name} ge ${literal}` : pk;
+  return engine.filterExample(row?.draft ?? null);
 }

@@ -373,3 +373,43 @@ func (a *API) FilterLiteral(typeName, text string) []byte {
 	}
 	return mustJSON(map[string]string{"literal": v.Literal()})
 }
+
+// FilterExample suggests a $filter made of one entity of a table (a draft):
+// its PartitionKey and, where the draft has one, a numeric property (else
+// its first) compared with its own value. The suggestion is parsed before it
+// is offered, so a property the grammar cannot name is left out; without a
+// draft the answer is a generic key-range filter.
+func (a *API) FilterExample(draftJSON []byte) []byte {
+	generic := mustJSON(map[string]string{"filter": "PartitionKey eq 'p1' and RowKey ge 'a'"})
+	var d Draft
+	if readJSON(draftJSON, &d) != nil || d.PartitionKey == nil {
+		return generic
+	}
+	pk := "PartitionKey eq " + quoteKey(*d.PartitionKey)
+	suggest := func(f string) []byte { return mustJSON(map[string]string{"filter": f}) }
+	var pick *Row
+	for i, r := range d.Properties {
+		t, ok := edmType(r.Type)
+		if ok && (t == edm.Int32 || t == edm.Int64 || t == edm.Double) {
+			pick = &d.Properties[i]
+			break
+		}
+	}
+	if pick == nil && len(d.Properties) > 0 {
+		pick = &d.Properties[0]
+	}
+	if pick != nil {
+		if t, ok := edmType(pick.Type); ok {
+			if v, err := edm.ParseString(t, pick.Text); err == nil {
+				f := pk + " and " + pick.Name + " ge " + v.Literal()
+				if _, err := filter.Parse(f); err == nil {
+					return suggest(f)
+				}
+			}
+		}
+	}
+	if _, err := filter.Parse(pk); err != nil {
+		return generic
+	}
+	return suggest(pk)
+}

@@ -42,7 +42,10 @@ type Request struct {
 	URL     string      `json:"url"`
 	Headers [][2]string `json:"headers"`
 	Body    string      `json:"body"`
-	Error   string      `json:"error,omitempty"`
+	// Changes says the operation would change the account (a read-only
+	// playground shows such a request without running it).
+	Changes bool   `json:"changes,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // RequestFor builds the request the Go SDK (aztables v1.4.1) sends for an
@@ -77,7 +80,9 @@ func (a *API) build(p Operation) (Request, string) {
 	if err != nil {
 		return Request{}, err.Error()
 	}
-	return a.encode(o, p.Level)
+	r, msg := a.encode(o, p.Level)
+	r.Changes = o.Kind.Changes()
+	return r, msg
 }
 
 // encode lays out the request the Go SDK sends for an operation, at a

@@ -13,6 +13,10 @@ type Ran struct {
 	// Stats is what an entity query examined and returned; nil when no query
 	// reached the store.
 	Stats *rest.QueryStats `json:"stats,omitempty"`
+	// Code and Message are the service's error code and message when the
+	// answer is an error (read from its body here, so the page need not).
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Error says why no request could be built or sent.
 	Error string `json:"error,omitempty"`
 }
@@ -29,5 +33,9 @@ func (a *API) Run(opJSON []byte) []byte {
 		return mustJSON(Ran{Request: r, Error: "no account"})
 	}
 	reply, stats := a.Handler.ServeMeasured(rest.Call{Method: r.Method, URL: r.URL, Headers: r.Headers, Body: r.Body})
-	return mustJSON(Ran{Request: r, Response: &reply, Stats: stats})
+	ran := Ran{Request: r, Response: &reply, Stats: stats}
+	if reply.Status >= 300 {
+		ran.Code, ran.Message = rest.ErrorOf([]byte(reply.Body))
+	}
+	return mustJSON(ran)
 }

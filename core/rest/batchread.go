@@ -59,7 +59,7 @@ func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 		bp := BatchPart{Status: status.code, StatusText: wire.StatusText(status.code), ETag: status.etag}
 		if status.code >= 400 {
 			ans.OK = false
-			bp.Code, bp.Message = errorOf(rb)
+			bp.Code, bp.Message = ErrorOf(rb)
 			ans.FailedIndex = 0
 			if pre, _, found := strings.Cut(bp.Message, ":"); found {
 				if n, err := strconv.Atoi(pre); err == nil {
@@ -99,8 +99,10 @@ func readResponsePart(raw []byte) (partStatus, []byte, error) {
 	return partStatus{code: code, etag: h.Get("ETag")}, body, nil
 }
 
-// errorOf reads the code and message of an odata.error body.
-func errorOf(body []byte) (string, string) {
+// ErrorOf reads the code and message of an odata.error body (JSON at any
+// metadata level); the message without the RequestId and Time lines the
+// service appends. Both are empty for any other body.
+func ErrorOf(body []byte) (code, message string) {
 	var e struct {
 		Err struct {
 			Code    string `json:"code"`

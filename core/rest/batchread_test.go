@@ -45,7 +45,7 @@ func goReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 		bp := BatchPart{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode), ETag: resp.Header.Get("ETag")}
 		if resp.StatusCode >= 400 {
 			ans.OK = false
-			bp.Code, bp.Message = errorOf(rb)
+			bp.Code, bp.Message = ErrorOf(rb)
 			ans.FailedIndex = 0
 			if pre, _, found := strings.Cut(bp.Message, ":"); found {
 				if n, err := strconv.Atoi(pre); err == nil {
