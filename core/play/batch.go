@@ -18,20 +18,29 @@ import (
 // stands, each with its state, and the first violation with the index of the
 // operation it names (what the service would answer).
 type BatchCheck struct {
-	Valid bool        `json:"valid"`
-	Count int         `json:"count"`
-	Limit int         `json:"limit"`
+	// Valid says the queue keeps every rule (Error is nil).
+	Valid bool `json:"valid"`
+	// Count is how many operations the queue holds.
+	Count int `json:"count"`
+	// Limit is the most operations one transaction may hold.
+	Limit int `json:"limit"`
+	// Rules are the transaction rules, in a fixed order, each with its state.
 	Rules []BatchRule `json:"rules"`
 	Index int         `json:"index"` // of the first offending operation; -1 when valid
-	Error *Card       `json:"error,omitempty"`
+	// Error is the first violation as the service would answer it; nil when
+	// valid.
+	Error *Card `json:"error,omitempty"`
 }
 
 // BatchRule is one rule of entity group transactions and whether the queue
 // keeps it.
 type BatchRule struct {
-	ID        string `json:"id"`
+	// ID names the rule for the page, such as "batch-size".
+	ID string `json:"id"`
+	// Statement is the rule in one sentence.
 	Statement string `json:"statement"`
-	OK        bool   `json:"ok"`
+	// OK says the queue keeps the rule.
+	OK bool `json:"ok"`
 }
 
 // batchOps turns queued operations into store operations, validating each

@@ -15,19 +15,29 @@ import (
 type Operation struct {
 	// Kind is one of createTable, deleteTable, getTable, listTables, insert,
 	// get, replace, merge, insertOrReplace, insertOrMerge, delete, query.
-	Kind  string `json:"kind"`
+	Kind string `json:"kind"`
+	// Table is the table acted on; empty for listTables, and for a batch
+	// taken from its first operation when empty.
 	Table string `json:"table"`
 	// Entity is the draft for writes; for get and delete only its keys count.
 	Entity *Draft `json:"entity,omitempty"`
 	// IfMatch is the ETag for replace, merge and delete ("" → "*", as the SDK).
 	IfMatch string `json:"ifMatch,omitempty"`
-	// Query options.
-	Filter           *string `json:"filter,omitempty"`
-	Select           *string `json:"select,omitempty"`
-	Top              int     `json:"top,omitempty"`
-	NextPartitionKey string  `json:"nextPartitionKey,omitempty"`
-	NextRowKey       string  `json:"nextRowKey,omitempty"`
-	NextTableName    string  `json:"nextTableName,omitempty"`
+	// Filter is the $filter of a query or listTables; nil sends none.
+	Filter *string `json:"filter,omitempty"`
+	// Select is the $select, comma-separated property names; nil sends none
+	// (every property).
+	Select *string `json:"select,omitempty"`
+	// Top is the $top, the most entities or tables in a page; 0 sends none.
+	Top int `json:"top,omitempty"`
+	// NextPartitionKey and NextRowKey are a query's continuation, from the
+	// previous page's x-ms-continuation headers; empty for the first page.
+	NextPartitionKey string `json:"nextPartitionKey,omitempty"`
+	// NextRowKey is the row half of the continuation, sent with
+	// NextPartitionKey.
+	NextRowKey string `json:"nextRowKey,omitempty"`
+	// NextTableName is listTables' continuation; empty for the first page.
+	NextTableName string `json:"nextTableName,omitempty"`
 	// Level is the metadata level asked for with $format ("" for the SDK's
 	// default, minimal metadata).
 	Level string `json:"level,omitempty"`
@@ -38,14 +48,21 @@ type Operation struct {
 // Request is an HTTP request laid out for display and for sending with
 // fetch: the headers in the order they are listed.
 type Request struct {
-	Method  string      `json:"method"`
-	URL     string      `json:"url"`
+	// Method is the HTTP method, such as "GET" or "PATCH" (the SDK's merge).
+	Method string `json:"method"`
+	// URL is the absolute URL, query string included.
+	URL string `json:"url"`
+	// Headers are name and value pairs in display order, Authorization
+	// last (it signs the others).
 	Headers [][2]string `json:"headers"`
-	Body    string      `json:"body"`
+	// Body is the request body; empty when the operation sends none.
+	Body string `json:"body"`
 	// Changes says the operation would change the account (a read-only
 	// playground shows such a request without running it).
-	Changes bool   `json:"changes,omitempty"`
-	Error   string `json:"error,omitempty"`
+	Changes bool `json:"changes,omitempty"`
+	// Error says why no request could be built; the other fields are then
+	// empty.
+	Error string `json:"error,omitempty"`
 }
 
 // RequestFor builds the request the Go SDK (aztables v1.4.1) sends for an

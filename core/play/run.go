@@ -15,7 +15,9 @@ type Ran struct {
 	Stats *rest.QueryStats `json:"stats,omitempty"`
 	// Code and Message are the service's error code and message when the
 	// answer is an error (read from its body here, so the page need not).
-	Code    string `json:"code,omitempty"`
+	Code string `json:"code,omitempty"`
+	// Message is the error's message, alongside Code; empty when the answer
+	// succeeded.
 	Message string `json:"message,omitempty"`
 	// Error says why no request could be built or sent.
 	Error string `json:"error,omitempty"`

@@ -16,6 +16,8 @@ import (
 
 // Credentials is the account a handler serves and how it checks requests.
 type Credentials struct {
+	// Account is the storage account's name, such as "devstoreaccount1": the
+	// name a signature must carry and the one every string to sign holds.
 	Account string
 	Key     []byte // the account key, decoded from base64
 	// AllowUnsigned lets requests without an Authorization header in (the
@@ -94,8 +96,11 @@ const maxClockSkew = 15 * time.Minute
 
 // Authorization is a parsed Authorization header.
 type Authorization struct {
-	Scheme    string // "SharedKey" or "SharedKeyLite"
-	Account   string
+	Scheme string // "SharedKey" or "SharedKeyLite"
+	// Account is the account name before the colon.
+	Account string
+	// Signature is the HMAC-SHA256 after the colon, decoded from base64
+	// (32 bytes).
 	Signature []byte
 }
 

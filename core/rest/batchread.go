@@ -13,17 +13,27 @@ import (
 
 // BatchPart is one part of a $batch answer.
 type BatchPart struct {
-	Status     int    `json:"status"`
+	// Status is the part's HTTP status code.
+	Status int `json:"status"`
+	// StatusText is the status's standard reason phrase, such as "No Content".
 	StatusText string `json:"statusText"`
-	ETag       string `json:"etag,omitempty"`
-	Code       string `json:"code,omitempty"`
-	Message    string `json:"message,omitempty"`
+	// ETag is the part's ETag header; empty when it has none.
+	ETag string `json:"etag,omitempty"`
+	// Code is the service's error code for a failed part (status 400 and
+	// up); empty otherwise.
+	Code string `json:"code,omitempty"`
+	// Message is the error's message, without the RequestId and Time lines;
+	// in a changeset of several operations it starts with the failing
+	// operation's index and a colon.
+	Message string `json:"message,omitempty"`
 }
 
 // BatchAnswer is a read $batch answer: its parts and, for a failed
 // changeset, the index of the operation that failed.
 type BatchAnswer struct {
-	OK          bool        `json:"ok"`
+	// OK says no part failed (every status is below 400).
+	OK bool `json:"ok"`
+	// Parts are the changeset's answer parts, in order.
 	Parts       []BatchPart `json:"parts"`
 	FailedIndex int         `json:"failedIndex"` // -1 when every operation succeeded
 }

@@ -12,19 +12,28 @@ import (
 // Call is one request handed to Serve without a network: the method, the
 // absolute URL, the headers in order and the body.
 type Call struct {
-	Method  string      `json:"method"`
-	URL     string      `json:"url"`
+	// Method is the HTTP method; "" means GET.
+	Method string `json:"method"`
+	// URL is the absolute URL, query string included.
+	URL string `json:"url"`
+	// Headers are name and value pairs in order; a Content-Length among
+	// them is ignored (the body's own length counts).
 	Headers [][2]string `json:"headers"`
-	Body    string      `json:"body"`
+	// Body is the request body; empty for none.
+	Body string `json:"body"`
 }
 
 // Reply is the handler's answer to a Call: the status line, the headers in
 // name order and the body.
 type Reply struct {
-	Status     int         `json:"status"`
-	StatusText string      `json:"statusText"`
-	Headers    [][2]string `json:"headers"`
-	Body       string      `json:"body"`
+	// Status is the HTTP status code.
+	Status int `json:"status"`
+	// StatusText is the status's standard reason phrase, such as "Created".
+	StatusText string `json:"statusText"`
+	// Headers are name and value pairs sorted by name, one pair per value.
+	Headers [][2]string `json:"headers"`
+	// Body is the answer's body; empty when it has none.
+	Body string `json:"body"`
 }
 
 // Serve answers a Call in process, exactly as the native server answers it
@@ -87,6 +96,7 @@ func removeEmptyPort(host string) string {
 // not a token (Serve has always answered with its text).
 type errInvalidMethod string
 
+// Error is the text Go's HTTP client gives, the method quoted.
 func (e errInvalidMethod) Error() string {
 	return "net/http: invalid method " + strconv.Quote(string(e))
 }
@@ -95,7 +105,10 @@ func (e errInvalidMethod) Error() string {
 // Handle with the Recorder), Body its bytes. The handler sets every field
 // before the status, as it must for a connection.
 type Recorder struct {
+	// Header holds the answer's header fields; it must be non-nil before
+	// Handle is called.
 	Header Header
+	// Body is the answer's body, appended to by each Write.
 	Body   []byte
 	status int
 }

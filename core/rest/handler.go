@@ -24,7 +24,11 @@ const secondarySuffix = "-secondary"
 
 // Options configure a Handler.
 type Options struct {
-	Store       *store.Store
+	// Store holds the account's tables and entities, which the handler
+	// reads and writes.
+	Store *store.Store
+	// Credentials are the account's name and key, which requests are
+	// checked against.
 	Credentials Credentials
 	// Clock gives the Date header, error times and the signature window.
 	Clock func() time.Time

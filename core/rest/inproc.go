@@ -7,9 +7,12 @@ import (
 // QueryStats is what one page of an entity query cost: the entities the
 // store examined, those it returned, and whether a continuation followed.
 type QueryStats struct {
-	Scanned  int  `json:"scanned"`
-	Returned int  `json:"returned"`
-	More     bool `json:"more"`
+	// Scanned is how many entities the store examined, matching or not.
+	Scanned int `json:"scanned"`
+	// Returned is how many entities the page holds.
+	Returned int `json:"returned"`
+	// More says a continuation followed (the query has a next page).
+	More bool `json:"more"`
 }
 
 // noteQuery records a query page's figures for ServeMeasured, when the

@@ -14,23 +14,29 @@ type Header = wire.Header
 // Request is one request to the Table API, as any transport hands it over
 // (the native server's adapter, the browser bridge, Serve).
 type Request struct {
+	// Method is the HTTP method, such as "GET" or "MERGE".
 	Method string
 	// URL is the request target: a path with its query, or an absolute URL.
 	URL *url.URL
 	// Host is the host the request was sent to; "" takes URL's.
-	Host   string
+	Host string
+	// Header holds the request's header fields by canonical key.
 	Header Header
 	// Body is the whole body when the caller holds it in memory; Stream,
 	// when set, is read instead, only when the operation needs it and no
 	// further than the body limit.
-	Body   []byte
+	Body []byte
+	// Stream is the body as a reader, for a transport that has not read it;
+	// nil when Body holds it.
 	Stream io.Reader
 	// ContentLength is the declared length of Stream, -1 when unknown.
 	ContentLength int64
 	// RemoteAddr is the client's address (host:port), checked against a
-	// shared access signature's sip; TLS says the connection was secure.
+	// shared access signature's sip.
 	RemoteAddr string
-	TLS        bool
+	// TLS says the connection was secure (HTTPS), which a shared access
+	// signature limited to https requires.
+	TLS bool
 	// stats receives an entity query's figures (ServeMeasured).
 	stats *QueryStats
 }

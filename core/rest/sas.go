@@ -17,12 +17,50 @@ import (
 // table (tn, optional key range, optional stored policy si) or an account SAS
 // (ss, srt).
 type SAS struct {
-	Version, Permissions, Start, Expiry, IP, Protocol, Signature string
-	// service SAS
-	Table, StartPK, StartRK, EndPK, EndRK, Identifier string
-	// account SAS
-	Services, ResourceTypes, EncryptionScope string
-	Account                                  bool
+	// Version is sv, the version whose string to sign the signature uses.
+	Version string
+	// Permissions is sp, the permission letters; empty when a stored policy
+	// gives them.
+	Permissions string
+	// Start is st, when the signature becomes valid (ISO 8601 UTC); empty
+	// when valid at once or when a stored policy gives it.
+	Start string
+	// Expiry is se, when the signature stops being valid (ISO 8601 UTC);
+	// empty only when a stored policy gives it.
+	Expiry string
+	// IP is sip, the one address or "from-to" range requests may come from;
+	// empty for any.
+	IP string
+	// Protocol is spr: "https" refuses plain HTTP; "https,http" or empty
+	// allows either.
+	Protocol string
+	// Signature is sig, the base64 HMAC-SHA256 of the string to sign.
+	Signature string
+	// Table is tn, the one table a service SAS grants; empty for an account
+	// SAS.
+	Table string
+	// StartPK is spk, the PartitionKey a service SAS's key range starts at;
+	// empty for no lower bound.
+	StartPK string
+	// StartRK is srk, the RowKey the key range starts at, with StartPK.
+	StartRK string
+	// EndPK is epk, the PartitionKey the key range ends at; empty for no
+	// upper bound.
+	EndPK string
+	// EndRK is erk, the RowKey the key range ends at, with EndPK.
+	EndRK string
+	// Identifier is si, the id of the table's stored access policy that
+	// supplies sp, st or se; empty for none.
+	Identifier string
+	// Services is ss, an account SAS's service letters ("t" for tables).
+	Services string
+	// ResourceTypes is srt, an account SAS's resource type letters.
+	ResourceTypes string
+	// EncryptionScope is ses, signed from version 2020-12-06; usually empty.
+	EncryptionScope string
+	// Account says this is an account SAS (ss or srt given) rather than a
+	// service SAS.
+	Account bool
 }
 
 // ParseSAS reads the SAS parameters of a query; ok is false when the query

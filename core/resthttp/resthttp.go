@@ -11,6 +11,7 @@ import (
 
 // Handler serves a rest.Server (a Handler or a Router) as an http.Handler.
 type Handler struct {
+	// Server answers every request the adapter receives.
 	Server rest.Server
 }
 

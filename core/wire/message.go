@@ -208,7 +208,13 @@ func fieldName(name string) (string, bool) {
 
 // RequestLine is an HTTP/1.1 request line: method, target and protocol.
 type RequestLine struct {
-	Method, Target, Proto string
+	// Method is the method token, such as "POST".
+	Method string
+	// Target is the request target as written: a path with its query, or an
+	// absolute URL.
+	Target string
+	// Proto is the protocol version, such as "HTTP/1.1".
+	Proto string
 }
 
 // ReadRequestLine reads "METHOD target HTTP/x.y" from the start of b and

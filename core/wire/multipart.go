@@ -7,8 +7,10 @@ import (
 // Part is one body part of a multipart message: its header block and its
 // content, a slice of the message's bytes.
 type Part struct {
+	// Header holds the part's header fields by canonical key.
 	Header Header
-	Body   []byte
+	// Body is the part's content, not copied from the message.
+	Body []byte
 	// Text is Body as a string when the reader was given the message's
 	// text (NewTextPartReader), "" otherwise.
 	Text string
@@ -209,7 +211,10 @@ func (r *PartReader) isClose(line []byte, last bool) bool {
 // and a blank line before each part, CRLF before every delimiter after the
 // first, "--boundary--" and CRLF at the end.
 type PartWriter struct {
-	B        []byte
+	// B is the body written so far; a part's content is appended to it
+	// directly, after Part.
+	B []byte
+	// Boundary is the delimiter text, without the leading "--".
 	Boundary string
 	started  bool
 }
