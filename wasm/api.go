@@ -36,6 +36,7 @@ func register(binding js.Value, accounts *play.Accounts) {
 	fn("editBody", func(a []js.Value) any { return string(api.EditBody(arg(a, 0), []byte(arg(a, 1)))) })
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
 	fn("readEntities", func(a []js.Value) any { return string(api.ReadEntities(arg(a, 0))) })
+	fn("readError", func(a []js.Value) any { return string(api.ReadError(arg(a, 0))) })
 	fn("checkBatch", func(a []js.Value) any { return string(api.CheckBatch([]byte(arg(a, 0)))) })
 	fn("readBatch", func(a []js.Value) any { return string(api.ReadBatch(arg(a, 0), arg(a, 1))) })
 

@@ -114,6 +114,7 @@ const stateless = {
   editBody: (body, draft) => JSON.parse(call("editBody", String(body), JSON.stringify(draft))),
   parseBody: (body) => JSON.parse(call("parseBody", String(body))),
   readEntities: (body) => JSON.parse(call("readEntities", String(body))),
+  readError: (body) => JSON.parse(call("readError", String(body))),
   checkBatch: (operations) => JSON.parse(call("checkBatch", JSON.stringify(operations))),
   readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
   lessons: () => JSON.parse(call("lessons")),

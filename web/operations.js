@@ -79,9 +79,11 @@ export function mountOperations(root, session, { batch = true } = {}) {
         const stand = session.engine.requestFor({ kind: "insert", table, entity: { PartitionKey: "p", RowKey: "r", properties: [] } });
         const request = { ...stand, body: session.engine.draftBody(d) };
         const resp = await session.engine.fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+        const body = await resp.text();
         const x = {
           operation: { kind: "insert", table, entity: d }, request,
-          response: { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body: await resp.text() },
+          response: { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body },
+          ...(resp.status < 300 ? {} : session.engine.readError(body)),
         };
         session.emit("exchange", x);
         say(x, done.insert);

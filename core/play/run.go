@@ -41,3 +41,11 @@ func (a *API) Run(opJSON []byte) []byte {
 	}
 	return mustJSON(ran)
 }
+
+// ReadError reads the service's error code and message from an answer's body
+// (both empty when the body is not an odata.error), for answers the page
+// fetched itself rather than through Run.
+func (a *API) ReadError(body string) []byte {
+	code, message := rest.ErrorOf([]byte(body))
+	return mustJSON(map[string]string{"code": code, "message": message})
+}
