@@ -41,14 +41,9 @@ async function start() {
   // Another tab's changes show here as if made here.
   let remote = () => {};
   const persistence = createPersistence(tableplay, $("storage-status"), { onRemote: () => remote() });
-  const saved = await persistence.load();
-  if (saved) {
-    try {
-      tableplay.restore(saved);
-    } catch (err) {
-      status.textContent = "The saved account could not be restored: " + err.message;
-    }
-  }
+  // load puts the saved account into the engine itself (it reports its own
+  // problems in the storage status).
+  await persistence.load();
   // Let the restore's own change notice pass before listening: restoring
   // what was saved needs no save.
   await null;

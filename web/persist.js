@@ -14,11 +14,8 @@ export function createPersistence(engine, status, { onRemote = () => {} } = {}) 
     onRemote: () => onRemote(),
   });
   return {
-    // load puts the saved account into the engine; nothing is left to restore.
-    async load() {
-      await store.load();
-      return null;
-    },
+    // load puts the saved account into the engine.
+    load: () => store.load(),
     save: () => store.save(),
     // watch saves after every change to this account (an event without an
     // account name counts as the page's).
