@@ -33,7 +33,7 @@ wasm: setup-run web/build/go-glue.js
 # The glue is the wasm_exec.js of the Go that builds app.wasm (they must
 # match), rewritten by scripts/wasmglue into a module.
 GLUE_SRC := $(shell PATH="$(PATH)" $(GO) env GOROOT)/lib/wasm/wasm_exec.js
-web/build/go-glue.js: $(GLUE_SRC) scripts/wasmglue/main.go
+web/build/go-glue.js: $(GLUE_SRC) scripts/wasmglue/main.go Makefile
 	@mkdir -p web/build
 	$(GO) run ./scripts/wasmglue $(GLUE_SRC) $@
 

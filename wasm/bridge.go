@@ -55,17 +55,25 @@ func answer(api rest.Server, args []js.Value) (out js.Value) {
 		return toJS(&rec)
 	}
 	// A browser Request has no Host header: the URL's host is the host.
-	r := rest.Request{Method: arg(0).String(), URL: u, Host: u.Host, Header: headerFromJS(arg(2)), ContentLength: -1}
+	// The browser chose the scheme from the real connection, so it says
+	// whether the request was secure (a SAS with spr=https judges it).
+	r := rest.Request{Method: arg(0).String(), URL: u, Host: u.Host, Header: headerFromJS(arg(2)), ContentLength: -1, TLS: u.Scheme == "https"}
 	if b := arg(3); b.Type() == js.TypeObject {
-		r.Body = make([]byte, b.Length())
-		js.CopyBytesToGo(r.Body, b)
-		r.ContentLength = int64(len(r.Body))
+		r.ContentLength = int64(b.Length())
+		// A body over the limit is answered 413 without being copied in.
+		if r.ContentLength <= rest.MaxBody {
+			r.Body = make([]byte, r.ContentLength)
+			js.CopyBytesToGo(r.Body, b)
+		}
 	}
 	if u.Path == panicPath {
 		panic("forced by " + panicPath)
 	}
 	rec := rest.Recorder{Header: rest.Header{}}
 	api.Handle(&rec, rec.Header, r)
+	if r.Method == "HEAD" {
+		rec.Body = nil // a server sends HEAD's headers only
+	}
 	return toJS(&rec)
 }
 

@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // goPart is a batch part as Go's own readers (mime/multipart and
@@ -100,7 +102,8 @@ func FuzzParseBatchMatchesGo(f *testing.F) {
 		env, err := ParseBatch(ct, []byte(body))
 		want, single, ok := goParseBatch(ct, []byte(body))
 		if err != nil {
-			if ok && !strings.Contains(body, "Transfer-Encoding") {
+			// Go's readers have no bound on a part's header lines.
+			if ok && !strings.Contains(body, "Transfer-Encoding") && strings.Count(body, "\n") <= wire.MaxHeaders {
 				t.Fatalf("refused what Go reads: %q", body)
 			}
 			return

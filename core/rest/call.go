@@ -67,6 +67,9 @@ func (h *Handler) serveCall(c Call, stats *QueryStats) Reply {
 	rec := Recorder{Header: Header{}}
 	h.Handle(&rec, rec.Header, r)
 	out := Reply{Status: rec.Status(), StatusText: wire.StatusText(rec.Status()), Body: string(rec.Body)}
+	if method == "HEAD" {
+		out.Body = "" // a server sends HEAD's headers only
+	}
 	for _, k := range sortedKeys(rec.Header) {
 		for _, v := range rec.Header[k] {
 			out.Headers = append(out.Headers, [2]string{k, v})

@@ -18,6 +18,7 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // The hostile inputs: each parser's worst case within the 4 MiB body limit.
@@ -99,6 +100,15 @@ func headerLines(n int) string {
 		"POST http://h/devstoreaccount1/t HTTP/1.1\r\n" + strings.Repeat("A: b\r\n", n) + "\r\n{}\r\n--changeset_y--\r\n--batch_x--\r\n"
 }
 
+// partsOfLines is a $batch of up to 999 parts (under the most a batch may
+// hold), each with n header lines of one repeated name, within 4 MiB: every
+// part is read before any runs, so each part's header block must cost little.
+func partsOfLines(n int) string {
+	part := "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='b') HTTP/1.1\n" + strings.Repeat("a:\n", n) + "\n\r\n"
+	count := min(999, (4<<20-200)/len(part))
+	return "--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n" + strings.Repeat(part, count) + "--changeset_y--\r\n--batch_x--\r\n"
+}
+
 // falseBoundaries is 4 MiB of lines that start like the changeset's
 // delimiter without being one, with no delimiter to end the part.
 func falseBoundaries() string {
@@ -134,7 +144,8 @@ func hostile(tb testing.TB) []struct {
 	api := &play.API{Base: "http://h/" + rest.WellKnownAccount, Clock: time.Now, Creds: rest.WellKnown(), Store: st}
 	ann, annFirst, arrays, objects, nul := annotated(false), annotated(true), nested(false), nested(true), nulls()
 	batch := manyParts()
-	lines, tooMany, falseDelims := headerLines(9999), headerLines(200000), falseBoundaries()
+	lines, tooMany, falseDelims := headerLines(wire.MaxHeaders-1), headerLines(200000), falseBoundaries()
+	manyParts, manyPartsOver := partsOfLines(wire.MaxHeaders-1), partsOfLines(9990)
 	return []struct {
 		name string
 		call func() bool
@@ -157,9 +168,17 @@ func hostile(tb testing.TB) []struct {
 			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(batch))
 			return err == nil
 		}},
-		{"ParseBatch/10000-header-lines", func() bool {
+		{"ParseBatch/most-header-lines", func() bool {
 			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(lines))
 			return err == nil
+		}},
+		{"ParseBatch/1000-parts-most-header-lines", func() bool {
+			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(manyParts))
+			return err == nil
+		}},
+		{"ParseBatch/parts-over-header-lines", func() bool {
+			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(manyPartsOver))
+			return err != nil
 		}},
 		{"ParseBatch/too-many-header-lines", func() bool {
 			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(tooMany))

@@ -15,8 +15,11 @@ var ErrMalformed = errors.New("wire: malformed message")
 // its blank line (every line before being well formed).
 var errUnterminated = errors.New("wire: header block without its blank line")
 
-// MaxHeaders bounds the fields of one header block.
-const MaxHeaders = 10000
+// MaxHeaders bounds the fields of one header block. The blocks read here
+// are a batch's parts, whose SDKs send fewer than ten fields; a batch holds
+// up to a thousand parts, all read before any runs, so this bound is what
+// keeps a hostile 4 MiB batch from costing hundreds of megabytes.
+const MaxHeaders = 100
 
 // nextLine splits b at its first line feed: the line without its line
 // ending (LF or CRLF) and what follows; ok is false when b holds no line
@@ -109,7 +112,8 @@ func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool) (Header, []
 		text = string(b[:end])
 	}
 	strs := pool.take(n)
-	h := make(Header, n)
+	// Sized for distinct names, which repeated lines of one name do not add.
+	h := make(Header, min(n, 16))
 	fields := 0
 	for rest := text; ; {
 		line, next, _ := nextLineString(rest)
