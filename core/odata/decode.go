@@ -250,20 +250,24 @@ func readDraft(root gjson.Result, c memberCount) (entity.Draft, *tableerr.Error)
 	}
 	d := entity.Draft{Fields: make([]entity.Field, len(props))}
 	for i, p := range props {
-		f := &d.Fields[i]
-		f.Name = p.name
-		if p.null {
-			f.Null = true
-			continue
-		}
 		typeName := ""
-		if len(notes) > 0 {
+		if len(notes) > 0 && !p.null {
 			j, _ := last(p.name)
 			typeName = props[j].typeName
 		}
-		f.Value, f.Err = fromJSON(p.kind, p.text, typeName)
+		d.Fields[i] = p.field(typeName)
 	}
 	return d, nil
+}
+
+// field is the entity field a member gives, its value read as typeName
+// (the member's annotation, or "") says.
+func (p member) field(typeName string) entity.Field {
+	if p.null {
+		return entity.Field{Name: p.name, Null: true}
+	}
+	v, err := fromJSON(p.kind, p.text, typeName)
+	return entity.Field{Name: p.name, Value: v, Err: err}
 }
 
 // member is one top-level JSON member of an entity body.

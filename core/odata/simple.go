@@ -116,12 +116,6 @@ func decodeSimple(body []byte, space []entity.Field) (d entity.Draft, ok bool) {
 		d.Fields = make([]entity.Field, len(props))
 	}
 	for j, p := range props {
-		f := &d.Fields[j]
-		f.Name = p.name
-		if p.null {
-			f.Null = true
-			continue
-		}
 		typeName := ""
 		for _, n := range notes {
 			if n.name == p.name {
@@ -129,7 +123,7 @@ func decodeSimple(body []byte, space []entity.Field) (d entity.Draft, ok bool) {
 				break
 			}
 		}
-		f.Value, f.Err = fromJSON(p.kind, p.text, typeName)
+		d.Fields[j] = p.field(typeName)
 	}
 	return d, true
 }
