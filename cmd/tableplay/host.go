@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/tableplay/tableplay/core/rest"
 )
 
 // hostRule decides which Host headers the server answers. A page on any
@@ -48,9 +50,33 @@ func (h hostRule) allows(hostport string) bool {
 func checkHost(rule hostRule, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !rule.allows(r.Host) {
-			http.Error(w, "tableplay answers only for localhost, 127.0.0.1, [::1] and the address it listens on; not for "+r.Host, http.StatusForbidden)
+			http.Error(w, refusal(r.Host), http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// refusal is the text of the 403 for a Host the rule does not allow.
+func refusal(host string) string {
+	return "tableplay answers only for localhost, 127.0.0.1, [::1] and the address it listens on; not for " + host
+}
+
+// hostGate is checkHost for the front: the same rule and the same answer
+// (http.Error's fields and text) before the API.
+type hostGate struct {
+	rule hostRule
+	next rest.Server
+}
+
+// Handle refuses a Host the rule does not allow, as checkHost does.
+func (g hostGate) Handle(w rest.ResponseWriter, header rest.Header, r rest.Request) {
+	if g.rule.allows(r.Host) {
+		g.next.Handle(w, header, r)
+		return
+	}
+	header.Set("Content-Type", "text/plain; charset=utf-8")
+	header.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusForbidden)
+	w.Write([]byte(refusal(r.Host) + "\n"))
 }

@@ -90,7 +90,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		files = dir
 	}
 	tuneRuntime(os.Getenv)
-	srv := newHTTPServer(newServer(serverConfig{files: files, addr: *addr, allowAnonymous: *anon, clock: time.Now, log: logger, store: acct.store}), defaultLimits)
+	page, api := newHandlers(serverConfig{files: files, addr: *addr, allowAnonymous: *anon, clock: time.Now, log: logger, store: acct.store})
+	srv := newFront(page, api, defaultLimits, logger)
 	// Catch signals before announcing the address: whoever reads it may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
@@ -27,16 +28,24 @@ type serverConfig struct {
 // /devstoreaccount1/ and the playground's files at /, for allowed Host names
 // only.
 func newServer(c serverConfig) http.Handler {
+	h, _ := newHandlers(c)
+	return h
+}
+
+// newHandlers returns the native server's net/http handler and, for the
+// front (internal/h1), the same account's API behind the same Host rule.
+func newHandlers(c serverConfig) (http.Handler, rest.Server) {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = c.allowAnonymous
 	if c.store == nil {
 		c.store = store.New(store.Options{Clock: c.clock})
 	}
-	api := resthttp.New(rest.New(rest.Options{
+	engine := rest.New(rest.Options{
 		Store:       c.store,
 		Credentials: creds,
 		Clock:       c.clock,
-	}))
+	})
+	api := resthttp.New(engine)
 	// .wasm must be served as application/wasm for streaming compilation.
 	_ = mime.AddExtensionType(".wasm", "application/wasm")
 	mux := http.NewServeMux()
@@ -46,11 +55,23 @@ func newServer(c serverConfig) http.Handler {
 	mux.Handle("/"+rest.WellKnownAccount+"-secondary/", api)
 	mux.Handle("/"+rest.WellKnownAccount+"-secondary", api)
 	mux.Handle("/", newFileServer(c.files, api))
-	h := checkHost(newHostRule(c.addr), mux)
+	rule := newHostRule(c.addr)
+	h := checkHost(rule, mux)
 	if c.log == nil {
-		return h
+		return h, hostGate{rule: rule, next: engine}
 	}
-	return logRequests(c.log, h)
+	return logRequests(c.log, h), hostGate{rule: rule, next: engine}
+}
+
+// isAPIPath reports whether net/http's mux above sends a request for this
+// (escaped, clean) path to the API: the account and its secondary endpoint.
+func isAPIPath(p string) bool {
+	for _, account := range [...]string{"/" + rest.WellKnownAccount + "-secondary", "/" + rest.WellKnownAccount} {
+		if rest, ok := strings.CutPrefix(p, account); ok && (rest == "" || rest[0] == '/') {
+			return true
+		}
+	}
+	return false
 }
 
 // dirFiles serves a directory (--web) for development: through an os.Root,

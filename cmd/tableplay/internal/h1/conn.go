@@ -1,0 +1,246 @@
+package h1
+
+import (
+	"bufio"
+	"bytes"
+	"net"
+	"time"
+
+	"github.com/tableplay/tableplay/core/rest"
+)
+
+// Buffer sizes: a connection starts with readSize bytes of input, which
+// hold an SDK's request (headers and a small body) whole; a buffer grown
+// past keepSize for a large request is dropped after it. Output up to
+// sendSize is gathered and written at once; a larger body goes out beside
+// it in the same write.
+const (
+	readSize = 8 << 10
+	keepSize = 64 << 10
+	sendSize = 16 << 10
+)
+
+// conn is one client connection served by the front.
+type conn struct {
+	s      *Server
+	nc     net.Conn
+	remote string
+	// in[r:w] is what was read and not yet consumed.
+	in   []byte
+	r, w int
+	out  []byte // the answer being gathered
+	werr error  // the first write error; the connection then closes
+	resp response
+	body bytes.Reader // the request body the handler reads
+	// lastPost: the last request was a POST, after which net/http skips a
+	// stray CR LF that old clients send.
+	lastPost bool
+	scratch  [20]byte
+	dateBuf  [29]byte
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	c := &conn{s: s, nc: nc, remote: nc.RemoteAddr().String(), in: make([]byte, readSize), out: make([]byte, 0, 1024)}
+	c.resp = response{c: c, header: rest.Header{}}
+	c.resp.buf = bufio.NewWriterSize((*chunkWriter)(&c.resp), bufferBeforeChunking)
+	return c
+}
+
+// serve answers the connection's requests in order until it closes, or
+// hands it to net/http at the first request the front does not take.
+func (c *conn) serve() {
+	handed := false
+	defer func() {
+		if p := recover(); p != nil {
+			c.s.logf("h1: panic serving %s: %v", c.remote, p)
+		}
+		if !handed {
+			c.nc.Close()
+		}
+		c.s.forget(c)
+	}()
+	for {
+		if c.r == c.w {
+			c.r, c.w = 0, 0
+			if !c.s.setActive(c, false) {
+				return
+			}
+			c.nc.SetReadDeadline(deadline(time.Now(), c.s.idleTimeout()))
+			if !c.fill(len(c.in)) {
+				return // idle too long, closed or reset: net/http says nothing either
+			}
+		}
+		start := time.Now()
+		if !c.s.setActive(c, true) {
+			return
+		}
+		if c.lastPost {
+			for i := 0; i < 4 && c.r < c.w && (c.in[c.r] == '\r' || c.in[c.r] == '\n'); i++ {
+				c.r++
+			}
+			c.lastPost = false
+			if c.r == c.w {
+				continue
+			}
+		}
+		hdrDeadline, reqDeadline := deadline(start, c.s.Fallback.ReadHeaderTimeout), deadline(start, c.s.Fallback.ReadTimeout)
+		if hdrDeadline.IsZero() {
+			hdrDeadline = reqDeadline
+		}
+		end, ok := c.readHead(hdrDeadline)
+		if !ok {
+			c.handOver(hdrDeadline, reqDeadline)
+			handed = true
+			return
+		}
+		text := string(c.in[c.r:end])
+		h, ok := parseHead(text, rest.MaxBody)
+		if ok {
+			ok = cleanPath(h.url.EscapedPath()) && c.s.Takes(h.url.EscapedPath())
+		}
+		if !ok || !c.readBody(end, h.length, reqDeadline) {
+			c.handOver(hdrDeadline, reqDeadline)
+			handed = true
+			return
+		}
+		if !c.answer(&h, end, start) {
+			return
+		}
+	}
+}
+
+// fill reads once into c.in[c.w:]. When c.in is full, what is unread
+// moves to its start, and it grows towards need bytes (at once up to 1 MiB,
+// so that a claimed length reserves little, then as bytes arrive). It
+// reports whether anything was read.
+func (c *conn) fill(need int) bool {
+	if c.w == len(c.in) {
+		if c.r > 0 {
+			c.w = copy(c.in, c.in[c.r:c.w])
+			c.r = 0
+		}
+		if c.w == len(c.in) {
+			if len(c.in) >= need {
+				return false
+			}
+			grown := make([]byte, min(max(2*len(c.in), readSize, min(need, 1<<20)), need))
+			copy(grown, c.in[:c.w])
+			c.in = grown
+		}
+	}
+	n, err := c.nc.Read(c.in[c.w:])
+	c.w += n
+	return n > 0 || err == nil
+}
+
+// readHead reads until c.in[c.r:] holds a whole header block within the
+// size limit, and returns where it ends.
+func (c *conn) readHead(deadline time.Time) (int, bool) {
+	limit := c.s.Fallback.MaxHeaderBytes
+	if limit <= 0 {
+		limit = 1 << 20
+	}
+	set, scanned := false, 0 // bytes after c.r already searched
+	for {
+		from := max(scanned-3, 0)
+		if i := bytes.Index(c.in[c.r+from:c.w], []byte("\r\n\r\n")); i >= 0 && from+i+4 <= limit {
+			return c.r + from + i + 4, true
+		}
+		scanned = c.w - c.r
+		if scanned >= limit {
+			return 0, false
+		}
+		if !set {
+			c.nc.SetReadDeadline(deadline)
+			set = true
+		}
+		if !c.fill(limit) {
+			return 0, false
+		}
+	}
+}
+
+// readBody reads until the n body bytes after the head ending at end are
+// in c.in.
+func (c *conn) readBody(end int, n int64, deadline time.Time) bool {
+	need := end - c.r + int(n)
+	set := false
+	for c.w-c.r < need {
+		if !set {
+			c.nc.SetReadDeadline(deadline)
+			set = true
+		}
+		if !c.fill(need) {
+			return false
+		}
+	}
+	return true
+}
+
+// answer has the handler answer the request whose head ends at end and
+// writes the answer; it reports whether the connection stays open.
+func (c *conn) answer(h *head, end int, start time.Time) bool {
+	body := c.in[end : end+int(h.length)]
+	c.r = end + int(h.length)
+	c.lastPost = h.method == "POST"
+	req := rest.Request{Method: h.method, URL: h.url, Host: h.host, Header: h.header, ContentLength: h.length, RemoteAddr: c.remote}
+	c.body.Reset(body)
+	if h.length > 0 {
+		req.Stream = &c.body
+	}
+	if d := c.s.Fallback.WriteTimeout; d > 0 {
+		c.nc.SetWriteDeadline(time.Now().Add(d))
+	}
+	c.resp.reset(h)
+	c.s.API.Handle(&c.resp, c.resp.header, req)
+	c.resp.finish()
+	c.flush(nil)
+	if c.s.Log != nil {
+		c.s.Log(h.method, h.url.RequestURI(), c.resp.status, time.Since(start))
+	}
+	c.body.Reset(nil)
+	if cap(c.in) > keepSize {
+		rest := c.in[c.r:c.w]
+		c.in = make([]byte, max(readSize, len(rest)))
+		c.r, c.w = 0, copy(c.in, rest)
+	}
+	return c.resp.reusable()
+}
+
+// send adds p to the answer: copied when small, else written out with what
+// is gathered, in one write.
+func (c *conn) send(p []byte) {
+	if len(c.out)+len(p) <= sendSize {
+		c.out = append(c.out, p...)
+		return
+	}
+	c.flush(p)
+}
+
+// flush writes the gathered output and then p.
+func (c *conn) flush(p []byte) {
+	if c.werr == nil && (len(c.out) > 0 || len(p) > 0) {
+		if len(p) == 0 {
+			_, c.werr = c.nc.Write(c.out)
+		} else {
+			bufs := net.Buffers{c.out, p}
+			_, c.werr = bufs.WriteTo(c.nc)
+		}
+	}
+	c.out = c.out[:0]
+}
+
+// handOver gives the connection, with the bytes read and not consumed, to
+// net/http; the request being read keeps the deadlines it started with.
+func (c *conn) handOver(hdrDeadline, reqDeadline time.Time) {
+	pending := append([]byte(nil), c.in[c.r:c.w]...)
+	c.s.handOver(&handedConn{Conn: c.nc, pending: pending, limits: [2]time.Time{hdrDeadline, reqDeadline}})
+}
+
+// deadline is start+d, or no deadline (the zero time) when d is not positive.
+func deadline(start time.Time, d time.Duration) time.Time {
+	if d <= 0 {
+		return time.Time{}
+	}
+	return start.Add(d)
+}

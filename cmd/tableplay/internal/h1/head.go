@@ -1,0 +1,271 @@
+package h1
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/wire"
+)
+
+// head is a request's line and header block as the front takes it: only
+// what net/http would read the same way; parseHead refuses anything else,
+// and the connection then goes to net/http with the request unread.
+type head struct {
+	method string
+	target string // the request-target as sent: origin-form only
+	url    *url.URL
+	host   string
+	header rest.Header
+	length int64 // Content-Length, 0 when absent
+	close  bool  // the client sent Connection: close
+}
+
+// methods are the request methods the front takes (the SDKs' and CORS
+// preflights); any other token goes to net/http.
+var methods = [...]string{"GET", "HEAD", "POST", "PUT", "DELETE", "MERGE", "PATCH", "OPTIONS"}
+
+// commonKeys interns the canonical names of the fields SDKs send, so that a
+// lower-case name costs no allocation.
+var commonKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"Accept", "Accept-Charset", "Accept-Encoding", "Accept-Language", "Authorization",
+		"Cache-Control", "Connection", "Content-Length", "Content-Md5", "Content-Type", "Dataserviceversion",
+		"Date", "Host", "If-Match", "If-None-Match", "Maxdataserviceversion", "Origin", "Pragma", "Prefer",
+		"Referer", "Sec-Fetch-Site", "User-Agent", "X-Ms-Client-Request-Id", "X-Ms-Date", "X-Ms-Return-Client-Request-Id",
+		"X-Ms-Version", "Access-Control-Request-Method", "Access-Control-Request-Headers", "Traceparent"} {
+		m[k] = k
+	}
+	return m
+}()
+
+// parseHead reads a request head: b is the block up to and including its
+// blank line, text the same bytes as a string (header values are
+// substrings of it). ok is false for anything the front leaves to net/http:
+// another method or version, a target that is not a clean path, folded or
+// malformed lines, a missing, repeated or unusual Host, Transfer-Encoding,
+// Expect, Upgrade, Trailer, a Content-Length that is not one plain count or
+// is over maxBody.
+func parseHead(text string, maxBody int64) (h head, ok bool) {
+	line, rest, found := strings.Cut(text, "\r\n")
+	if !found {
+		return h, false
+	}
+	m, after, found := strings.Cut(line, " ")
+	if !found {
+		return h, false
+	}
+	for _, known := range methods {
+		if m == known {
+			h.method = known
+		}
+	}
+	target, proto, found := strings.Cut(after, " ")
+	if h.method == "" || !found || proto != "HTTP/1.1" || target == "" || target[0] != '/' {
+		return h, false
+	}
+	for i := 0; i < len(target); i++ {
+		if c := target[i]; c <= ' ' || c == 0x7f {
+			return h, false
+		}
+	}
+	u, err := url.ParseRequestURI(target)
+	if err != nil || u.Host != "" {
+		return h, false
+	}
+	h.target, h.url = target, u
+	if !h.readFields(rest, maxBody) {
+		return h, false
+	}
+	return h, true
+}
+
+// readFields reads the header lines of text (after the request line) into
+// h.header.
+func (h *head) readFields(text string, maxBody int64) bool {
+	n := strings.Count(text, "\r\n") - 1 // the last one ends the block
+	if n < 0 {
+		return false
+	}
+	h.header = make(rest.Header, n)
+	values := make([]string, n)
+	hosts, lengths := 0, 0
+	var buf [64]byte
+	for i := 0; ; i++ {
+		line, rest, _ := strings.Cut(text, "\r\n")
+		if line == "" {
+			break
+		}
+		text = rest
+		colon := strings.IndexByte(line, ':')
+		if colon <= 0 {
+			return false
+		}
+		key, value := line[:colon], trimBlanks(line[colon+1:])
+		key, ok := canonical(key, &buf)
+		if !ok || !validValue(value) {
+			return false
+		}
+		switch key {
+		case "Host":
+			hosts++
+			h.host = value
+		case "Content-Length":
+			lengths++
+			v, ok := count(value)
+			if !ok || v > maxBody {
+				return false
+			}
+			h.length = v
+		case "Transfer-Encoding", "Expect", "Upgrade", "Trailer":
+			return false
+		case "Connection":
+			h.close = h.close || hasToken(value, "close")
+		}
+		if vs, seen := h.header[key]; seen {
+			h.header[key] = append(vs, value)
+		} else {
+			values[i] = value
+			h.header[key] = values[i : i+1 : i+1]
+		}
+	}
+	if hosts != 1 || lengths > 1 || !validHost(h.host) {
+		return false
+	}
+	// As net/http's server: the Host field becomes the request's host and
+	// leaves the map; Pragma: no-cache implies Cache-Control: no-cache.
+	delete(h.header, "Host")
+	if p := h.header["Pragma"]; len(p) > 0 && p[0] == "no-cache" {
+		if _, set := h.header["Cache-Control"]; !set {
+			h.header["Cache-Control"] = []string{"no-cache"}
+		}
+	}
+	return true
+}
+
+// canonical returns a field name in canonical form: a substring of the
+// block when it already is, an interned name for the common ones, a new
+// string otherwise; ok is false for an empty name or one with a byte
+// outside a token (net/http refuses those).
+func canonical(key string, buf *[64]byte) (string, bool) {
+	if key == "" {
+		return "", false
+	}
+	for i := 0; i < len(key); i++ {
+		if !wire.TokenByte(key[i]) {
+			return "", false
+		}
+	}
+	if len(key) > len(buf) {
+		return wire.CanonicalKey(key), true
+	}
+	b := buf[:len(key)]
+	upper, same := true, true
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		same = same && c == key[i]
+		b[i] = c
+		upper = c == '-'
+	}
+	if same {
+		return key, true
+	}
+	if k, ok := commonKeys[string(b)]; ok {
+		return k, true
+	}
+	return string(b), true
+}
+
+// trimBlanks drops spaces and tabs at both ends, as net/http does to a
+// field value.
+func trimBlanks(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// validValue reports whether every byte of a field value is one net/http
+// accepts: tab, visible ASCII, space, and any byte from 0x80 on.
+func validValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c != '\t' && (c < 0x20 || c == 0x7f) {
+			return false
+		}
+	}
+	return true
+}
+
+// validHost accepts the Host values the front takes: a name or an address
+// with an optional port, in plain letters, digits and . - _ : [ ]. Anything
+// else (net/http has its own rule for it) goes to net/http.
+func validHost(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(".-_:[]", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// count parses a Content-Length of 1 to 18 digits.
+func count(v string) (int64, bool) {
+	if v == "" || len(v) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// hasToken reports whether the comma- or blank-separated list v holds token
+// (ASCII, compared without case), as net/http reads Connection.
+func hasToken(v, token string) bool {
+	for i := 0; i+len(token) <= len(v); i++ {
+		if !strings.EqualFold(v[i:i+len(token)], token) {
+			continue
+		}
+		if i > 0 && !tokenBoundary(v[i-1]) {
+			continue
+		}
+		if end := i + len(token); end != len(v) && !tokenBoundary(v[end]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func tokenBoundary(b byte) bool { return b == ' ' || b == ',' || b == '\t' }
+
+// cleanPath reports whether an escaped path is one net/http's ServeMux
+// serves as it is, without redirecting to a cleaned form: no empty, "." or
+// ".." segment.
+func cleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	if strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") {
+		return false
+	}
+	return !strings.HasSuffix(p, "/.") && !strings.HasSuffix(p, "/..")
+}

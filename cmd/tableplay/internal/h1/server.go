@@ -1,0 +1,186 @@
+// Package h1 serves HTTP/1.1 connections for a rest.Server: the plain
+// requests the Azure SDKs send (HTTP/1.1, a clean path the caller takes, no
+// body or a Content-Length one, no Expect, Transfer-Encoding or Upgrade)
+// are read and answered here, each answer in one write, framed as
+// net/http's server would frame it. At the first request it does not take,
+// a connection goes to a net/http server with the bytes already read, and
+// stays there: whatever net/http answers today (files, redirects, 400, 431,
+// chunked bodies, HTTP/1.0) it still answers.
+package h1
+
+import (
+	"context"
+	"errors"
+	"log"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/tableplay/tableplay/core/rest"
+)
+
+// Server is the front: it accepts connections and serves them.
+type Server struct {
+	// API answers the requests the front takes.
+	API rest.Server
+	// Takes reports whether a request for this escaped path goes to API.
+	Takes func(path string) bool
+	// Fallback serves every connection handed over; its timeouts and
+	// MaxHeaderBytes are the front's too, and its ErrorLog its log.
+	Fallback *http.Server
+	// Log, when set, is called after each answer the front writes, with
+	// the request's method and target, the status and the time taken.
+	Log func(method, uri string, status int, elapsed time.Duration)
+
+	mu      sync.Mutex
+	ln      net.Listener
+	handoff *handoffListener
+	conns   map[*conn]bool // true: a request is being answered
+	closing bool
+	served  chan error // what Fallback.Serve returned
+}
+
+// ErrServerClosed is what Serve returns after Shutdown.
+var ErrServerClosed = http.ErrServerClosed
+
+// Serve accepts connections on ln until Shutdown, serving each in its own
+// goroutine.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return ErrServerClosed
+	}
+	s.ln, s.handoff, s.conns = ln, newHandoffListener(ln.Addr()), map[*conn]bool{}
+	s.served = make(chan error, 1)
+	s.mu.Unlock()
+	go func() { s.served <- s.Fallback.Serve(s.handoff) }()
+	var delay time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if s.isClosing() {
+				return ErrServerClosed
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				time.Sleep(delay)
+				continue
+			}
+			s.handoff.Close()
+			return err
+		}
+		delay = 0
+		c := newConn(s, nc)
+		if !s.track(c) {
+			nc.Close()
+			continue
+		}
+		go c.serve()
+	}
+}
+
+// Shutdown stops accepting, closes idle connections, lets requests being
+// answered finish (then closes their connections), and shuts the fallback
+// down the same way; it returns when all are closed or ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	var lnErr error
+	if s.ln != nil {
+		lnErr = s.ln.Close()
+	}
+	for c, busy := range s.conns {
+		if !busy {
+			c.nc.Close()
+		}
+	}
+	s.mu.Unlock()
+	fallback := make(chan error, 1)
+	go func() { fallback <- s.Fallback.Shutdown(ctx) }()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.mu.Lock()
+		n := len(s.conns)
+		s.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(ctx.Err(), <-fallback)
+		case <-tick.C:
+		}
+	}
+	if err := <-fallback; err != nil {
+		return err
+	}
+	if errors.Is(lnErr, net.ErrClosed) {
+		lnErr = nil
+	}
+	return lnErr
+}
+
+func (s *Server) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
+// track adds a new connection; false once shutting down.
+func (s *Server) track(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.conns[c] = false
+	return true
+}
+
+// setActive notes whether c is answering a request; false when the server
+// is shutting down and c must close instead.
+func (s *Server) setActive(c *conn, busy bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.conns[c] = busy
+	return true
+}
+
+// forget drops a connection that closed or was handed over.
+func (s *Server) forget(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.conns, c)
+}
+
+// handOver gives a connection to the fallback; one that cannot go there
+// (shutting down) is closed.
+func (s *Server) handOver(c net.Conn) {
+	if !s.handoff.give(c) {
+		c.Close()
+	}
+}
+
+// idleTimeout is how long a connection may wait for its next request, as
+// net/http reckons it.
+func (s *Server) idleTimeout() time.Duration {
+	if s.Fallback.IdleTimeout != 0 {
+		return s.Fallback.IdleTimeout
+	}
+	return s.Fallback.ReadTimeout
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.Fallback.ErrorLog != nil {
+		s.Fallback.ErrorLog.Printf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
+}
