@@ -5,11 +5,11 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/tableplay/tableplay/cmd/tableplay/internal/h1"
+	"github.com/tableplay/tableplay/core/h1"
 	"github.com/tableplay/tableplay/core/rest"
 )
 
-// newFront is the server main runs: the front (internal/h1) answers the
+// newFront is the server main runs: the front (core/h1) answers the
 // SDKs' requests under the account paths itself and hands every other
 // connection, at the request it does not take, to web served by net/http
 // with the limits l.
