@@ -20,8 +20,9 @@ type serverConfig struct {
 	addr           string // the address it listens on, for the Host rule
 	allowAnonymous bool
 	clock          func() time.Time
-	log            *log.Logger  // nil: no request log
-	store          *store.Store // the account; nil: a new one in memory
+	log            *log.Logger   // nil: no request log
+	store          *store.Store  // the account; nil: a new one in memory
+	requestID      func() string // x-ms-request-id values; nil: random
 }
 
 // newServer returns the native server's handler: the Table API under
@@ -33,7 +34,7 @@ func newServer(c serverConfig) http.Handler {
 }
 
 // newHandlers returns the native server's net/http handler and, for the
-// front (internal/h1), the same account's API behind the same Host rule.
+// front (core/h1), the same account's API behind the same Host rule.
 func newHandlers(c serverConfig) (http.Handler, rest.Server) {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = c.allowAnonymous
@@ -44,6 +45,7 @@ func newHandlers(c serverConfig) (http.Handler, rest.Server) {
 		Store:       c.store,
 		Credentials: creds,
 		Clock:       c.clock,
+		RequestID:   c.requestID,
 	})
 	api := resthttp.New(engine)
 	// .wasm must be served as application/wasm for streaming compilation.
