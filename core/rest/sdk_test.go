@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
+	"github.com/tableplay/tableplay/core/h1"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
@@ -49,14 +52,63 @@ type fixture struct {
 	svc   *aztables.ServiceClient
 }
 
+// throughFront makes newFixture's clients reach the handler through the
+// native server's HTTP/1.1 front (core/h1) instead of net/http alone; set
+// only by TestSDKThroughTheFront, which runs no test in parallel.
+var throughFront bool
+
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	st := store.New(store.Options{Clock: time.Now})
-	srv := httptest.NewServer(resthttp.New(rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now})))
+	h := rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now})
+	srv := httptest.NewServer(resthttp.New(h))
 	t.Cleanup(srv.Close)
+	if throughFront {
+		srv.URL = serveFront(t, h)
+	}
 	f := &fixture{srv: srv, store: st, tr: &transport{inner: srv.Client()}}
 	f.svc = f.client(t, rest.WellKnownKey)
 	return f
+}
+
+// serveFront serves h through core/h1 on a free loopback port, every path
+// taken by the front (net/http gets what it does not understand), and
+// returns the server's URL.
+func serveFront(t testing.TB, h rest.Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answered atomic.Int64
+	front := &h1.Server{API: h, Takes: func(string) bool { return true }, Fallback: &http.Server{Handler: resthttp.New(h)},
+		Log: func(string, string, int, time.Duration) { answered.Add(1) }}
+	go front.Serve(ln)
+	t.Cleanup(func() {
+		front.Shutdown(context.Background())
+		if answered.Load() == 0 {
+			t.Error("the front answered no request itself")
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// TestSDKThroughTheFront runs the tests that drive the handler with the Go
+// SDK (and raw clients) again, through the front.
+func TestSDKThroughTheFront(t *testing.T) {
+	throughFront = true
+	defer func() { throughFront = false }()
+	for name, test := range map[string]func(*testing.T){
+		"Tables": TestSDKTables, "Entities": TestSDKEntities, "Query": TestSDKQuery, "PagingOnTheWire": TestSDKPagingOnTheWire,
+		"Transactions": TestSDKTransactions, "AuthFailures": TestSDKAuthFailures, "WholeBeforePart": TestSDKWholeBeforePart,
+		"EmptyFilter": TestSDKEmptyFilter, "StatsOnTheSecondary": TestSDKStatsOnTheSecondary, "NewAccountProperties": TestSDKNewAccountProperties,
+		"AccessPolicyWithoutTimes": TestSDKAccessPolicyWithoutTimes, "SASBatchParts": TestSASBatchPartsAuthorizedAsDirectRequests,
+		"QueryPagesCappedInBytes": TestQueryPagesCappedInBytes, "AccountSAS": TestAccountSAS, "PreflightAndCORSHeaders": TestPreflightAndCORSHeaders,
+		"SASKeyRanges": TestSASKeyRanges, "SASOverHTTPWhenHTTPSRequired": TestSASOverHTTPWhenHTTPSRequired, "SASPermissions": TestSASPermissions,
+		"SASStoredPolicy": TestSASStoredPolicy, "SASTimesAndSignature": TestSASTimesAndSignature,
+	} {
+		t.Run(name, test)
+	}
 }
 
 func (f *fixture) client(t testing.TB, key string) *aztables.ServiceClient {
