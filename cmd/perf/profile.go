@@ -13,10 +13,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/tableplay/tableplay/core/h1"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
@@ -64,19 +66,24 @@ func serveProfiling(dir string) error {
 	if err != nil {
 		return err
 	}
-	api := resthttp.New(rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now}))
+	engine := rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now})
 	var p profiler
 	p.dir = dir
 	mux := http.NewServeMux()
-	mux.Handle("/"+rest.WellKnownAccount+"/", api)
+	mux.Handle("/"+rest.WellKnownAccount+"/", resthttp.New(engine))
 	mux.HandleFunc(controlPath, p.control)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// As tableplay serve: the front answers the account's requests, net/http
+	// the rest (here the profile control).
+	srv := &h1.Server{API: engine, Fallback: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second},
+		Takes: func(p string) bool { return strings.HasPrefix(p, "/"+rest.WellKnownAccount+"/") }}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Printf("tableplay serving on http://%s\n", ln.Addr())
 	go srv.Serve(ln)
 	<-ctx.Done()
-	return srv.Close()
+	down, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	return srv.Shutdown(down)
 }
 
 // profiler writes one phase's CPU profile and allocation profiles (before

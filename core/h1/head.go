@@ -83,7 +83,7 @@ func parseHead(text string, maxBody int64) (h head, ok bool) {
 // readFields reads the header lines of text (after the request line) into
 // h.header.
 func (h *head) readFields(text string, maxBody int64) bool {
-	n := strings.Count(text, "\r\n") - 1 // the last one ends the block
+	n := strings.Count(text, "\n") - 1 // the last line feed ends the block
 	if n < 0 {
 		return false
 	}
@@ -92,11 +92,15 @@ func (h *head) readFields(text string, maxBody int64) bool {
 	hosts, lengths := 0, 0
 	var buf [64]byte
 	for i := 0; ; i++ {
-		line, rest, _ := strings.Cut(text, "\r\n")
+		end := strings.IndexByte(text, '\n')
+		if end < 1 || text[end-1] != '\r' {
+			return false // a bare line feed: net/http's reading of it is its own
+		}
+		line := text[:end-1]
 		if line == "" {
 			break
 		}
-		text = rest
+		text = text[end+1:]
 		colon := strings.IndexByte(line, ':')
 		if colon <= 0 {
 			return false
@@ -213,13 +217,20 @@ func validHost(v string) bool {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(".-_:[]", c) >= 0) {
+		if !hostBytes[v[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// hostBytes marks the bytes validHost accepts.
+var hostBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(".-_:[]", byte(c)) >= 0
+	}
+	return t
+}()
 
 // count parses a Content-Length of 1 to 18 digits.
 func count(v string) (int64, bool) {

@@ -244,7 +244,7 @@ func (r *response) writeHead(p []byte) {
 			continue
 		}
 		for _, v := range f.values {
-			if strings.ContainsAny(v, "\r\n") {
+			if hasNewline(v) {
 				v = strings.NewReplacer("\r", " ", "\n", " ").Replace(v)
 			}
 			v = strings.Trim(v, " \t\r\n")
@@ -263,6 +263,17 @@ func (r *response) writeHead(p []byte) {
 		}
 	}
 	r.c.out = append(out, "\r\n"...)
+}
+
+// hasNewline reports whether v holds a CR or an LF, which net/http writes
+// as spaces.
+func hasNewline(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\r' || v[i] == '\n' {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyAllowed reports whether an answer with this status may have a body.
