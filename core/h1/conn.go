@@ -24,6 +24,7 @@ const (
 type conn struct {
 	s      *Server
 	nc     net.Conn
+	raw    *rawIO // nil: nc's own Read and Write
 	remote string
 	// in[r:w] is what was read and not yet consumed.
 	in   []byte
@@ -40,7 +41,7 @@ type conn struct {
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	c := &conn{s: s, nc: nc, remote: nc.RemoteAddr().String(), in: make([]byte, readSize), out: make([]byte, 0, 1024)}
+	c := &conn{s: s, nc: nc, raw: newRawIO(nc), remote: nc.RemoteAddr().String(), in: make([]byte, readSize), out: make([]byte, 0, 1024)}
 	c.resp = response{c: c, header: rest.Header{}}
 	c.resp.buf = bufio.NewWriterSize((*chunkWriter)(&c.resp), bufferBeforeChunking)
 	return c
@@ -128,7 +129,13 @@ func (c *conn) fill(need int) bool {
 			c.in = grown
 		}
 	}
-	n, err := c.nc.Read(c.in[c.w:])
+	var n int
+	var err error
+	if c.raw != nil {
+		n, err = c.raw.read(c.in[c.w:])
+	} else {
+		n, err = c.nc.Read(c.in[c.w:])
+	}
 	c.w += n
 	return n > 0 || err == nil
 }
@@ -220,9 +227,12 @@ func (c *conn) send(p []byte) {
 // flush writes the gathered output and then p.
 func (c *conn) flush(p []byte) {
 	if c.werr == nil && (len(c.out) > 0 || len(p) > 0) {
-		if len(p) == 0 {
+		switch {
+		case len(p) == 0 && c.raw != nil:
+			_, c.werr = c.raw.write(c.out)
+		case len(p) == 0:
 			_, c.werr = c.nc.Write(c.out)
-		} else {
+		default:
 			bufs := net.Buffers{c.out, p}
 			_, c.werr = bufs.WriteTo(c.nc)
 		}
