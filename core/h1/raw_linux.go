@@ -15,13 +15,13 @@ import (
 // profile. Waiting for the socket, and the deadlines, stay the runtime's
 // (syscall.RawConn waits when the call would block).
 type rawIO struct {
-	rc  syscall.RawConn
+	rc syscall.RawConn
 	// readF and writeF are readFD and writeFD, bound once: a method value
 	// made at each call would be allocated at each call.
 	readF, writeF func(fd uintptr) bool
-	buf []byte // the bytes of the call under way
-	n   int
-	err syscall.Errno
+	buf           []byte // the bytes of the call under way
+	n             int
+	err           syscall.Errno
 }
 
 // newRawIO returns the raw reader and writer of a TCP connection, or nil
