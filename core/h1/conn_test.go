@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -224,4 +225,74 @@ func TestSlowHeaderIsCutOff(t *testing.T) {
 	if d := time.Since(start); d > 3*limit {
 		t.Errorf("a trickled header kept the connection open %s (limit %s)", d, limit)
 	}
+}
+
+// startShort serves a real handler through the front on loopback with
+// limits of limit each.
+func startShort(t *testing.T, limit time.Duration) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMemServer()
+	s := &Server{API: m.s.API, Takes: m.s.Takes,
+		Fallback: &http.Server{Handler: resthttp.New(m.s.API), ReadHeaderTimeout: limit, ReadTimeout: limit, WriteTimeout: limit, IdleTimeout: limit,
+			ErrorLog: log.New(io.Discard, "", 0)}}
+	go s.Serve(ln)
+	t.Cleanup(func() { s.Shutdown(t.Context()) })
+	return ln.Addr().String()
+}
+
+// TestFrontLimits: over TCP, a keep-alive connection left idle is closed
+// after the idle limit, and a body trickled slower than the read limit is
+// cut off (net/http, handed the request, answers it as before: 400).
+func TestFrontLimits(t *testing.T) {
+	limit := 300 * time.Millisecond
+	addr := startShort(t, limit)
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	io.WriteString(idle, "GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n")
+	br := bufio.NewReader(idle)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("request: %v", err)
+	} else {
+		io.Copy(io.Discard, resp.Body)
+	}
+	start := time.Now()
+	idle.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, err := br.ReadByte(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("an idle connection was not closed: %v", err)
+	} else if d := time.Since(start); d > 3*limit {
+		t.Errorf("an idle connection closed after %s (limit %s)", d, limit)
+	}
+
+	slow, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	io.WriteString(slow, "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+	start = time.Now()
+	got := make(chan string, 1)
+	go func() {
+		slow.SetReadDeadline(time.Now().Add(5 * time.Second))
+		b, _ := io.ReadAll(slow)
+		got <- string(b)
+	}()
+	for i := 0; i < 40; i++ {
+		select {
+		case answer := <-got:
+			if d := time.Since(start); d > 3*limit || !strings.HasPrefix(answer, "HTTP/1.1 400 ") {
+				t.Errorf("a trickled body ended after %s (limit %s) with %q", d, limit, answer)
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+			slow.Write([]byte("x"))
+		}
+	}
+	t.Fatal("a body trickled for 2 s was still being read")
 }
