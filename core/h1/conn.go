@@ -97,7 +97,8 @@ func (c *conn) serve() {
 		text := string(c.in[c.r:end])
 		h, ok := parseHead(text, rest.MaxBody)
 		if ok {
-			ok = cleanPath(h.url.EscapedPath()) && c.s.Takes(h.url.EscapedPath())
+			p := h.url.EscapedPath()
+			ok = cleanPath(p) && (c.s.Takes == nil || c.s.Takes(p))
 		}
 		if !ok || !c.readBody(end, h.length, reqDeadline) {
 			c.handOver(hdrDeadline, reqDeadline)
@@ -105,9 +106,27 @@ func (c *conn) serve() {
 			return
 		}
 		if !c.answer(&h, end, start) {
+			if c.resp.limitHit {
+				c.closeWriteAndWait()
+			}
 			return
 		}
 	}
+}
+
+// rstAvoidanceDelay is net/http's: after an answer to a request whose body
+// was left unread, the connection closes its writing side and waits this
+// long before closing, so that the client reads the answer before a reset
+// (the unread bytes that arrive later would cause one) can discard it.
+const rstAvoidanceDelay = 500 * time.Millisecond
+
+// closeWriteAndWait closes the writing side of the connection and waits,
+// as net/http does after an answer to a request whose body it left unread.
+func (c *conn) closeWriteAndWait() {
+	if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	}
+	time.Sleep(rstAvoidanceDelay)
 }
 
 // fill reads once into c.in[c.w:]. When c.in is full, what is unread

@@ -41,9 +41,12 @@ type response struct {
 	// the head is in the output; done: the handler returned.
 	wroteHeader, sentHead, done bool
 	chunking, closeAfter        bool
-	declared, written           int64 // declared is -1 without a Content-Length
-	fields                      []field
-	buf                         *bufio.Writer // net/http's buffer before chunking
+	// limitHit: the handler left more of the body unread than net/http
+	// discards; the connection then closes as net/http closes it.
+	limitHit          bool
+	declared, written int64 // declared is -1 without a Content-Length
+	fields            []field
+	buf               *bufio.Writer // net/http's buffer before chunking
 }
 
 // reset prepares r for the next request.
@@ -188,7 +191,7 @@ func (r *response) writeHead(p []byte) {
 		r.closeAfter = true
 	}
 	if r.req.length != 0 && !r.closeAfter && r.c.body.Len() >= maxPostHandlerRead {
-		r.closeAfter = true
+		r.closeAfter, r.limitHit = true, true
 		r.drop("Connection")
 		connection = "close"
 	}

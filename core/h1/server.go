@@ -22,9 +22,10 @@ import (
 
 // Server is the front: it accepts connections and serves them.
 type Server struct {
-	// API answers the requests the front takes.
+	// API answers the requests the front takes; it must be set.
 	API rest.Server
-	// Takes reports whether a request for this escaped path goes to API.
+	// Takes reports whether a request for this escaped path goes to API;
+	// nil takes every path.
 	Takes func(path string) bool
 	// Fallback serves every connection handed over; its timeouts and
 	// MaxHeaderBytes are the front's too, and its ErrorLog its log.
