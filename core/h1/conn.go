@@ -36,6 +36,7 @@ type conn struct {
 	// lastPost: the last request was a POST, after which net/http skips a
 	// stray CR LF that old clients send.
 	lastPost bool
+	lastURL  lastURL
 	scratch  [20]byte
 	dateBuf  [29]byte
 }
@@ -95,7 +96,7 @@ func (c *conn) serve() {
 			return
 		}
 		text := string(c.in[c.r:end])
-		h, ok := parseHead(text, rest.MaxBody)
+		h, ok := parseHead(text, rest.MaxBody, &c.lastURL)
 		if ok {
 			p := h.url.EscapedPath()
 			ok = cleanPath(p) && (c.s.Takes == nil || c.s.Takes(p))

@@ -46,7 +46,7 @@ var commonKeys = func() map[string]string {
 // malformed lines, a missing, repeated or unusual Host, Transfer-Encoding,
 // Expect, Upgrade, Trailer, a Content-Length that is not one plain count or
 // is over maxBody.
-func parseHead(text string, maxBody int64) (h head, ok bool) {
+func parseHead(text string, maxBody int64, last *lastURL) (h head, ok bool) {
 	line, rest, found := strings.Cut(text, "\r\n")
 	if !found {
 		return h, false
@@ -69,8 +69,8 @@ func parseHead(text string, maxBody int64) (h head, ok bool) {
 			return h, false
 		}
 	}
-	u, err := url.ParseRequestURI(target)
-	if err != nil || u.Host != "" {
+	u, ok := last.parse(target)
+	if !ok {
 		return h, false
 	}
 	h.target, h.url = target, u
@@ -78,6 +78,31 @@ func parseHead(text string, maxBody int64) (h head, ok bool) {
 		return h, false
 	}
 	return h, true
+}
+
+// lastURL keeps a connection's last request-target parsed: an SDK sends
+// request after request to the same one (inserts into a table), and a copy
+// costs less than parsing it again.
+type lastURL struct {
+	target string
+	u      url.URL
+}
+
+// parse returns target parsed as net/http parses it, refusing one with a
+// host (absolute form); last may be nil.
+func (last *lastURL) parse(target string) (*url.URL, bool) {
+	if last != nil && last.target == target && target != "" {
+		u := last.u
+		return &u, true
+	}
+	u, err := url.ParseRequestURI(target)
+	if err != nil || u.Host != "" {
+		return nil, false
+	}
+	if last != nil {
+		last.target, last.u = target, *u
+	}
+	return u, true
 }
 
 // readFields reads the header lines of text (after the request line) into
@@ -155,16 +180,23 @@ func canonical(key string, buf *[64]byte) (string, bool) {
 	if key == "" {
 		return "", false
 	}
+	upper, same := true, true
 	for i := 0; i < len(key); i++ {
-		if !wire.TokenByte(key[i]) {
+		c := key[i]
+		if !wire.TokenByte(c) {
 			return "", false
 		}
+		same = same && !(upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z')
+		upper = c == '-'
+	}
+	if same {
+		return key, true
 	}
 	if len(key) > len(buf) {
 		return wire.CanonicalKey(key), true
 	}
 	b := buf[:len(key)]
-	upper, same := true, true
+	upper = true
 	for i := 0; i < len(key); i++ {
 		c := key[i]
 		switch {
@@ -173,12 +205,8 @@ func canonical(key string, buf *[64]byte) (string, bool) {
 		case !upper && 'A' <= c && c <= 'Z':
 			c += 'a' - 'A'
 		}
-		same = same && c == key[i]
 		b[i] = c
 		upper = c == '-'
-	}
-	if same {
-		return key, true
 	}
 	if k, ok := commonKeys[string(b)]; ok {
 		return k, true
