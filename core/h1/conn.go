@@ -101,12 +101,14 @@ func (c *conn) serve() {
 			p := h.url.EscapedPath()
 			ok = cleanPath(p) && (c.s.Takes == nil || c.s.Takes(p))
 		}
-		if !ok || !c.readBody(end, h.length, reqDeadline) {
+		// Reading the body may move what is unread to the buffer's start.
+		headLen := end - c.r
+		if !ok || !c.readBody(headLen, h.length, reqDeadline) {
 			c.handOver(hdrDeadline, reqDeadline)
 			handed = true
 			return
 		}
-		if !c.answer(&h, end, start) {
+		if !c.answer(&h, c.r+headLen, start) {
 			if c.resp.limitHit {
 				c.closeWriteAndWait()
 			}
@@ -187,10 +189,10 @@ func (c *conn) readHead(deadline time.Time) (int, bool) {
 	}
 }
 
-// readBody reads until the n body bytes after the head ending at end are
-// in c.in.
-func (c *conn) readBody(end int, n int64, deadline time.Time) bool {
-	need := end - c.r + int(n)
+// readBody reads until the n body bytes after the head of headLen bytes at
+// c.r are in c.in.
+func (c *conn) readBody(headLen int, n int64, deadline time.Time) bool {
+	need := headLen + int(n)
 	set := false
 	for c.w-c.r < need {
 		if !set {

@@ -112,6 +112,8 @@ func FuzzConn(f *testing.F) {
 	f.Add([]byte("GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999\r\n\r\nabc"), 64)
 	f.Add([]byte("GET /devstoreaccount1/../x HTTP/1.1\r\nhost: a\r\ncontent-length: 3\r\n\r\nabcGET /devstoreaccount1 HTTP/1.1\r\nHost: evil\r\n\r\n"), 5)
 	f.Add([]byte("OPTIONS /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nOrigin: http://x\r\nAccess-Control-Request-Method: GET\r\n\r\n\r\n\r\n"), 2)
+	post := "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 600\r\n\r\n" + strings.Repeat(" ", 600)
+	f.Add([]byte(strings.Repeat(post, 20)), 1000) // bodies across the read buffer's end
 	f.Fuzz(func(t *testing.T, in []byte, step int) {
 		if step < 0 {
 			step = -step
