@@ -214,7 +214,9 @@ func TestFrontAnswersAsNetHTTP(t *testing.T) {
 			append(repeat(204, 30), 200), 31},
 		{"Connection: close ends the connection", req("GET", "/devstoreaccount1/Tables", "", "Accept", jsonNo, "Connection", "close") + req("GET", "/devstoreaccount1/Tables", ""), []int{200}, 1},
 		{"a CR LF after a POST", req("POST", "/devstoreaccount1/Tables", `{"TableName":"Second"}`, "Accept", jsonNo, "Content-Type", "application/json") + "\r\n" + req("GET", "/devstoreaccount1/Tables", "", "Accept", jsonNo), []int{201, 200}, 2},
-		{"a large entity body", req("POST", "/devstoreaccount1/People", big, "Accept", jsonNo, "Content-Type", "application/json", "Prefer", "return-no-content"), []int{400}, 1},
+		{"a large entity body, then more on the same connection", req("POST", "/devstoreaccount1/People", big, "Accept", jsonNo, "Content-Type", "application/json", "Prefer", "return-no-content") +
+			req("POST", "/devstoreaccount1/People", `{"PartitionKey":"p","RowKey":"after"}`, "Accept", jsonNo, "Content-Type", "application/json") +
+			req("GET", "/devstoreaccount1/People(PartitionKey='p',RowKey='after')", "", "Accept", jsonNo), []int{400, 201, 200}, 3},
 		{"a large body left unread closes", req("POST", "/devstoreaccount1/Tables", big, "Content-Type", "application/json", "Authorization", "SharedKey devstoreaccount1:AAAA", "X-Ms-Date", twinStart.Format(http.TimeFormat)) + req("GET", "/devstoreaccount1/Tables", ""), []int{403}, 1},
 		{"a body over the limit", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 4194305\r\n\r\n{}", []int{413}, 0},
 		{"a body cut short", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"TableName\"", []int{400}, 0},
