@@ -61,18 +61,33 @@ func (c *conn) serve() {
 		}
 		c.s.forget(c)
 	}()
+	// As net/http: the first request's header is due within the header
+	// limit from the connection's start; later ones may wait the idle
+	// limit before their first byte.
+	first := true
 	for {
+		var start time.Time
+		if first {
+			start = time.Now()
+		}
 		if c.r == c.w {
 			c.r, c.w = 0, 0
 			if !c.s.setActive(c, false) {
 				return
 			}
-			c.nc.SetReadDeadline(deadline(time.Now(), c.s.idleTimeout()))
+			wait := c.s.idleTimeout()
+			if first {
+				wait = c.s.headerTimeout()
+			}
+			c.nc.SetReadDeadline(deadline(time.Now(), wait))
 			if !c.fill(len(c.in)) {
 				return // idle too long, closed or reset: net/http says nothing either
 			}
 		}
-		start := time.Now()
+		if !first {
+			start = time.Now()
+		}
+		first = false
 		if !c.s.setActive(c, true) {
 			return
 		}

@@ -298,3 +298,31 @@ func TestFrontLimits(t *testing.T) {
 	}
 	t.Fatal("a body trickled for 2 s was still being read")
 }
+
+// TestSilentConnectionIsClosed: as with net/http, a new connection that
+// sends nothing is closed after the read-header limit, not the longer idle
+// one.
+func TestSilentConnectionIsClosed(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := 200 * time.Millisecond
+	s := &Server{Fallback: &http.Server{ReadHeaderTimeout: limit, ReadTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second}}
+	go s.Serve(ln)
+	defer s.Shutdown(t.Context())
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var b [1]byte
+	if _, err := conn.Read(b[:]); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a silent connection stayed open: %v", err)
+	}
+	if d := time.Since(start); d > 3*limit {
+		t.Errorf("a silent connection was closed after %s (header limit %s)", d, limit)
+	}
+}

@@ -178,6 +178,15 @@ func (s *Server) idleTimeout() time.Duration {
 	return s.Fallback.ReadTimeout
 }
 
+// headerTimeout is how long a request's header may take, as net/http
+// reckons it.
+func (s *Server) headerTimeout() time.Duration {
+	if s.Fallback.ReadHeaderTimeout > 0 {
+		return s.Fallback.ReadHeaderTimeout
+	}
+	return s.Fallback.ReadTimeout
+}
+
 func (s *Server) logf(format string, args ...any) {
 	if s.Fallback.ErrorLog != nil {
 		s.Fallback.ErrorLog.Printf(format, args...)
