@@ -63,13 +63,9 @@ func (c *conn) serve() {
 	}()
 	// As net/http: the first request's header is due within the header
 	// limit from the connection's start; later ones may wait the idle
-	// limit before their first byte.
-	first := true
+	// limit before their first byte, and then have the header limit.
+	first, opened := true, time.Now()
 	for {
-		var start time.Time
-		if first {
-			start = time.Now()
-		}
 		if c.r == c.w {
 			c.r, c.w = 0, 0
 			if !c.s.setActive(c, false) {
@@ -84,10 +80,11 @@ func (c *conn) serve() {
 				return // idle too long, closed or reset: net/http says nothing either
 			}
 		}
-		if !first {
-			start = time.Now()
+		arrived := time.Now()
+		start := arrived
+		if first {
+			start, first = opened, false
 		}
-		first = false
 		if !c.s.setActive(c, true) {
 			return
 		}
@@ -104,7 +101,13 @@ func (c *conn) serve() {
 		if hdrDeadline.IsZero() {
 			hdrDeadline = reqDeadline
 		}
+		w := c.w
 		end, ok := c.readHead(hdrDeadline)
+		// net/http counts the write limit from the end of the header.
+		headRead := arrived
+		if c.w != w {
+			headRead = time.Now()
+		}
 		if !ok {
 			c.handOver(hdrDeadline, reqDeadline)
 			handed = true
@@ -123,7 +126,7 @@ func (c *conn) serve() {
 			handed = true
 			return
 		}
-		if !c.answer(&h, c.r+headLen, start) {
+		if !c.answer(&h, c.r+headLen, headRead) {
 			if c.resp.limitHit {
 				c.closeWriteAndWait()
 			}
@@ -223,7 +226,7 @@ func (c *conn) readBody(headLen int, n int64, deadline time.Time) bool {
 
 // answer has the handler answer the request whose head ends at end and
 // writes the answer; it reports whether the connection stays open.
-func (c *conn) answer(h *head, end int, start time.Time) bool {
+func (c *conn) answer(h *head, end int, headRead time.Time) bool {
 	body := c.in[end : end+int(h.length)]
 	c.r = end + int(h.length)
 	c.lastPost = h.method == "POST"
@@ -233,14 +236,23 @@ func (c *conn) answer(h *head, end int, start time.Time) bool {
 		req.Stream = &c.body
 	}
 	if d := c.s.Fallback.WriteTimeout; d > 0 {
-		c.nc.SetWriteDeadline(time.Now().Add(d))
+		c.nc.SetWriteDeadline(headRead.Add(d))
 	}
 	c.resp.reset(h)
+	// The request log times the handler's run, as it does through net/http.
+	var began time.Time
+	if c.s.Log != nil {
+		began = time.Now()
+	}
 	c.s.API.Handle(&c.resp, c.resp.header, req)
+	var elapsed time.Duration
+	if c.s.Log != nil {
+		elapsed = time.Since(began)
+	}
 	c.resp.finish()
 	c.flush(nil)
 	if c.s.Log != nil {
-		c.s.Log(h.method, h.url.RequestURI(), c.resp.status, time.Since(start))
+		c.s.Log(h.method, h.url.RequestURI(), c.resp.status, elapsed)
 	}
 	c.body.Reset(nil)
 	if cap(c.in) > keepSize {
