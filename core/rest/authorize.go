@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"mime"
 	"net/url"
 	"strings"
 
@@ -96,9 +95,9 @@ func (x *exchange) allowUnsigned(o op.Operation) *tableerr.Error {
 func (x *exchange) crossSite() bool {
 	r := &x.r
 	if r.Method == "POST" && r.Header.Get("X-HTTP-Method") == "" {
-		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		mt, _, ok := parseMediaType(r.Header.Get("Content-Type"))
 		switch {
-		case r.Header.Get("Content-Type") == "", err != nil,
+		case r.Header.Get("Content-Type") == "", !ok,
 			mt == "text/plain", mt == "application/x-www-form-urlencoded", mt == "multipart/form-data":
 			return true
 		}

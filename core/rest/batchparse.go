@@ -3,7 +3,6 @@ package rest
 import (
 	"bytes"
 	"errors"
-	"mime"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/wire"
@@ -35,8 +34,8 @@ const maxBatchParts = 1000
 // valid. contentType is the request's Content-Type. The parts' bodies are
 // slices of body.
 func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
-	mt, params, err := mime.ParseMediaType(contentType)
-	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
+	mt, params, ok := parseMediaType(contentType)
+	if !ok || mt != "multipart/mixed" || params["boundary"] == "" {
 		return nil, errEnvelope
 	}
 	// One copy of the body as a string: the parts' header values and request
@@ -47,8 +46,8 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 		return nil, errEnvelope
 	}
 	env := &batchEnvelope{}
-	pmt, pparams, err := mime.ParseMediaType(part.Header.Get("Content-Type"))
-	if err != nil {
+	pmt, pparams, ok := parseMediaType(part.Header.Get("Content-Type"))
+	if !ok {
 		return nil, errEnvelope
 	}
 	switch {
@@ -104,7 +103,7 @@ type partScratch struct {
 // delimiter.
 func readHTTPPart(p wire.Part, urls *partScratch, hint int) (batchPart, error) {
 	if ct := p.Header.Get("Content-Type"); ct != "application/http" { // the form every SDK sends needs no parsing
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/http" {
+		if mt, _, ok := parseMediaType(ct); !ok || mt != "application/http" {
 			return batchPart{}, errEnvelope
 		}
 	}

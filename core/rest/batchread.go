@@ -3,7 +3,6 @@ package rest
 import (
 	"encoding/json"
 	"errors"
-	"mime"
 	"strconv"
 	"strings"
 
@@ -44,16 +43,16 @@ type BatchAnswer struct {
 // (F-BATCH-FAILURE).
 func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 	ans := BatchAnswer{OK: true, FailedIndex: -1, Parts: []BatchPart{}}
-	_, params, err := mime.ParseMediaType(contentType)
-	if err != nil || params["boundary"] == "" {
+	_, params, ok := parseMediaType(contentType)
+	if !ok || params["boundary"] == "" {
 		return ans, errors.New("not a batch response")
 	}
 	p, done, err := wire.NewPartReader([]byte(body), params["boundary"]).Next()
 	if err != nil || done {
 		return ans, errors.New("not a batch response")
 	}
-	_, cparams, err := mime.ParseMediaType(p.Header.Get("Content-Type"))
-	if err != nil || cparams["boundary"] == "" {
+	_, cparams, ok := parseMediaType(p.Header.Get("Content-Type"))
+	if !ok || cparams["boundary"] == "" {
 		return ans, errors.New("not a changeset response")
 	}
 	cs := wire.NewPartReader(p.Body, cparams["boundary"])

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"mime"
 	"strconv"
 	"strings"
 
@@ -65,8 +64,8 @@ func negotiate(r *Request, q map[string][]string) format {
 	}
 	for _, a := range accept {
 		for _, part := range strings.Split(a, ",") {
-			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err != nil || mt != "application/json" {
+			mt, params, ok := parseMediaType(strings.TrimSpace(part))
+			if !ok || mt != "application/json" {
 				if strings.TrimSpace(part) == "json" { // $format=json
 					f.json = true
 					return checkMaxVersion(r, f)
