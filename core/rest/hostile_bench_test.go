@@ -68,6 +68,13 @@ func deepXML(root string) string {
 	return "<?xml version=\"1.0\"?><" + root + ">" + strings.Repeat("<a>", n) + strings.Repeat("</a>", n) + "</" + root + ">"
 }
 
+// wideXML is a 4 MiB XML document under root: item repeated as often as
+// fits.
+func wideXML(root, item string) string {
+	n := (rest.MaxBody - 200) / len(item)
+	return "<?xml version=\"1.0\"?><" + root + ">" + strings.Repeat(item, n) + "</" + root + ">"
+}
+
 // signedXML PUTs an XML document with the account key (ACLs and service
 // properties need a signature).
 func signedXML(h http.Handler, path, body string) func() bool {
@@ -164,6 +171,10 @@ func hostile(tb testing.TB) []struct {
 		{"Handler/batch-1000-parts", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", batch)},
 		{"Handler/set-acl-nested-xml", signedXML(h, "/t?comp=acl", deepXML("SignedIdentifiers"))},
 		{"Handler/set-properties-nested-xml", signedXML(h, "/?restype=service&comp=properties", deepXML("StorageServiceProperties"))},
+		{"Handler/set-acl-many-identifiers", signedXML(h, "/t?comp=acl", wideXML("SignedIdentifiers", "<SignedIdentifier/>"))},
+		{"Handler/set-acl-many-references", signedXML(h, "/t?comp=acl", wideXML("SignedIdentifiers", "<SignedIdentifier><Id>"+strings.Repeat("&#x41;", 1000)+"</Id></SignedIdentifier>"))},
+		{"Handler/set-properties-many-rules", signedXML(h, "/?restype=service&comp=properties", wideXML("StorageServiceProperties", "<Cors><CorsRule/></Cors>"))},
+		{"Handler/set-properties-many-elements", signedXML(h, "/?restype=service&comp=properties", strings.Replace(wideXML("StorageServiceProperties", "<a b='c'>d<!---->e</a>"), "</StorageServiceProperties>", "<Logging><Read>x</Read></Logging></StorageServiceProperties>", 1))},
 		{"ParseBatch/1000-parts", func() bool {
 			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(batch))
 			return err == nil

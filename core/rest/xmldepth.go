@@ -8,9 +8,9 @@ import "bytes"
 const maxXMLDepth = 16
 
 // xmlWithinDepth reports whether an XML document nests elements at most
-// max deep, scanning once with constant memory before encoding/xml (whose
-// decoder keeps every open element: 4 MiB of <a> cost it 150 MB). Text that
-// is not XML may pass; the parser judges it.
+// max deep, scanning once with constant memory before readXML, which keeps
+// every open element (encoding/xml, read with before, spent 150 MB on 4 MiB
+// of <a>). Text that is not XML may pass; the reader judges it.
 func xmlWithinDepth(b []byte, max int) bool {
 	depth := 0
 	for i := 0; i < len(b); i++ {
