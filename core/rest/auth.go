@@ -2,8 +2,6 @@ package rest
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"hash"
 	"net/url"
@@ -11,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tableplay/tableplay/core/rest/internal/mac"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -45,13 +44,13 @@ type macPool struct {
 type macState struct {
 	h   hash.Hash
 	buf []byte
-	sum [sha256.Size]byte
+	sum [mac.Size]byte
 }
 
 // newMACPool keys its HMACs with a copy of key.
 func newMACPool(key []byte) *macPool {
 	p := &macPool{key: append([]byte(nil), key...)}
-	p.pool.New = func() any { return &macState{h: hmac.New(sha256.New, p.key), buf: make([]byte, 0, 256)} }
+	p.pool.New = func() any { return &macState{h: newMAC(p.key), buf: make([]byte, 0, 256)} }
 	return p
 }
 
@@ -59,9 +58,9 @@ func newMACPool(key []byte) *macPool {
 // appends to the buffer it is given. A pool made for another key (the Key
 // field changed after WellKnown) is not used. The digest is written into
 // the pooled state, so the result costs no allocation.
-func (c Credentials) sum(build func([]byte) []byte) (out [sha256.Size]byte) {
+func (c Credentials) sum(build func([]byte) []byte) (out [mac.Size]byte) {
 	if c.macs == nil || !bytes.Equal(c.macs.key, c.Key) {
-		m := hmac.New(sha256.New, c.Key)
+		m := newMAC(c.Key)
 		m.Write(build(nil))
 		copy(out[:], m.Sum(nil))
 		return out
@@ -70,7 +69,7 @@ func (c Credentials) sum(build func([]byte) []byte) (out [sha256.Size]byte) {
 	st.buf = build(st.buf[:0])
 	st.h.Reset()
 	st.h.Write(st.buf)
-	out = [sha256.Size]byte(st.h.Sum(st.sum[:0]))
+	out = [mac.Size]byte(st.h.Sum(st.sum[:0]))
 	if cap(st.buf) > 4096 {
 		st.buf = make([]byte, 0, 256) // a huge path is not kept
 	}
@@ -117,20 +116,20 @@ func ParseAuthorization(h string) (Authorization, bool) {
 
 // parseAuthorization is ParseAuthorization with the signature in an array,
 // which the request path keeps on the stack.
-func parseAuthorization(h string) (a Authorization, sig [sha256.Size]byte, ok bool) {
+func parseAuthorization(h string) (a Authorization, sig [mac.Size]byte, ok bool) {
 	scheme, rest, ok := strings.Cut(strings.TrimSpace(h), " ")
 	if !ok || scheme != "SharedKey" && scheme != "SharedKeyLite" {
 		return a, sig, false
 	}
 	account, text, ok := strings.Cut(strings.TrimSpace(rest), ":")
 	// A 32-byte signature is 44 characters of base64.
-	if !ok || account == "" || len(text) != base64.StdEncoding.EncodedLen(sha256.Size) {
+	if !ok || account == "" || len(text) != base64.StdEncoding.EncodedLen(mac.Size) {
 		return a, sig, false
 	}
 	var src [44]byte
 	var dst [33]byte
 	copy(src[:], text)
-	if n, err := base64.StdEncoding.Decode(dst[:], src[:]); err != nil || n != sha256.Size {
+	if n, err := base64.StdEncoding.Decode(dst[:], src[:]); err != nil || n != mac.Size {
 		return a, sig, false
 	}
 	copy(sig[:], dst[:])
@@ -170,7 +169,7 @@ func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
 		sts = append(sts, '\n')
 		return c.appendResource(sts, r.URL)
 	})
-	if !hmac.Equal(sum[:], want[:]) {
+	if !macEqual(sum[:], want[:]) {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	return nil
