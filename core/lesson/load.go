@@ -54,10 +54,7 @@ func Parse(doc []byte) (*Lesson, error) {
 // Load reads every *.json file of a folder as a lesson, in menu order; each
 // file's name must be its lesson's id, and no two lessons share a place.
 func Load(fsys fs.FS) ([]*Lesson, error) {
-	names, err := fs.Glob(fsys, "*.json")
-	if err != nil {
-		return nil, err
-	}
+	names := lessonFiles(fsys)
 	sort.Strings(names)
 	var out []*Lesson
 	for _, name := range names {

@@ -17,10 +17,7 @@ import (
 // anything else Parse would refuse shows in the menu and is reported when the
 // lesson is opened (the repository's tests Load every lesson it ships).
 func Menu(fsys fs.FS) ([]byte, error) {
-	names, err := fs.Glob(fsys, "*.json")
-	if err != nil {
-		return nil, err
-	}
+	names := lessonFiles(fsys)
 	type line struct {
 		order int
 		entry Entry
