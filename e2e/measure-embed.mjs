@@ -133,7 +133,7 @@ try {
         let firstPaint = null;
         const all = new Promise((resolve) => {
           const seen = () => {
-            const n = box.querySelectorAll("tbody tr").length;
+            const n = box.querySelectorAll(".rows > [role=row]").length; // the results grid's data rows
             if (n > 0 && first === null) {
               first = performance.now() - t0;
               requestAnimationFrame(() => (firstPaint = performance.now() - t0));
