@@ -26,6 +26,9 @@ type Draft struct {
 	// Fields are the name/value pairs, duplicates and system properties kept
 	// so that Check can report them.
 	Fields []Field
+	// Slab, when not nil, is where Check takes the entity and its property
+	// slice from (a decoder of many bodies shares one); nil allocates them.
+	Slab *Slab
 }
 
 // Report is the outcome of checking a draft: the entity it describes (as far
@@ -78,7 +81,7 @@ func Build(d Draft) (*Entity, *tableerr.Error) {
 func Check(d Draft) Report {
 	var vs []violation
 	add := func(stage int, e *tableerr.Error) { vs = append(vs, violation{stage, e}) }
-	e := &Entity{Properties: make([]Property, 0, len(d.Fields))}
+	e := d.Slab.entity(len(d.Fields))
 	size := 4 // the formula's constant; keys and properties are added below
 	var pk, rk *Field
 	seen := newNameSet(len(d.Fields))
@@ -121,6 +124,7 @@ func Check(d Draft) Report {
 		size += 8 + 2*nameLen + valueSize
 		e.Properties = append(e.Properties, Property{Name: f.Name, Value: f.Value})
 	}
+	d.Slab.trim(e)
 	props := e.Properties
 	var ok bool
 	if e.PartitionKey, ok = checkKey(PartitionKey, pk, add); !ok {

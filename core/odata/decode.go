@@ -97,6 +97,8 @@ func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
 // concurrent use.
 type Decoder struct {
 	fields []entity.Field
+	// slab holds the entities built, so that a batch's lie together.
+	slab entity.Slab
 }
 
 // Entity is DecodeEntity.
@@ -107,6 +109,7 @@ func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
 	}
 	// The entity takes copies of the fields' names and values: the space
 	// can be written again.
+	d.Slab = &dec.slab
 	e, err := entity.Build(d)
 	clear(d.Fields)
 	dec.fields = d.Fields[:0]

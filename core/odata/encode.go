@@ -196,8 +196,17 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 // them with the offset where its custom properties begin, for the store to
 // keep in entity.Entity.Encoded and EncodedProps. e's Timestamp must be final.
 func Members(e *entity.Entity) ([]byte, int) {
+	return AppendMembers(make([]byte, 0, MembersHint(e)), e)
+}
+
+// MembersHint is a length that Members' output seldom exceeds.
+func MembersHint(e *entity.Entity) int { return sizeHint(&Context{}, e) }
+
+// AppendMembers is Members writing after b's bytes: it returns b extended
+// and the offset in it where the custom properties begin.
+func AppendMembers(b []byte, e *entity.Entity) ([]byte, int) {
 	head := entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
-	b := make([]byte, 0, sizeHint(&Context{}, e))
+	start := len(b)
 	b = appendEntityMembers(b, &Context{Level: MinimalMetadata}, &head, nil, true)
 	props := len(b)
 	for _, p := range e.Properties {
@@ -207,7 +216,7 @@ func Members(e *entity.Entity) ([]byte, int) {
 		}
 		b = appendProperty(b, MinimalMetadata, p.Name, p.Value)
 	}
-	return b, props
+	return b, props - start
 }
 
 // appendETagJSON writes ETag(t) as a JSON string (its two double quotes

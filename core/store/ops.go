@@ -5,7 +5,6 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -121,8 +120,9 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	}
 	ts := stamp(s.clock, t.last, floor)
 	out = out[:len(ops)]
+	k := newKeeper(len(ops))
 	for i, op := range ops {
-		e, err := apply(work, op, ts)
+		e, err := apply(work, op, ts, &k)
 		if err != nil {
 			return nil, 0, &TxError{Index: i, Err: err}
 		}
@@ -137,7 +137,7 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 }
 
 // apply performs op on tr with Timestamp ts.
-func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
+func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.Error) {
 	e := op.Entity
 	found, exists := tr.Get(itemOf(e))
 	cur := found.e
@@ -161,12 +161,15 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 		tr.Delete(found)
 		return nil, nil
 	}
-	next := &entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: e.Properties}
+	var next *entity.Entity
 	if exists && (op.Kind == Merge || op.Kind == InsertOrMerge) {
 		next = cur.Merge(e)
 		if err := entity.CheckLimits(next); err != nil {
 			return nil, err
 		}
+	} else {
+		next = k.entity()
+		next.PartitionKey, next.RowKey, next.Properties = e.PartitionKey, e.RowKey, e.Properties
 	}
 	if op.Kind != Insert {
 		// The live service returns an entity written through PUT or MERGE
@@ -175,17 +178,9 @@ func apply(tr *tree, op Op, ts edm.Ticks) (*entity.Entity, *tableerr.Error) {
 		next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
 	}
 	next.Timestamp = ts
-	keep(next)
+	k.keep(next)
 	tr.Set(itemOf(next))
 	return next, nil
-}
-
-// keep readies an entity the store is about to hold, its Timestamp final:
-// its members encoded once, so reads copy them, and its size measured once,
-// so a query page adds it up without walking the properties.
-func keep(e *entity.Entity) {
-	e.Encoded, e.EncodedProps = odata.Members(e)
-	e.KeptSize = e.Size()
 }
 
 // sortedProperties returns e with its properties in ordinal (UTF-16) name

@@ -95,19 +95,23 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 	match := filter.Compile(q.Filter)
 	size := 0
 	page.Entities = make([]*entity.Entity, 0, min(top, 64))
+	// The key bounds are tested only where they are set, so that a scan of
+	// the whole table reads an entity only once it matches (the filter
+	// reads the properties from the tree's item).
+	pkBounded := r.PKLow.Set || r.PKHigh.Set
 	t.view().Ascend(start, func(it item) bool {
 		e := it.e
-		if !r.PKHigh.BelowHigh(e.PartitionKey) {
+		if pkBounded && !r.PKHigh.BelowHigh(e.PartitionKey) {
 			return false
 		}
 		if fixed && !r.RKHigh.BelowHigh(e.RowKey) {
 			return false
 		}
 		page.Scanned++
-		if !r.PKLow.AboveLow(e.PartitionKey) || fixed && !r.RKLow.AboveLow(e.RowKey) {
+		if pkBounded && !r.PKLow.AboveLow(e.PartitionKey) || fixed && !r.RKLow.AboveLow(e.RowKey) {
 			return true
 		}
-		if q.Within != nil && !q.Within(e) || match != nil && !match(e) {
+		if q.Within != nil && !q.Within(e) || match != nil && !match(e, it.props) {
 			return true
 		}
 		n := 0

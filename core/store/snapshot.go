@@ -304,7 +304,8 @@ func restoreEntity(se snapshotEntity) (*entity.Entity, error) {
 		return nil, fmt.Errorf("%s", msg)
 	}
 	e.Timestamp = ts
-	keep(e)
+	var k keeper
+	k.keep(e)
 	return e, nil
 }
 

@@ -17,13 +17,19 @@ type tree = btree.BTreeG[item]
 // item is a tree entry: the entity and a packed form of its keys inline, so
 // that most comparisons in a search touch only the node being searched (a
 // large table does not fit in the CPU caches; following the entity and key
-// pointers at every step would cost a cache miss each).
+// pointers at every step would cost a cache miss each). props is the
+// entity's property slice (the same array as e.Properties), so that a scan
+// testing a custom property goes from the node straight to the properties,
+// one cache miss per entity rather than two or three through the entity.
 type item struct {
 	pk, rk uint64 // packed keys, see prefix
 	e      *entity.Entity
+	props  []entity.Property
 }
 
-func itemOf(e *entity.Entity) item { return item{prefix(e.PartitionKey), prefix(e.RowKey), e} }
+func itemOf(e *entity.Entity) item {
+	return item{prefix(e.PartitionKey), prefix(e.RowKey), e, e.Properties}
+}
 
 // noPrefix marks a key whose first 8 bytes are not all ASCII: byte order and
 // UTF-16 order agree only on ASCII, so such keys are compared in full.
@@ -168,5 +174,5 @@ func (t *table) published() { t.snap.Store(nil) }
 
 // probe is a search key for the tree.
 func probe(pk, rk string) item {
-	return item{prefix(pk), prefix(rk), &entity.Entity{PartitionKey: pk, RowKey: rk}}
+	return item{pk: prefix(pk), rk: prefix(rk), e: &entity.Entity{PartitionKey: pk, RowKey: rk}}
 }
