@@ -85,8 +85,10 @@ const smallBody = 5 * (entity.MaxProperties - 2)
 // where the JSON itself is unusable, and with TooManyProperties, before
 // reading further, when the body holds more properties than an entity may.
 func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
-	if d, ok := decodeSimple(body, nil); ok {
-		return d, nil
+	if text, ok := copyForSimple(body); ok {
+		if d, ok := decodeSimple(text, nil); ok {
+			return d, nil
+		}
 	}
 	return decodeLimited(body)
 }
@@ -99,11 +101,22 @@ type Decoder struct {
 	fields []entity.Field
 	// slab holds the entities built, so that a batch's lie together.
 	slab entity.Slab
+	// texts holds the copies of the bodies the entities' strings are cut
+	// from, several to a chunk.
+	texts strings.Builder
 }
+
+// decoderTexts is the size of a chunk of body copies (a few dozen typical
+// entities); a body over a quarter of it is copied on its own. A chunk
+// lives while any entity holding one of its strings does.
+const decoderTexts = 16 << 10
 
 // Entity is DecodeEntity.
 func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
-	d, ok := decodeSimple(body, dec.fields)
+	if len(body) > maxSimpleBody {
+		return DecodeEntity(body)
+	}
+	d, ok := decodeSimple(dec.text(body), dec.fields)
 	if !ok {
 		return DecodeEntity(body)
 	}
@@ -114,6 +127,23 @@ func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
 	clear(d.Fields)
 	dec.fields = d.Fields[:0]
 	return e, err
+}
+
+// text returns a copy of body, from the current chunk when it fits. The
+// builder's bytes are never changed once written (a full chunk is left to
+// the entities holding its strings and a new one begun), so the strings
+// cut from it stay as they are.
+func (dec *Decoder) text(body []byte) string {
+	if len(body) > decoderTexts/4 {
+		return string(body)
+	}
+	if dec.texts.Cap()-dec.texts.Len() < len(body) {
+		dec.texts = strings.Builder{}
+		dec.texts.Grow(decoderTexts)
+	}
+	start := dec.texts.Len()
+	dec.texts.Write(body)
+	return dec.texts.String()[start:]
 }
 
 // parseObject parses a body that must be one JSON object, its nesting

@@ -19,7 +19,7 @@ const maxSimpleBody = 64 << 10
 // decodeSimple reads the common entity body in one pass, without gjson: one
 // flat JSON object whose strings hold no escapes or control characters, every
 // annotation a string naming a property present once. Names and texts are
-// substrings of one copy of the body. The fields are read into space when
+// substrings of s, a copy of the body (see copyForSimple). The fields are read into space when
 // it has room. It answers exactly as the full decoder
 // would for such a body; ok is false for anything else (escapes, nested
 // values, malformed JSON, an annotation problem), which the full decoder
@@ -28,11 +28,10 @@ const maxSimpleBody = 64 << 10
 // gives up), takes at most maxSimpleMembers members (far under the property
 // limit) and matches annotations among those few, so it is linear in the
 // body and cannot reach a case the depth or count checks would refuse.
-func decodeSimple(body []byte, space []entity.Field) (d entity.Draft, ok bool) {
-	if len(body) > maxSimpleBody {
+func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
+	if len(s) > maxSimpleBody {
 		return d, false
 	}
-	s := string(body)
 	var buf, notesBuf [maxSimpleMembers]member
 	props, notes := buf[:0], notesBuf[:0]
 	i := skipSpace(s, 0)
@@ -126,6 +125,16 @@ func decodeSimple(body []byte, space []entity.Field) (d entity.Draft, ok bool) {
 		d.Fields[j] = p.field(typeName)
 	}
 	return d, true
+}
+
+// copyForSimple is the copy of body that decodeSimple reads, made only for
+// a body it may take, so that a hostile body is never copied for a pass
+// that would give up on it.
+func copyForSimple(body []byte) (string, bool) {
+	if len(body) > maxSimpleBody {
+		return "", false
+	}
+	return string(body), true
 }
 
 func skipSpace(s string, i int) int {

@@ -71,7 +71,7 @@ func (x *exchange) changeset(w *batchWriter, d decoded) {
 // failPart writes the single part of a failed changeset: the failing
 // operation's own status and error, its message prefixed "<index>:" when the
 // changeset holds more than one operation (F-BATCH-FAILURE).
-func (x *exchange) failPart(w *batchWriter, parts []decoded, index int, p decoded, err *tableerr.Error) {
+func (x *exchange) failPart(w *batchWriter, parts []partAnswer, index int, p partAnswer, err *tableerr.Error) {
 	if len(parts) > 1 {
 		err = err.Prefixed(index)
 	}
@@ -86,7 +86,7 @@ func (x *exchange) failPart(w *batchWriter, parts []decoded, index int, p decode
 // batchGet answers the single-GET form: one entity, straight under the batch
 // boundary.
 func (x *exchange) batchGet(w *batchWriter, d decoded) {
-	p := d.parts[0]
+	p := d.get
 	level := p.level
 	w.b.WriteString("--" + w.batch + "\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
 	var res op.Result
@@ -178,9 +178,9 @@ func (w *batchWriter) header(k, v string) {
 
 // success writes one operation's answer. Its ETag and Location are
 // written straight into the answer: a batch has a hundred of each.
-func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
+func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 	w.part()
-	insert := bo.op.Kind == op.Insert
+	insert := bo.kind == op.Insert
 	switch {
 	case insert && bo.content:
 		w.status(201)
@@ -199,16 +199,16 @@ func (w *batchWriter) success(x *exchange, bo decoded, e *entity.Entity) {
 		w.header("DataServiceVersion", "3.0;")
 		if bo.content {
 			w.header("Content-Type", bo.level.ContentType())
-			w.location(x, "Location", bo.op.Table, e)
+			w.location(x, "Location", bo.table, e)
 			w.etag(e)
 			w.b.WriteString("\r\n")
-			c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: bo.op.Table, Level: bo.level}
+			c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: bo.table, Level: bo.level}
 			w.b.Write(odata.AppendEntity(w.b.AvailableBuffer(), c, e, nil)) // written in place when it fits
 			w.b.WriteString("\r\n")
 			return
 		}
-		w.location(x, "Location", bo.op.Table, e)
-		w.location(x, "DataServiceId", bo.op.Table, e)
+		w.location(x, "Location", bo.table, e)
+		w.location(x, "DataServiceId", bo.table, e)
 	} else {
 		w.header("DataServiceVersion", "1.0;")
 	}
@@ -236,7 +236,7 @@ func (w *batchWriter) etag(e *entity.Entity) {
 }
 
 // failure writes the failing operation's part.
-func (w *batchWriter) failure(x *exchange, err *tableerr.Error, contentID string, bo decoded) {
+func (w *batchWriter) failure(x *exchange, err *tableerr.Error, contentID string, bo partAnswer) {
 	w.part()
 	w.status(err.Status)
 	if contentID != "" {

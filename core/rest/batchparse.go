@@ -63,7 +63,9 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 				return nil, errEnvelope
 			}
 			if env.changeset == nil {
-				env.changeset = make([]batchPart, 0, min(len(part.Body)/256+1, maxBatchParts))
+				// An SDK's insert part is over 512 bytes (its request line,
+				// five headers and the entity); smaller parts grow the slice.
+				env.changeset = make([]batchPart, 0, min(len(part.Body)/512+1, maxBatchParts))
 			}
 			bp, err := readHTTPPart(p, &urls, cap(env.changeset)-len(env.changeset))
 			if err != nil {

@@ -35,14 +35,35 @@ type decoded struct {
 	prefer  string
 	// contentID is a batch part's Content-ID, echoed in its answer.
 	contentID string
-	// parts are a Batch's operations as decoded; failed, when non-nil,
-	// names the first part that could not be decoded.
-	parts  []decoded
+	// parts are what the answers to a Batch's changeset need of its parts
+	// (their operations are op.Operations, once each); failed, when
+	// non-nil, names the first part that could not be decoded.
+	parts  []partAnswer
 	failed *partError
-	// single is a Batch in the single-GET form (no changeset).
+	// single is a Batch in the single-GET form (no changeset), get its
+	// request as decoded.
 	single bool
+	get    *decoded
 	// size is a Batch's body length, which sizes its answer's buffer.
 	size int
+}
+
+// partAnswer is what a changeset part's answer needs besides the stored
+// entity: a small record, so that a hundred parts are not held as a
+// hundred full decoded requests beside their operations.
+type partAnswer struct {
+	kind    op.Kind
+	table   string
+	level   odata.Level
+	content bool
+	prefer  string
+	// contentID is the part's Content-ID, echoed in its answer.
+	contentID string
+}
+
+// answer is what the part's answer needs of d.
+func (d *decoded) answer() partAnswer {
+	return partAnswer{kind: d.op.Kind, table: d.op.Table, level: d.level, content: d.content, prefer: d.prefer, contentID: d.contentID}
 }
 
 // partError is a batch part that failed, by index.
@@ -227,30 +248,27 @@ func (x *exchange) decode(s source) decoded {
 // decodeParts decodes the parts of a $batch envelope in order, stopping at
 // the first that cannot be decoded.
 func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
-	parts := env.changeset
-	if env.get != nil {
-		parts, d.single = []batchPart{*env.get}, true
-	}
-	// Sized once: a decoded part is large, and growing by appends would copy
-	// a 100-part batch's several times over.
-	d.parts = make([]decoded, 0, len(parts))
-	if !d.single {
-		d.op.Operations = make([]op.Operation, 0, len(parts))
-	}
 	x.parts = &partsState{}
 	defer func() { x.parts = nil }()
+	if env.get != nil {
+		g := x.decode(x.partSource(env.get))
+		d.single, d.get = true, &g
+		return
+	}
+	parts := env.changeset
+	// Sized once: growing by appends would copy a 100-part batch's several
+	// times over.
+	d.parts = make([]partAnswer, 0, len(parts))
+	d.op.Operations = make([]op.Operation, 0, len(parts))
 	for i := range parts {
 		pd := x.decode(x.partSource(&parts[i]))
-		if env.get == nil && pd.op.Kind == op.Get && pd.early == nil {
+		if pd.op.Kind == op.Get && pd.early == nil {
 			pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 		}
-		d.parts = append(d.parts, pd)
+		d.parts = append(d.parts, pd.answer())
 		if err := firstErr(pd.early, pd.denied, pd.late); err != nil {
 			d.failed = &partError{index: i, err: err}
 			return
-		}
-		if d.single {
-			continue
 		}
 		d.op.Operations = append(d.op.Operations, pd.op)
 	}
