@@ -54,6 +54,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
 		var urls partScratch
 		cs := wire.NewTextPartReader(part.Body, part.Text, pparams["boundary"])
+		cs.ReuseHeader() // a part's MIME header is read at once (readHTTPPart) and not kept
 		for {
 			p, done, err := cs.Next()
 			if done {

@@ -46,7 +46,7 @@ func nextLine(b []byte) (line, rest []byte, ok bool) {
 // are substrings of one copy of the block, and
 // single values share one slice, so a block costs a few allocations
 // whatever its length.
-func ReadHeader(b []byte) (Header, []byte, error) { return readHeader(b, "", false, nil) }
+func ReadHeader(b []byte) (Header, []byte, error) { return readHeader(b, "", false, nil, nil) }
 
 // ReadHeaderText is ReadHeader for b whose bytes the caller also holds as a
 // string, text (string(b) == text): the values are substrings of text, and
@@ -54,9 +54,9 @@ func ReadHeader(b []byte) (Header, []byte, error) { return readHeader(b, "", fal
 // nil.
 func ReadHeaderText(b []byte, text string, pool *ValuePool) (Header, []byte, error) {
 	if len(text) != len(b) {
-		return readHeader(b, "", false, pool)
+		return readHeader(b, "", false, pool, nil)
 	}
-	return readHeader(b, text, true, pool)
+	return readHeader(b, text, true, pool, nil)
 }
 
 // ValuePool hands out the value slices of many header blocks from shared
@@ -80,7 +80,9 @@ func (p *ValuePool) take(n int) []string {
 	return s
 }
 
-func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool) (Header, []byte, error) {
+// readHeader reads into reuse, cleared, when it is not nil, and into a new
+// map otherwise.
+func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Header) (Header, []byte, error) {
 	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		return nil, nil, ErrMalformed
 	}
@@ -112,8 +114,13 @@ func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool) (Header, []
 		text = string(b[:end])
 	}
 	strs := pool.take(n)
-	// Sized for distinct names, which repeated lines of one name do not add.
-	h := make(Header, min(n, 16))
+	h := reuse
+	if h != nil {
+		clear(h)
+	} else {
+		// Sized for distinct names, which repeated lines of one name do not add.
+		h = make(Header, min(n, 16))
+	}
 	fields := 0
 	for rest := text; ; {
 		line, next, _ := nextLineString(rest)

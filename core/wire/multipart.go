@@ -31,6 +31,19 @@ type PartReader struct {
 	parts    int
 	finished bool
 	broken   bool // a part ran to the end of the body without its delimiter
+	// header, when not nil, is the one map every part's header is read
+	// into (ReuseHeader).
+	header Header
+}
+
+// ReuseHeader makes every part Next returns from now on share one header
+// map, cleared and filled again by each call: a Part's Header is then valid
+// only until the next call. A caller that reads each part's header at once
+// (a batch of a hundred parts) saves a map per part.
+func (r *PartReader) ReuseHeader() {
+	if r.header == nil {
+		r.header = make(Header, 4)
+	}
 }
 
 // NewPartReader returns a reader of body's parts delimited by boundary.
@@ -107,7 +120,7 @@ func (r *PartReader) part() (Part, bool, error) {
 	if r.hasText {
 		pool = &r.values
 	}
-	h, rest, err := readHeader(r.rest, src, r.hasText, pool)
+	h, rest, err := readHeader(r.rest, src, r.hasText, pool, r.header)
 	if err == errUnterminated {
 		// A body that ends inside a part's header block ends the parts, as
 		// Go's reader has it.

@@ -137,10 +137,20 @@ func TestPartWriterMatchesGo(t *testing.T) {
 }
 
 // compareTextPartReader checks that reading with the body's text gives the
-// byte reader's parts, each with its content as Text.
+// byte reader's parts, each with its content as Text, and so does a text
+// reader that reuses one header map (each part's compared before the next).
 func compareTextPartReader(t *testing.T, body, boundary string) {
 	t.Helper()
+	compareTextReaders(t, body, boundary, false)
+	compareTextReaders(t, body, boundary, true)
+}
+
+func compareTextReaders(t *testing.T, body, boundary string, reuse bool) {
+	t.Helper()
 	b, tr := NewPartReader([]byte(body), boundary), NewTextPartReader([]byte(body), body, boundary)
+	if reuse {
+		tr.ReuseHeader()
+	}
 	for range 1001 {
 		p, done, err := b.Next()
 		q, tdone, terr := tr.Next()
