@@ -8,10 +8,27 @@ import (
 	"github.com/tableplay/tableplay/core/wire"
 )
 
-// batchPart is one request inside a $batch envelope.
+// batchPart is one request inside a $batch envelope. Its header block is
+// checked when the envelope is read but kept as text (head) and read into
+// a map only when the part is decoded (readHead), into one map that every
+// part of the batch shares: req.Header is nil until then.
 type batchPart struct {
 	req       Request
+	head      []byte // the header block, its blank line included when it has one
+	headText  string // head as a string (a substring of the envelope's copy)
 	contentID string // from the HTTP request's own headers; echoed in the answer
+}
+
+// readHead reads the part's header block into h (cleared) and sets it as
+// the request's header. The block was read once already, when the envelope
+// was, so it cannot fail here but by a bug.
+func (p *batchPart) readHead(h Header, pool *wire.ValuePool) bool {
+	h, _, err := wire.ReadHeaderInto(h, p.head, p.headText, pool)
+	if err != nil && !wire.Unterminated(err) {
+		return false
+	}
+	p.req.Header = h
+	return true
 }
 
 // batchEnvelope is a parsed $batch body: either one changeset of writes or a
@@ -91,11 +108,13 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 	return env, nil
 }
 
-// partScratch is what the parts of one envelope share: chunks of URLs and
-// of header values.
+// partScratch is what the parts of one envelope share: chunks of URLs, and
+// the map and values each part's header block is checked in (the part
+// keeps the block, read again when it is decoded).
 type partScratch struct {
 	targetURLs
 	values wire.ValuePool
+	header Header
 }
 
 // readHTTPPart reads an application/http part: a request line, headers, a
@@ -122,7 +141,11 @@ func readHTTPPart(p wire.Part, urls *partScratch, hint int) (batchPart, error) {
 	if len(p.Text) == len(raw) {
 		restText = p.Text[len(raw)-len(rest):]
 	}
-	h, body, err := wire.ReadHeaderText(rest, restText, &urls.values)
+	if urls.header == nil {
+		urls.header = make(Header, 8)
+	}
+	urls.values.Rewind()
+	h, body, err := wire.ReadHeaderInto(urls.header, rest, restText, &urls.values)
 	if err != nil {
 		if !wire.Unterminated(err) {
 			return batchPart{}, errEnvelope
@@ -136,7 +159,13 @@ func readHTTPPart(p wire.Part, urls *partScratch, hint int) (batchPart, error) {
 	if err != nil {
 		return batchPart{}, errEnvelope
 	}
-	return batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: h, Body: bytes.TrimSpace(body), ContentLength: -1},
+	head := rest[:len(rest)-len(body)]
+	headText := ""
+	if restText != "" {
+		headText = restText[:len(head)]
+	}
+	return batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Body: bytes.TrimSpace(body), ContentLength: -1},
+		head: head, headText: headText,
 		contentID: strings.TrimSpace(first(h["Content-Id"]))}, nil // the canonical key, which Get would build anew
 }
 

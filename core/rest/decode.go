@@ -10,6 +10,7 @@ import (
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // decoded is a request, or one part of a $batch, read into an operation,
@@ -251,7 +252,7 @@ func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
 	x.parts = &partsState{}
 	defer func() { x.parts = nil }()
 	if env.get != nil {
-		g := x.decode(x.partSource(env.get))
+		g := x.decodePart(env.get)
 		d.single, d.get = true, &g
 		return
 	}
@@ -261,7 +262,7 @@ func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
 	d.parts = make([]partAnswer, 0, len(parts))
 	d.op.Operations = make([]op.Operation, 0, len(parts))
 	for i := range parts {
-		pd := x.decode(x.partSource(&parts[i]))
+		pd := x.decodePart(&parts[i])
 		if pd.op.Kind == op.Get && pd.early == nil {
 			pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 		}
@@ -285,6 +286,10 @@ type partsState struct {
 	query     url.Values
 	// entities decodes the parts' entity bodies, reusing its space.
 	entities odata.Decoder
+	// header is the map each part's header block is read into in turn,
+	// values the chunks of its values.
+	header Header
+	values wire.ValuePool
 }
 
 // decodeEntity decodes an insert's body, with the batch's Decoder for a part.
@@ -295,16 +300,29 @@ func (x *exchange) decodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 	return odata.DecodeEntity(body)
 }
 
+// decodePart decodes a batch part, its header block read into the map the
+// parts share.
+func (x *exchange) decodePart(p *batchPart) decoded {
+	ps := x.parts
+	if ps.header == nil {
+		ps.header = make(Header, 8)
+	}
+	if !p.readHead(ps.header, &ps.values) { // cannot happen: the block was read with the envelope
+		return decoded{level: odata.MinimalMetadata, content: true, early: tableerr.New(tableerr.InvalidInput)}
+	}
+	return x.decode(x.partSource(p))
+}
+
 // partSource is what decode reads of a batch part: its URL may be absolute
 // or relative, with or without the account segment.
 func (x *exchange) partSource(p *batchPart) source {
+	ps := x.parts
 	path := strings.TrimPrefix(p.req.URL.EscapedPath(), "/")
 	if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
 		path = rest
 	}
 	var q url.Values // read only: nil reads as empty, and most parts have no query
 	if raw := p.req.URL.RawQuery; raw != "" {
-		ps := x.parts
 		if ps.query == nil || raw != ps.queryText {
 			ps.queryText, ps.query = raw, p.req.URL.Query()
 		}

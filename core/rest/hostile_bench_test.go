@@ -116,6 +116,23 @@ func partsOfLines(n int) string {
 	return "--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n" + strings.Repeat(part, count) + "--changeset_y--\r\n--batch_x--\r\n"
 }
 
+// deletesOfLines is partsOfLines with parts that decode (deletes with
+// If-Match): the handler reads every part's header block twice, once with
+// the envelope and once as the part is decoded, and runs none (a batch
+// holds at most 100 operations).
+func deletesOfLines(n int) string {
+	part := func(i int) string {
+		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='" + strconv.Itoa(i) +
+			"') HTTP/1.1\nIf-Match: *\n" + strings.Repeat("a:\n", n-1) + "\n\r\n"
+	}
+	var b strings.Builder
+	b.WriteString("--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n")
+	for i := 0; i < 999 && b.Len()+len(part(i)) < 4<<20-200; i++ {
+		b.WriteString(part(i))
+	}
+	return b.String() + "--changeset_y--\r\n--batch_x--\r\n"
+}
+
 // falseBoundaries is 4 MiB of lines that start like the changeset's
 // delimiter without being one, with no delimiter to end the part.
 func falseBoundaries() string {
@@ -169,6 +186,7 @@ func hostile(tb testing.TB) []struct {
 		{"Handler/insert-nested", send("POST", "/t", "application/json", string(arrays))},
 		{"Handler/create-table-nested", send("POST", "/Tables", "application/json", string(objects))},
 		{"Handler/batch-1000-parts", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", batch)},
+		{"Handler/batch-parts-most-header-lines", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", deletesOfLines(wire.MaxHeaders))},
 		{"Handler/set-acl-nested-xml", signedXML(h, "/t?comp=acl", deepXML("SignedIdentifiers"))},
 		{"Handler/set-properties-nested-xml", signedXML(h, "/?restype=service&comp=properties", deepXML("StorageServiceProperties"))},
 		{"Handler/set-acl-many-identifiers", signedXML(h, "/t?comp=acl", wideXML("SignedIdentifiers", "<SignedIdentifier/>"))},

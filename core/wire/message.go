@@ -59,10 +59,26 @@ func ReadHeaderText(b []byte, text string, pool *ValuePool) (Header, []byte, err
 	return readHeader(b, text, true, pool, nil)
 }
 
+// ReadHeaderInto is ReadHeaderText reading into h, cleared first, instead
+// of a new map, and returning it: a caller that reads many blocks one after
+// another and keeps none (a batch's parts, each read when it is decoded)
+// saves a map per block. h must not be nil.
+func ReadHeaderInto(h Header, b []byte, text string, pool *ValuePool) (Header, []byte, error) {
+	if len(text) != len(b) {
+		return readHeader(b, "", false, pool, h)
+	}
+	return readHeader(b, text, true, pool, h)
+}
+
 // ValuePool hands out the value slices of many header blocks from shared
 // chunks: one allocation for several blocks instead of one each. The zero
 // value is ready.
-type ValuePool struct{ free []string }
+type ValuePool struct{ chunk, free []string }
+
+// Rewind hands out the current chunk again from its start, for a caller
+// that reads a block only to check it and no longer uses the values of the
+// blocks read before.
+func (p *ValuePool) Rewind() { p.free = p.chunk }
 
 // valuePoolChunk is the values a chunk holds: the header blocks of a few
 // batch parts.
@@ -73,7 +89,8 @@ func (p *ValuePool) take(n int) []string {
 		return make([]string, n)
 	}
 	if len(p.free) < n {
-		p.free = make([]string, valuePoolChunk)
+		p.chunk = make([]string, valuePoolChunk)
+		p.free = p.chunk
 	}
 	s := p.free[:n:n]
 	p.free = p.free[n:]
