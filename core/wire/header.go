@@ -48,6 +48,16 @@ func CanonicalKey(key string) string {
 					return key
 				}
 			}
+			if len(key) <= 32 {
+				var buf [32]byte
+				b := buf[:len(key)]
+				copy(b, key)
+				canonicalize(b)
+				if k, ok := wellKnown(b); ok {
+					return k
+				}
+				return string(b)
+			}
 			b := []byte(key)
 			canonicalize(b)
 			return string(b)
@@ -55,6 +65,31 @@ func CanonicalKey(key string) string {
 		upper = c == '-'
 	}
 	return key
+}
+
+// wellKnown returns, without allocating, the canonical name b spells when
+// it is one that clients commonly send in another case: the Go SDK writes
+// "DataServiceVersion" and "x-ms-version" in every part of a batch.
+func wellKnown(b []byte) (string, bool) {
+	switch string(b) {
+	case "Dataserviceversion":
+		return "Dataserviceversion", true
+	case "Maxdataserviceversion":
+		return "Maxdataserviceversion", true
+	case "X-Ms-Version":
+		return "X-Ms-Version", true
+	case "X-Ms-Date":
+		return "X-Ms-Date", true
+	case "X-Ms-Client-Request-Id":
+		return "X-Ms-Client-Request-Id", true
+	case "Content-Id":
+		return "Content-Id", true
+	case "Content-Md5":
+		return "Content-Md5", true
+	case "Etag":
+		return "Etag", true
+	}
+	return "", false
 }
 
 // canonicalize rewrites a field name of token bytes in canonical case.
