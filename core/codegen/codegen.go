@@ -143,9 +143,7 @@ func entityOf(o op.Operation) *entity.Entity {
 	if o.Entity == nil {
 		return &entity.Entity{PartitionKey: pk, RowKey: rk}
 	}
-	e := *o.Entity
-	e.PartitionKey, e.RowKey = pk, rk
-	return &e
+	return &entity.Entity{PartitionKey: pk, RowKey: rk, Timestamp: o.Entity.Timestamp, Properties: o.Entity.Properties}
 }
 
 // conditional reports whether the write carries a specific ETag (else "*"

@@ -1,6 +1,10 @@
 package entity
 
-import "github.com/tableplay/tableplay/core/edm"
+import (
+	"sync/atomic"
+
+	"github.com/tableplay/tableplay/core/edm"
+)
 
 // Property is one custom property of an entity.
 type Property struct {
@@ -22,21 +26,13 @@ type Entity struct {
 	Timestamp edm.Ticks
 	// Properties are the custom properties, without the keys and Timestamp.
 	Properties []Property
-	// Encoded, when not nil, is the entity already written as the OData
-	// JSON members of a minimal-metadata body (odata.etag, the keys,
-	// Timestamp, then each property after its type annotation where one is
-	// needed), and Encoded[EncodedProps:] its custom properties alone, as
-	// full metadata writes them too. The store sets both on the entities it
-	// keeps, so reads copy instead of encoding; they are read-only, and any
-	// change to the entity must drop them (Clone does).
-	Encoded []byte
-	// EncodedProps is the offset in Encoded where the custom properties begin.
-	EncodedProps int
 	// KeptSize, when not 0, is Size() as the store measured it when it
 	// kept the entity, so that filling a query page (bounded by size) does
-	// not walk every property of every match again. Like Encoded it is
-	// read-only, and Clone drops it.
+	// not walk every property of every match again. It also marks the
+	// entity as kept: read-only from then on. Clone drops it.
 	KeptSize int
+	// members caches a kept entity's encoded members (CacheMembers).
+	members atomic.Pointer[Members]
 }
 
 // Names of the system properties.
@@ -65,13 +61,38 @@ func (e *Entity) Get(name string) (edm.Value, bool) {
 	return edm.Value{}, false
 }
 
+// Members are an entity written as the OData JSON members of a
+// minimal-metadata body (odata.etag, the keys, Timestamp, then each property
+// after its type annotation where one is needed), and JSON[Props:] its
+// custom properties alone, as full metadata writes them too.
+type Members struct {
+	// JSON is the members, without the braces around them.
+	JSON []byte
+	// Props is the offset in JSON where the custom properties begin.
+	Props int
+}
+
+// CachedMembers returns the members cached for e, nil when none are.
+func (e *Entity) CachedMembers() *Members { return e.members.Load() }
+
+// CacheMembers keeps m, e's encoded members, for the next reader to copy
+// instead of encoding e again; only for an entity the store keeps
+// (KeptSize set), whose fields no longer change: for any other it does
+// nothing. Readers encoding a kept entity at the same time may each store
+// their own copy: the copies are the same. The encoding is made when an
+// entity is first written out rather than when it is stored, so that
+// entities loaded in bulk and not yet read cost no encoding.
+func (e *Entity) CacheMembers(m *Members) {
+	if e.KeptSize > 0 {
+		e.members.Store(m)
+	}
+}
+
 // Clone returns a copy whose property slice can be changed independently
-// (values are immutable and shared), without Encoded.
+// (values are immutable and shared), neither kept nor with cached members.
 func (e *Entity) Clone() *Entity {
-	c := *e
-	c.Properties = append([]Property(nil), e.Properties...)
-	c.Encoded, c.EncodedProps, c.KeptSize = nil, 0, 0
-	return &c
+	return &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp,
+		Properties: append([]Property(nil), e.Properties...)}
 }
 
 // Merge returns a new entity: e's properties with patch's laid over them —

@@ -64,8 +64,10 @@ func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byt
 // sizeHint estimates an entity's body, so that it is written into one
 // buffer.
 func sizeHint(c *Context, e *entity.Entity) int {
-	n := 160 + 2*len(c.Base) + 3*len(c.Table) + 3*(len(e.PartitionKey)+len(e.RowKey)) + len(e.Encoded)
-	if e.Encoded == nil {
+	n := 160 + 2*len(c.Base) + 3*len(c.Table) + 3*(len(e.PartitionKey)+len(e.RowKey))
+	if m := e.CachedMembers(); m != nil {
+		n += len(m.JSON)
+	} else {
 		for _, p := range e.Properties {
 			n += len(p.Name)*2 + 32 + p.Value.Size()
 		}
@@ -121,9 +123,13 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 		}
 		first = false
 	}
-	if e.Encoded != nil && c.Level == MinimalMetadata && sel.all() {
+	var m *entity.Members
+	if c.Level != NoMetadata && sel.all() {
+		m = members(e)
+	}
+	if m != nil && c.Level == MinimalMetadata {
 		comma()
-		return append(b, e.Encoded...)
+		return append(b, m.JSON...)
 	}
 	if c.Level == FullMetadata {
 		comma()
@@ -163,8 +169,8 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 		b = e.Timestamp.AppendText(b)
 		b = append(b, '"')
 	}
-	if e.Encoded != nil && c.Level == FullMetadata && sel.all() {
-		if props := e.Encoded[e.EncodedProps:]; len(props) > 0 {
+	if m != nil && c.Level == FullMetadata {
+		if props := m.JSON[m.Props:]; len(props) > 0 {
 			comma()
 			b = append(b, props...)
 		}
@@ -192,9 +198,25 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection
 	return b
 }
 
+// members returns e's encoded members when the store keeps e: those
+// cached, or encoded now and cached for the next reader. It is nil for an
+// entity the store does not keep.
+func members(e *entity.Entity) *entity.Members {
+	if m := e.CachedMembers(); m != nil {
+		return m
+	}
+	if e.KeptSize == 0 {
+		return nil
+	}
+	json, props := Members(e)
+	m := &entity.Members{JSON: json, Props: props}
+	e.CacheMembers(m)
+	return m
+}
+
 // Members writes e as the members of a minimal-metadata body and returns
-// them with the offset where its custom properties begin, for the store to
-// keep in entity.Entity.Encoded and EncodedProps. e's Timestamp must be final.
+// them with the offset where its custom properties begin (the form
+// entity.Members caches). e's Timestamp must be final.
 func Members(e *entity.Entity) ([]byte, int) {
 	return AppendMembers(make([]byte, 0, MembersHint(e)), e)
 }

@@ -1,29 +1,20 @@
 package store
 
-import (
-	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/odata"
-)
+import "github.com/tableplay/tableplay/core/entity"
 
 // keeper readies the entities one commit stores. For a commit of several
-// operations (a batch) it takes their structs and their encoded members
-// from shared chunks: a few allocations instead of two per entity, and
-// entities that lie side by side in memory, as a later scan likes them. A
-// chunk lives while any entity in it does, so chunks are small. The zero
-// value allocates each entity on its own.
+// operations (a batch) it takes their structs from shared chunks: a few
+// allocations instead of one per entity, and entities that lie side by side
+// in memory, as a later scan likes them. A chunk lives while any entity in
+// it does, so chunks are small. The zero value allocates each entity on its
+// own.
 type keeper struct {
 	shared   bool
 	entities []entity.Entity
-	encoded  []byte
 }
 
-// Chunk sizes: 32 entity structs (about 3 KiB) and 16 KiB of members (a
-// few dozen typical entities); an entity whose members would take more than
-// a quarter of a chunk gets its own.
-const (
-	keepEntities = 32
-	keepEncoded  = 16 << 10
-)
+// keepEntities is how many entity structs a chunk holds (about 4 KiB).
+const keepEntities = 32
 
 func newKeeper(ops int) keeper { return keeper{shared: ops > 1} }
 
@@ -41,24 +32,9 @@ func (k *keeper) entity() *entity.Entity {
 }
 
 // keep readies an entity the store is about to hold, its Timestamp final:
-// its members encoded once, so reads copy them, and its size measured once,
-// so a query page adds it up without walking the properties.
+// its size measured once, so a query page adds it up without walking the
+// properties, which also marks it kept (read-only), so that the first
+// reader to write it out caches its encoding for the others.
 func (k *keeper) keep(e *entity.Entity) {
 	e.KeptSize = e.Size()
-	hint := odata.MembersHint(e)
-	if !k.shared || hint > keepEncoded/4 {
-		e.Encoded, e.EncodedProps = odata.Members(e)
-		return
-	}
-	if cap(k.encoded)-len(k.encoded) < hint {
-		k.encoded = make([]byte, 0, keepEncoded)
-	}
-	start := len(k.encoded)
-	var props int
-	k.encoded, props = odata.AppendMembers(k.encoded, e)
-	// Capped, so that nothing appended to one entity's members can reach
-	// the next's (were the hint short, the chunk grew into a new array and
-	// this entity's slice is still whole).
-	e.Encoded = k.encoded[start:len(k.encoded):len(k.encoded)]
-	e.EncodedProps = props
 }

@@ -44,9 +44,7 @@ func sample(t *testing.T) []*entity.Entity {
 func withoutTimestamps(es []*entity.Entity) []*entity.Entity {
 	out := make([]*entity.Entity, len(es))
 	for i, e := range es {
-		c := *e
-		c.Timestamp = 0
-		out[i] = &c
+		out[i] = &entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Properties: e.Properties}
 	}
 	return out
 }
