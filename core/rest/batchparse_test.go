@@ -118,10 +118,14 @@ func FuzzParseBatchMatchesGo(f *testing.F) {
 		if single != (env.get != nil) || len(got) != len(want) {
 			t.Fatalf("%q: %d parts (single %v), Go %d (single %v)", body, len(got), env.get != nil, len(want), single)
 		}
+		shared := Header{} // as decoding reads the parts' header blocks again, into one map
 		for i, p := range got {
 			w := want[i]
 			if p.req.Method != w.method || p.req.URL.String() != w.url || p.contentID != w.contentID || !bytes.Equal(p.req.Body, w.body) {
 				t.Fatalf("%q part %d: %s %s %q %q, Go %s %s %q %q", body, i, p.req.Method, p.req.URL, p.contentID, p.req.Body, w.method, w.url, w.contentID, w.body)
+			}
+			if !p.readHead(shared, nil) || strings.TrimSpace(p.req.Header.Get("Content-ID")) != w.contentID {
+				t.Fatalf("%q part %d: its header block read again gives %q", body, i, p.req.Header)
 			}
 		}
 	})
