@@ -105,10 +105,14 @@ func Check(d Draft) Report {
 		case f.Name == Timestamp || strings.HasPrefix(f.Name, "odata."):
 			continue // set by the server / metadata, never stored from the client
 		}
-		nameLen := edm.UTF16Len(f.Name)
-		if v := nameViolation(f.Name, nameLen); v != nil {
-			add(stageNames, v)
-			continue
+		nameLen, ok := d.Slab.checked(i, f.Name)
+		if !ok {
+			nameLen = edm.UTF16Len(f.Name)
+			if v := nameViolation(f.Name, nameLen); v != nil {
+				add(stageNames, v)
+				continue
+			}
+			d.Slab.noteChecked(i, f.Name, nameLen)
 		}
 		if f.Null {
 			continue

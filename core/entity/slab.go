@@ -14,6 +14,37 @@ type Slab struct {
 	// props, when carved says they come from it.
 	start  int
 	carved bool
+	// names are the property names found valid in the drafts before, by
+	// field position, with their lengths in UTF-16 units: the entities of
+	// a batch mostly repeat one another's names, checked once then.
+	names []checkedName
+}
+
+// checkedName is a property name that passed the name rules.
+type checkedName struct {
+	name string
+	n    int // UTF-16 units
+}
+
+// checked reports whether name, at field position i, is the name found
+// valid at that position before, and its length.
+func (s *Slab) checked(i int, name string) (int, bool) {
+	if s == nil || i >= len(s.names) || s.names[i].name != name {
+		return 0, false
+	}
+	return s.names[i].n, true
+}
+
+// noteChecked records that name, n UTF-16 units long, passed the name rules
+// at field position i.
+func (s *Slab) noteChecked(i int, name string, n int) {
+	if s == nil {
+		return
+	}
+	if len(s.names) <= i {
+		s.names = grow(s.names, i+1)
+	}
+	s.names[i] = checkedName{name, n}
 }
 
 // Chunk sizes: a chunk of properties is about 24 KiB, a chunk of entities
@@ -58,4 +89,15 @@ func (s *Slab) trim(e *Entity) {
 	s.props = s.props[:s.start+n]
 	e.Properties = e.Properties[:n:n]
 	s.carved = false
+}
+
+// grow returns s lengthened to n, reallocated (with room to spare) only when
+// its capacity is short.
+func grow[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s[:n]
+	}
+	g := make([]T, n, max(16, 2*n))
+	copy(g, s)
+	return g
 }

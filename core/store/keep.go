@@ -11,6 +11,9 @@ import "github.com/tableplay/tableplay/core/entity"
 type keeper struct {
 	shared   bool
 	entities []entity.Entity
+	// names are the table's shared property names of the entity kept
+	// before, by position (table.intern).
+	names []string
 }
 
 // keepEntities is how many entity structs a chunk holds (about 4 KiB).

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -120,8 +121,10 @@ type table struct {
 const maxInterned = 4096
 
 // intern makes e's property names the table's shared copies. e is the entity
-// just written, not yet visible to any reader; t.mu is held.
-func (t *table) intern(e *entity.Entity) {
+// just written, not yet visible to any reader; t.mu is held. last holds
+// the shared names of the commit's entity before, by position: a batch's
+// entities mostly repeat one another's names, found then without a lookup.
+func (t *table) intern(e *entity.Entity, last *[]string) {
 	if e == nil {
 		return
 	}
@@ -130,13 +133,23 @@ func (t *table) intern(e *entity.Entity) {
 	}
 	for i := range e.Properties {
 		p := &e.Properties[i]
-		if n, ok := t.names[p.Name]; ok {
-			p.Name = n
-		} else if len(t.names) < maxInterned {
-			n := strings.Clone(p.Name) // not a slice of a request body
-			t.names[n] = n
-			p.Name = n
+		if i < len(*last) && (*last)[i] == p.Name {
+			p.Name = (*last)[i]
+			continue
 		}
+		n, ok := t.names[p.Name]
+		if !ok && len(t.names) < maxInterned {
+			n, ok = strings.Clone(p.Name), true // not a slice of a request body
+			t.names[n] = n
+		}
+		if !ok {
+			continue
+		}
+		p.Name = n
+		if len(*last) <= i {
+			*last = slices.Grow(*last, max(16, i+1)-len(*last))[:i+1]
+		}
+		(*last)[i] = n
 	}
 }
 
