@@ -117,15 +117,22 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 // PartitionKey, RowKey, Timestamp and the custom properties, each annotation
 // just before its value.
 func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection, first bool) []byte {
+	var m *entity.Members
+	if c.Level != NoMetadata && sel.all() {
+		m = members(e)
+	}
+	return appendMembersWith(b, c, e, sel, first, m)
+}
+
+// appendMembersWith is appendEntityMembers with e's cached members m (nil
+// for none): AppendMembers encodes through it without looking for any, so
+// that its stand-in entity stays on the stack.
+func appendMembersWith(b []byte, c *Context, e *entity.Entity, sel *Projection, first bool, m *entity.Members) []byte {
 	comma := func() {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
-	}
-	var m *entity.Members
-	if c.Level != NoMetadata && sel.all() {
-		m = members(e)
 	}
 	if m != nil && c.Level == MinimalMetadata {
 		comma()
@@ -229,7 +236,7 @@ func MembersHint(e *entity.Entity) int { return sizeHint(&Context{}, e) }
 func AppendMembers(b []byte, e *entity.Entity) ([]byte, int) {
 	head := entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
 	start := len(b)
-	b = appendEntityMembers(b, &Context{Level: MinimalMetadata}, &head, nil, true)
+	b = appendMembersWith(b, &Context{Level: MinimalMetadata}, &head, nil, true, nil)
 	props := len(b)
 	for _, p := range e.Properties {
 		b = append(b, ',')

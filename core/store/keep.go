@@ -34,6 +34,15 @@ func (k *keeper) entity() *entity.Entity {
 	return e
 }
 
+// lastNames is where table.intern remembers the names of the entity before:
+// nil, for nothing to remember, in a commit of one entity.
+func (k *keeper) lastNames() *[]string {
+	if !k.shared {
+		return nil
+	}
+	return &k.names
+}
+
 // keep readies an entity the store is about to hold, its Timestamp final:
 // its size measured once, so a query page adds it up without walking the
 // properties, which also marks it kept (read-only), so that the first

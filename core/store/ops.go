@@ -126,7 +126,7 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 		if err != nil {
 			return nil, 0, &TxError{Index: i, Err: err}
 		}
-		t.intern(e, &k.names)
+		t.intern(e, k.lastNames())
 		out[i] = e
 	}
 	t.work = work

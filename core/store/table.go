@@ -121,9 +121,10 @@ type table struct {
 const maxInterned = 4096
 
 // intern makes e's property names the table's shared copies. e is the entity
-// just written, not yet visible to any reader; t.mu is held. last holds
-// the shared names of the commit's entity before, by position: a batch's
-// entities mostly repeat one another's names, found then without a lookup.
+// just written, not yet visible to any reader; t.mu is held. last, when not
+// nil, holds the shared names of the commit's entity before, by position: a
+// batch's entities mostly repeat one another's names, found then without a
+// lookup.
 func (t *table) intern(e *entity.Entity, last *[]string) {
 	if e == nil {
 		return
@@ -133,7 +134,7 @@ func (t *table) intern(e *entity.Entity, last *[]string) {
 	}
 	for i := range e.Properties {
 		p := &e.Properties[i]
-		if i < len(*last) && (*last)[i] == p.Name {
+		if last != nil && i < len(*last) && (*last)[i] == p.Name {
 			p.Name = (*last)[i]
 			continue
 		}
@@ -146,6 +147,9 @@ func (t *table) intern(e *entity.Entity, last *[]string) {
 			continue
 		}
 		p.Name = n
+		if last == nil {
+			continue
+		}
 		if len(*last) <= i {
 			*last = slices.Grow(*last, max(16, i+1)-len(*last))[:i+1]
 		}
