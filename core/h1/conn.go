@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"net"
 	"time"
+	"unsafe"
 
 	"github.com/tableplay/tableplay/core/rest"
 )
@@ -13,11 +14,13 @@ import (
 // hold an SDK's request (headers and a small body) whole; a buffer grown
 // past keepSize for a large request is dropped after it. Output up to
 // sendSize is gathered and written at once; a larger body goes out beside
-// it in the same write.
+// it in the same write. A body of lendSize or more is lent to the engine
+// where it lies instead of being copied (its buffer is then dropped too).
 const (
 	readSize = 8 << 10
 	keepSize = 64 << 10
 	sendSize = 16 << 10
+	lendSize = 16 << 10
 )
 
 // conn is one client connection served by the front.
@@ -231,8 +234,18 @@ func (c *conn) answer(h *head, end int, headRead time.Time) bool {
 	c.r = end + int(h.length)
 	c.lastPost = h.method == "POST"
 	req := rest.Request{Method: h.method, URL: h.url, Host: h.host, Header: h.header, ContentLength: h.length, RemoteAddr: c.remote}
-	c.body.Reset(body)
-	if h.length > 0 {
+	// A large body (a batch) is handed over as it lies: copying it costs more
+	// than a fresh input buffer, and since this buffer is never written
+	// again, whatever the engine keeps of the body stays as it was. Below
+	// maxPostHandlerRead, net/http keeps the connection whether or not the
+	// handler reads the body, so lending it changes no answer.
+	lent := h.length >= lendSize && h.length < maxPostHandlerRead
+	switch {
+	case lent:
+		// The string shares body's bytes, which nothing writes again.
+		req.Body, req.Text = body, unsafe.String(unsafe.SliceData(body), len(body))
+	case h.length > 0:
+		c.body.Reset(body)
 		req.Stream = &c.body
 	}
 	if d := c.s.Fallback.WriteTimeout; d > 0 {
@@ -255,7 +268,7 @@ func (c *conn) answer(h *head, end int, headRead time.Time) bool {
 		c.s.Log(h.method, h.url.RequestURI(), c.resp.status, elapsed)
 	}
 	c.body.Reset(nil)
-	if cap(c.in) > keepSize {
+	if lent || cap(c.in) > keepSize {
 		rest := c.in[c.r:c.w]
 		c.in = make([]byte, max(readSize, len(rest)))
 		c.r, c.w = 0, copy(c.in, rest)

@@ -51,13 +51,22 @@ const maxBatchParts = 1000
 // valid. contentType is the request's Content-Type. The parts' bodies are
 // slices of body.
 func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
+	return parseBatchText(contentType, body, "")
+}
+
+// parseBatchText is ParseBatch for a body also held as text (text ==
+// string(body)), or "" to have the body copied into a string.
+func parseBatchText(contentType string, body []byte, text string) (*batchEnvelope, error) {
 	mt, params, ok := parseMediaType(contentType)
 	if !ok || mt != "multipart/mixed" || params["boundary"] == "" {
 		return nil, errEnvelope
 	}
 	// One copy of the body as a string: the parts' header values and request
 	// lines are substrings of it instead of copies of their own.
-	mr := wire.NewTextPartReader(body, string(body), params["boundary"])
+	if len(text) != len(body) {
+		text = string(body)
+	}
+	mr := wire.NewTextPartReader(body, text, params["boundary"])
 	part, done, err := mr.Next()
 	if err != nil || done {
 		return nil, errEnvelope

@@ -221,7 +221,11 @@ func (x *exchange) decode(s source) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		env, perr := ParseBatch(s.r.Header.Get("Content-Type"), body)
+		var text string
+		if s.r.Stream == nil {
+			text = s.r.Text // the caller's own string of body
+		}
+		env, perr := parseBatchText(s.r.Header.Get("Content-Type"), body, text)
 		if perr != nil {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}

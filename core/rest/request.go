@@ -26,6 +26,10 @@ type Request struct {
 	// when set, is read instead, only when the operation needs it and no
 	// further than the body limit.
 	Body []byte
+	// Text, when not empty, is Body as a string (same bytes), for a caller
+	// whose Body is never written again: a $batch then reads its parts out of
+	// it instead of copying the body into a string of its own.
+	Text string
 	// Stream is the body as a reader, for a transport that has not read it;
 	// nil when Body holds it.
 	Stream io.Reader
