@@ -64,8 +64,11 @@ func (s *Server) Serve(ln net.Listener) error {
 			if s.isClosing() {
 				return ErrServerClosed
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			// As net/http: an error that may pass (out of file
+			// descriptors: EMFILE, ENFILE) is waited out; ending Serve
+			// would stop the server for every client.
+			var ne interface{ Temporary() bool }
+			if errors.As(err, &ne) && ne.Temporary() {
 				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
 				time.Sleep(delay)
 				continue

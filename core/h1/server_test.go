@@ -1,0 +1,201 @@
+package h1
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tableplay/tableplay/core/rest"
+)
+
+// failingListener is a loopback listener whose first fails Accepts return
+// err, as accept(2) does when the process is out of descriptors.
+type failingListener struct {
+	net.Listener
+	fails atomic.Int32
+	err   error
+}
+
+func (l *failingListener) Accept() (net.Conn, error) {
+	if l.fails.Add(-1) >= 0 {
+		return nil, l.err
+	}
+	return l.Listener.Accept()
+}
+
+// TestAcceptOutOfDescriptorsIsRetried: as with net/http, running out of
+// file descriptors (EMFILE, ENFILE) while accepting is waited out; it must
+// not end Serve, which would stop `tableplay serve` for every client.
+func TestAcceptOutOfDescriptorsIsRetried(t *testing.T) {
+	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl := &failingListener{Listener: ln, err: &net.OpError{Op: "accept", Net: "tcp", Addr: ln.Addr(), Err: os.NewSyscallError("accept4", errno)}}
+		fl.fails.Store(3)
+		answer := handlerFunc(func(w rest.ResponseWriter, _ rest.Header, _ rest.Request) { w.Write([]byte("ok")) })
+		s := &Server{API: answer, Fallback: &http.Server{ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}}
+		served := make(chan error, 1)
+		go func() { served <- s.Serve(fl) }()
+		resp, err := (&http.Client{Timeout: 5 * time.Second}).Get("http://" + ln.Addr().String() + "/x")
+		if err != nil {
+			t.Fatalf("%v: request after accept failures: %v", errno, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != "ok" {
+			t.Errorf("%v: answer %q", errno, body)
+		}
+		select {
+		case err := <-served:
+			t.Errorf("%v: Serve returned %v", errno, err)
+		default:
+		}
+		s.Shutdown(t.Context())
+		if err := <-served; !errors.Is(err, ErrServerClosed) {
+			t.Errorf("%v: Serve after Shutdown returned %v", errno, err)
+		}
+	}
+}
+
+// TestSlowReaderIsCutOff: a client that asks for a large answer and never
+// reads it cannot hold the connection past the write limit, though the raw
+// writes never block (the runtime's poller waits, with the deadline).
+func TestSlowReaderIsCutOff(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 32<<20) // far more than the socket buffers hold
+	limit := 300 * time.Millisecond
+	finished := make(chan time.Time, 1)
+	api := handlerFunc(func(w rest.ResponseWriter, h rest.Header, _ rest.Request) {
+		h.Set("Content-Type", "application/octet-stream")
+		w.Write(big[:100]) // a small write first: gathered, then the rest beside it
+		w.Write(big[100:])
+		finished <- time.Now()
+	})
+	s := &Server{API: api, Fallback: &http.Server{ReadHeaderTimeout: limit, WriteTimeout: limit, ErrorLog: log.New(io.Discard, "", 0)}}
+	go s.Serve(ln)
+	defer s.Shutdown(t.Context())
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(4096)
+	start := time.Now()
+	io.WriteString(conn, "GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	select {
+	case end := <-finished:
+		if d := end.Sub(start); d > 3*limit+time.Second {
+			t.Errorf("the handler's write to a client that reads nothing returned after %s (write limit %s)", d, limit)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a client that reads nothing held the answer 10 s (write limit 300 ms)")
+	}
+}
+
+// TestPipelinedSlowReaderIsCutOff: the same for many small answers, each
+// written with a raw write system call: when the socket's buffer is full,
+// the write waits for the poller, and the write limit still ends it.
+func TestPipelinedSlowReaderIsCutOff(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := make([]byte, 8<<10) // under sendSize: gathered and written raw
+	limit := 300 * time.Millisecond
+	api := handlerFunc(func(w rest.ResponseWriter, _ rest.Header, _ rest.Request) { w.Write(answer) })
+	s := &Server{API: api, Fallback: &http.Server{ReadHeaderTimeout: limit, WriteTimeout: limit, ErrorLog: log.New(io.Discard, "", 0)}}
+	go s.Serve(ln)
+	defer s.Shutdown(t.Context())
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(4096)
+	start := time.Now()
+	// 4,000 answers of 8 KiB: 32 MiB, far more than the socket buffers.
+	go conn.Write([]byte(strings.Repeat("GET /x HTTP/1.1\r\nHost: a\r\n\r\n", 4000)))
+	for i := 0; i < 1000; i++ {
+		s.mu.Lock()
+		open := len(s.conns)
+		s.mu.Unlock()
+		if open == 0 && time.Since(start) > 50*time.Millisecond {
+			if d := time.Since(start); d > 3*limit+time.Second {
+				t.Errorf("a client that reads nothing held pipelined answers %s (write limit %s)", d, limit)
+			}
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("a client that reads nothing held pipelined answers 10 s (write limit 300 ms)")
+}
+
+// TestManyConnectionsLeaveNothing: a thousand connections served (some
+// answered by the front, some handed to net/http, some closed mid-request)
+// leave no goroutine behind once they close.
+func TestManyConnectionsLeaveNothing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := handlerFunc(func(w rest.ResponseWriter, _ rest.Header, _ rest.Request) { w.Write([]byte("api")) })
+	page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "page") })
+	s := &Server{API: api, Takes: func(p string) bool { return strings.HasPrefix(p, "/api") },
+		Fallback: &http.Server{Handler: page, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}}
+	go s.Serve(ln)
+	defer s.Shutdown(t.Context())
+	before := runtime.NumGoroutine()
+	requests := []string{
+		"GET /api HTTP/1.1\r\nHost: a\r\n\r\n",
+		"GET /page HTTP/1.1\r\nHost: a\r\n\r\n",
+		"GET /api HTTP/1.1\r\nHost: a\r\n\r\nGET /page HTTP/1.1\r\nHost: a\r\n\r\n",
+		"GET /api HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n01234",
+		"GET /page HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n01234",
+	}
+	for i := 0; i < 1000; i++ {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := requests[i%len(requests)]
+		io.WriteString(c, req)
+		if !strings.HasSuffix(req, "01234") {
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("connection %d: %v", i, err)
+			}
+			resp.Body.Close()
+		}
+		c.Close()
+	}
+	after := 0
+	for i := 0; i < 200; i++ {
+		if after = runtime.NumGoroutine(); after <= before {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.mu.Lock()
+	open := len(s.conns)
+	s.mu.Unlock()
+	if after > before || open != 0 {
+		buf := make([]byte, 1<<16)
+		t.Errorf("after 1000 closed connections: %d goroutines (%d before), %d connections tracked\n%s", after, before, open, buf[:runtime.Stack(buf, true)])
+	}
+}
