@@ -199,3 +199,55 @@ func TestManyConnectionsLeaveNothing(t *testing.T) {
 		t.Errorf("after 1000 closed connections: %d goroutines (%d before), %d connections tracked\n%s", after, before, open, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestIdleConnectionsCost measures what a thousand idle keep-alive
+// connections hold (heap and goroutine stacks, per connection) after one
+// answer each, through the front and through net/http alone, and holds the
+// front under a bound.
+func TestIdleConnectionsCost(t *testing.T) {
+	const n = 1000
+	api := handlerFunc(func(w rest.ResponseWriter, _ rest.Header, _ rest.Request) { w.Write([]byte("api")) })
+	page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "api") })
+	measure := func(serve func(net.Listener), stop func()) float64 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go serve(ln)
+		defer stop()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		conns := make([]net.Conn, 0, n)
+		defer func() {
+			for _, c := range conns {
+				c.Close()
+			}
+		}()
+		buf := make([]byte, 4096)
+		for i := 0; i < n; i++ {
+			c, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, c)
+			io.WriteString(c, "GET /api HTTP/1.1\r\nHost: a\r\n\r\n")
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if k, err := c.Read(buf); err != nil || !strings.HasSuffix(string(buf[:k]), "\r\n\r\napi") {
+				t.Fatalf("connection %d: %q %v", i, buf[:k], err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held := float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)
+		return held / n
+	}
+	s := &Server{API: api, Fallback: &http.Server{Handler: page, IdleTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)}}
+	front := measure(func(ln net.Listener) { s.Serve(ln) }, func() { s.Shutdown(t.Context()) })
+	hs := &http.Server{Handler: page, IdleTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
+	plain := measure(func(ln net.Listener) { hs.Serve(ln) }, func() { hs.Shutdown(t.Context()) })
+	t.Logf("idle keep-alive connection (both ends, heap + stacks): front %.1f KiB, net/http %.1f KiB", front/1024, plain/1024)
+	if front > 24<<10 {
+		t.Errorf("an idle connection through the front holds %.1f KiB (net/http %.1f KiB)", front/1024, plain/1024)
+	}
+}
