@@ -187,7 +187,8 @@ func (r *response) writeHead(p []byte) {
 		length = strconv.AppendInt(r.c.scratch[:0], int64(len(p)), 10)
 	}
 	hasCL := r.declared != -1
-	if r.req.close || r.get("Connection") == "close" {
+	// As net/http: once shutting down, every answer says it is the last.
+	if r.req.close || r.get("Connection") == "close" || r.c.s.isClosing() {
 		r.closeAfter = true
 	}
 	if r.req.length != 0 && !r.closeAfter && r.c.body.Len() >= maxPostHandlerRead {

@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
@@ -38,8 +39,8 @@ type Server struct {
 	ln      net.Listener
 	handoff *handoffListener
 	conns   map[*conn]bool // true: a request is being answered
-	closing bool
-	served  chan error // what Fallback.Serve returned
+	closing atomic.Bool    // set under mu; read without it by answers
+	served  chan error     // what Fallback.Serve returned
 }
 
 // ErrServerClosed is what Serve returns after Shutdown.
@@ -49,7 +50,7 @@ var ErrServerClosed = http.ErrServerClosed
 // goroutine.
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
-	if s.closing {
+	if s.closing.Load() {
 		s.mu.Unlock()
 		return ErrServerClosed
 	}
@@ -87,11 +88,12 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Shutdown stops accepting, closes idle connections, lets requests being
-// answered finish (then closes their connections), and shuts the fallback
-// down the same way; it returns when all are closed or ctx ends.
+// answered finish (then closes their connections), and then shuts the
+// fallback down the same way (turning its keep-alives off at once, as its
+// own Shutdown would); it returns when all are closed or ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
-	s.closing = true
+	s.closing.Store(true)
 	var lnErr error
 	if s.ln != nil {
 		lnErr = s.ln.Close()
@@ -102,25 +104,15 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.mu.Unlock()
-	fallback := make(chan error, 1)
-	go func() { fallback <- s.Fallback.Shutdown(ctx) }()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		s.mu.Lock()
-		n := len(s.conns)
-		s.mu.Unlock()
-		if n == 0 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return errors.Join(ctx.Err(), <-fallback)
-		case <-tick.C:
-		}
-	}
-	if err := <-fallback; err != nil {
-		return err
+	// net/http's answers now say they are the last, and its idle
+	// connections close, while the front's finish.
+	s.Fallback.SetKeepAlivesEnabled(false)
+	// The front's connections finish first: one that hands its request
+	// over meanwhile still finds net/http taking connections, and the
+	// fallback's Shutdown then waits for it as for its own.
+	err := s.drain(ctx)
+	if fbErr := s.Fallback.Shutdown(ctx); err != nil || fbErr != nil {
+		return errors.Join(err, fbErr)
 	}
 	if errors.Is(lnErr, net.ErrClosed) {
 		lnErr = nil
@@ -128,17 +120,33 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return lnErr
 }
 
-func (s *Server) isClosing() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closing
+// drain waits until the front holds no connection, or ctx ends.
+func (s *Server) drain(ctx context.Context) error {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.mu.Lock()
+		n := len(s.conns)
+		s.mu.Unlock()
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
 }
+
+// isClosing reports whether Shutdown has begun.
+func (s *Server) isClosing() bool { return s.closing.Load() }
 
 // track adds a new connection; false once shutting down.
 func (s *Server) track(c *conn) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closing {
+	if s.closing.Load() {
 		return false
 	}
 	s.conns[c] = false
@@ -150,7 +158,7 @@ func (s *Server) track(c *conn) bool {
 func (s *Server) setActive(c *conn, busy bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closing {
+	if s.closing.Load() {
 		return false
 	}
 	s.conns[c] = busy

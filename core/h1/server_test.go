@@ -251,3 +251,59 @@ func TestIdleConnectionsCost(t *testing.T) {
 		t.Errorf("an idle connection through the front holds %.1f KiB (net/http %.1f KiB)", front/1024, plain/1024)
 	}
 }
+
+// TestRequestUnderWayAtShutdownIsAnswered: as with net/http alone, a
+// request whose header is arriving when Shutdown starts is answered, with
+// Connection: close, and then the connection closes: one the front takes,
+// and one it hands to net/http (which must still take it).
+func TestRequestUnderWayAtShutdownIsAnswered(t *testing.T) {
+	for _, path := range []string{"/api", "/page"} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		api := handlerFunc(func(w rest.ResponseWriter, _ rest.Header, _ rest.Request) { w.Write([]byte("api")) })
+		page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "page") })
+		s := &Server{API: api, Takes: func(p string) bool { return p == "/api" },
+			Fallback: &http.Server{Handler: page, ReadHeaderTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}}
+		go s.Serve(ln)
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: a\r\n")
+		for i := 0; ; i++ { // until the front is reading the request
+			s.mu.Lock()
+			busy := false
+			for _, b := range s.conns {
+				busy = busy || b
+			}
+			s.mu.Unlock()
+			if busy {
+				break
+			}
+			if i == 500 {
+				t.Fatal("the front never started reading the request")
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		shut := make(chan error, 1)
+		go func() { shut <- s.Shutdown(t.Context()) }()
+		time.Sleep(100 * time.Millisecond)
+		io.WriteString(c, "\r\n")
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Errorf("%s: no answer to a request under way at Shutdown: %v", path, err)
+		} else {
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || string(body) != path[1:] || !resp.Close {
+				t.Errorf("%s: answer %d %q, Connection: close %v; want 200 %q, true", path, resp.StatusCode, body, resp.Close, path[1:])
+			}
+		}
+		if err := <-shut; err != nil {
+			t.Errorf("%s: Shutdown: %v", path, err)
+		}
+		c.Close()
+	}
+}
