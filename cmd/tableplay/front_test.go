@@ -350,3 +350,97 @@ func TestFrontShutsDownGracefully(t *testing.T) {
 type restFunc func(w rest.ResponseWriter, h rest.Header, r rest.Request)
 
 func (f restFunc) Handle(w rest.ResponseWriter, h rest.Header, r rest.Request) { f(w, h, r) }
+
+// TestFrontHostileRequestsAsNetHTTP: requests built to be read two ways
+// (two lengths, a length beside chunking, folded or blank-prefixed fields,
+// control bytes in values, odd request lines, dot segments and escapes in
+// the path, odd Host values, bare line feeds, stray blank lines) get the
+// same bytes back from the front as from net/http alone: whichever of the
+// two reads them, they are read one way.
+func TestFrontHostileRequestsAsNetHTTP(t *testing.T) {
+	tw := startTwins(t)
+	g := func(target string, fields string) string {
+		return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1:10002\r\nAccept: application/json;odata=nometadata\r\n" + fields + "\r\n"
+	}
+	post := func(fields, body string) string {
+		return "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1:10002\r\nAccept: application/json;odata=nometadata\r\nContent-Type: application/json\r\n" + fields + "\r\n" + body
+	}
+	tbl := `{"TableName":"Probe"}`
+	cases := []string{
+		post("Content-Length: 21\r\nContent-Length: 21\r\n", tbl),
+		post("Content-Length: 21\r\nContent-Length: 5\r\n", tbl),
+		post("Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", "15\r\n"+tbl+"\r\n0\r\n\r\n"),
+		post("Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "15\r\n"+tbl+"\r\n0\r\n\r\n"),
+		post("Content-Length: +21\r\n", tbl),
+		post("Content-Length: -1\r\n", tbl),
+		post("Content-Length: 0x15\r\n", tbl),
+		post("Content-Length: 021\r\n", tbl),
+		post("Content-Length:21\r\n", tbl),
+		post("Content-Length : 21\r\n", tbl),
+		post("Content-Length: 21, 21\r\n", tbl),
+		post("Content-Length: 0000000000000000000021\r\n", tbl),
+		g("/devstoreaccount1/Tables", "X-A: a\r\n b\r\n"),
+		g("/devstoreaccount1/Tables", " X-A: a\r\n"),
+		g("/devstoreaccount1/Tables", "X-A: a\x00b\r\n"),
+		g("/devstoreaccount1/Tables", "X-A: a\rb\r\n"),
+		g("/devstoreaccount1/Tables", "X-A: a\x7fb\r\n"),
+		g("/devstoreaccount1/Tables", "X-A: a\xffb\r\n"),
+		g("/devstoreaccount1/Tables", "X-A\r\n"),
+		g("/devstoreaccount1/Tables", ": a\r\n"),
+		g("/devstoreaccount1/Tables", "X_A: a\r\n"),
+		g("/devstoreaccount1/Tables", "Connection: keep-alive, close\r\n"),
+		g("/devstoreaccount1/Tables", "Connection: Keep-Alive\r\nConnection: CLOSE\r\n"),
+		g("/devstoreaccount1/Tables", "Pragma: no-cache\r\n"),
+		g("/devstoreaccount1/Tables", "Upgrade: h2c\r\nConnection: Upgrade\r\n"),
+		g("/devstoreaccount1/%2e%2e/devstoreaccount1/Tables", ""),
+		g("/devstoreaccount1/./Tables", ""),
+		g("//devstoreaccount1/Tables", ""),
+		g("/devstoreaccount1/Tables?x=%zz", ""),
+		g("/devstoreaccount1/Tab%6Ces", ""),
+		g("/devstoreaccount%31/Tables", ""),
+		g("/devstoreaccount1/Tables?$top=1#frag", ""),
+		g("/devstoreaccount1/Tables\xc3\xa9", ""),
+		g("/devstoreaccount1/Tables/", ""),
+		g("/devstoreaccount1//Tables", ""),
+		g("/devstoreaccount1/Tables/..", ""),
+		g("/devstoreaccount1/Tables%2F..%2F..", ""),
+		"get /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET  /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /devstoreaccount1/Tables  HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1 \r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /devstoreaccount1/Tables http/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\nHost: 127.0.0.1\n\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\n\r\n",
+		"\r\nGET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: LOCALHOST\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: localhost.\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: [::1]:10002\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1:abc\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: u@localhost\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: localhost:10002:1\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: [::1\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: \r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n",
+		"DELETE /devstoreaccount1/Tables('x') HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\n\r\nabc",
+		"HEAD /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nHEAD /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\nab",
+		"OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"TRACE /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"PATCH /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n\r\n\r\nGET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\n\r\nabc\n\nGET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nIf-None-Match: *\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json;odata=nometadata\r\nAccept-Encoding: gzip\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nTrailer: X\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nTe: trailers\r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: \r\n\r\n",
+		"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: identity\r\n\r\n",
+	}
+	for i, c := range cases {
+		a, b := exchange(t, tw.plain, c), exchange(t, tw.front, c)
+		if a == "" || dateField.ReplaceAllString(a, "Date: *\r") != dateField.ReplaceAllString(b, "Date: *\r") {
+			t.Errorf("request %d %q:\nnet/http answered\n%s\nthe front answered\n%s", i, c, clip(a), clip(b))
+		}
+	}
+}
