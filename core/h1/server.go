@@ -40,7 +40,6 @@ type Server struct {
 	handoff *handoffListener
 	conns   map[*conn]bool // true: a request is being answered
 	closing atomic.Bool    // set under mu; read without it by answers
-	served  chan error     // what Fallback.Serve returned
 }
 
 // ErrServerClosed is what Serve returns after Shutdown.
@@ -55,9 +54,10 @@ func (s *Server) Serve(ln net.Listener) error {
 		return ErrServerClosed
 	}
 	s.ln, s.handoff, s.conns = ln, newHandoffListener(ln.Addr()), map[*conn]bool{}
-	s.served = make(chan error, 1)
 	s.mu.Unlock()
-	go func() { s.served <- s.Fallback.Serve(s.handoff) }()
+	// Its error says only that Shutdown, or the end of this Serve, closed
+	// the hand-over listener.
+	go s.Fallback.Serve(s.handoff)
 	var delay time.Duration
 	for {
 		nc, err := ln.Accept()
