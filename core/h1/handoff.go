@@ -27,6 +27,9 @@ func (c *handedConn) Read(p []byte) (int, error) {
 	if len(c.pending) > 0 {
 		n := copy(p, c.pending)
 		c.pending = c.pending[n:]
+		if len(c.pending) == 0 {
+			c.pending = nil // not held for the connection's life
+		}
 		return n, nil
 	}
 	return c.Conn.Read(p)
