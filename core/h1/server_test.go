@@ -2,6 +2,7 @@ package h1
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"log"
@@ -17,6 +18,15 @@ import (
 
 	"github.com/tableplay/tableplay/core/rest"
 )
+
+// shutdown shuts s down, waiting no more than 5 s.
+func shutdown(t *testing.T, s *Server) {
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if err := s.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+}
 
 // failingListener is a loopback listener whose first fails Accepts return
 // err, as accept(2) does when the process is out of descriptors.
@@ -62,7 +72,7 @@ func TestAcceptOutOfDescriptorsIsRetried(t *testing.T) {
 			t.Errorf("%v: Serve returned %v", errno, err)
 		default:
 		}
-		s.Shutdown(t.Context())
+		shutdown(t, s)
 		if err := <-served; !errors.Is(err, ErrServerClosed) {
 			t.Errorf("%v: Serve after Shutdown returned %v", errno, err)
 		}
@@ -88,7 +98,7 @@ func TestSlowReaderIsCutOff(t *testing.T) {
 	})
 	s := &Server{API: api, Fallback: &http.Server{ReadHeaderTimeout: limit, WriteTimeout: limit, ErrorLog: log.New(io.Discard, "", 0)}}
 	go s.Serve(ln)
-	defer s.Shutdown(t.Context())
+	defer shutdown(t, s)
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +130,7 @@ func TestPipelinedSlowReaderIsCutOff(t *testing.T) {
 	api := handlerFunc(func(w rest.ResponseWriter, _ rest.Header, _ rest.Request) { w.Write(answer) })
 	s := &Server{API: api, Fallback: &http.Server{ReadHeaderTimeout: limit, WriteTimeout: limit, ErrorLog: log.New(io.Discard, "", 0)}}
 	go s.Serve(ln)
-	defer s.Shutdown(t.Context())
+	defer shutdown(t, s)
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -157,9 +167,11 @@ func TestManyConnectionsLeaveNothing(t *testing.T) {
 	page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "page") })
 	s := &Server{API: api, Takes: func(p string) bool { return strings.HasPrefix(p, "/api") },
 		Fallback: &http.Server{Handler: page, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 5 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}}
+	// Serving itself takes two goroutines: the front's and net/http's
+	// accept loops.
+	before := runtime.NumGoroutine() + 2
 	go s.Serve(ln)
-	defer s.Shutdown(t.Context())
-	before := runtime.NumGoroutine()
+	defer shutdown(t, s)
 	requests := []string{
 		"GET /api HTTP/1.1\r\nHost: a\r\n\r\n",
 		"GET /page HTTP/1.1\r\nHost: a\r\n\r\n",
@@ -196,7 +208,7 @@ func TestManyConnectionsLeaveNothing(t *testing.T) {
 	s.mu.Unlock()
 	if after > before || open != 0 {
 		buf := make([]byte, 1<<16)
-		t.Errorf("after 1000 closed connections: %d goroutines (%d before), %d connections tracked\n%s", after, before, open, buf[:runtime.Stack(buf, true)])
+		t.Errorf("after 1000 closed connections: %d goroutines (%d before and for serving), %d connections tracked\n%s", after, before, open, buf[:runtime.Stack(buf, true)])
 	}
 }
 
@@ -243,9 +255,9 @@ func TestIdleConnectionsCost(t *testing.T) {
 		return held / n
 	}
 	s := &Server{API: api, Fallback: &http.Server{Handler: page, IdleTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)}}
-	front := measure(func(ln net.Listener) { s.Serve(ln) }, func() { s.Shutdown(t.Context()) })
+	front := measure(func(ln net.Listener) { s.Serve(ln) }, func() { shutdown(t, s) })
 	hs := &http.Server{Handler: page, IdleTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
-	plain := measure(func(ln net.Listener) { hs.Serve(ln) }, func() { hs.Shutdown(t.Context()) })
+	plain := measure(func(ln net.Listener) { hs.Serve(ln) }, func() { hs.Close() })
 	t.Logf("idle keep-alive connection (both ends, heap + stacks): front %.1f KiB, net/http %.1f KiB", front/1024, plain/1024)
 	if front > 24<<10 {
 		t.Errorf("an idle connection through the front holds %.1f KiB (net/http %.1f KiB)", front/1024, plain/1024)
@@ -288,7 +300,9 @@ func TestRequestUnderWayAtShutdownIsAnswered(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		shut := make(chan error, 1)
-		go func() { shut <- s.Shutdown(t.Context()) }()
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		go func() { shut <- s.Shutdown(ctx) }()
 		time.Sleep(100 * time.Millisecond)
 		io.WriteString(c, "\r\n")
 		c.SetReadDeadline(time.Now().Add(5 * time.Second))
