@@ -199,20 +199,10 @@ func TestHostileConnectionsStayBounded(t *testing.T) {
 // TestSlowHeaderIsCutOff: over TCP, a header block trickled slower than the
 // read-header limit ends with the connection closed, within the limit.
 func TestSlowHeaderIsCutOff(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	limit := 300 * time.Millisecond
 	s := &Server{API: nil, Takes: func(string) bool { return true },
 		Fallback: &http.Server{ReadHeaderTimeout: limit, ReadTimeout: limit, IdleTimeout: limit, ErrorLog: log.New(os.Stderr, "", 0)}}
-	go s.Serve(ln)
-	defer s.Shutdown(t.Context())
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialFront(t, s)
 	start := time.Now()
 	for i := 0; i < 40; i++ {
 		if _, err := conn.Write([]byte("G")); err != nil {
@@ -303,19 +293,9 @@ func TestFrontLimits(t *testing.T) {
 // sends nothing is closed after the read-header limit, not the longer idle
 // one.
 func TestSilentConnectionIsClosed(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	limit := 200 * time.Millisecond
 	s := &Server{Fallback: &http.Server{ReadHeaderTimeout: limit, ReadTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second}}
-	go s.Serve(ln)
-	defer s.Shutdown(t.Context())
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialFront(t, s)
 	start := time.Now()
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	var b [1]byte

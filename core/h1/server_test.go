@@ -21,11 +21,28 @@ import (
 
 // shutdown shuts s down, waiting no more than 5 s.
 func shutdown(t *testing.T, s *Server) {
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // t.Context() is over by Cleanup time
 	defer cancel()
 	if err := s.Shutdown(ctx); err != nil {
 		t.Errorf("Shutdown: %v", err)
 	}
+}
+
+// dialFront serves s on a free loopback port and returns a connection to
+// it; the connection closes and s shuts down when the test ends.
+func dialFront(t *testing.T, s *Server) net.Conn {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(ln)
+	t.Cleanup(func() { shutdown(t, s) })
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }
 
 // failingListener is a loopback listener whose first fails Accepts return
@@ -83,10 +100,6 @@ func TestAcceptOutOfDescriptorsIsRetried(t *testing.T) {
 // reads it cannot hold the connection past the write limit, though the raw
 // writes never block (the runtime's poller waits, with the deadline).
 func TestSlowReaderIsCutOff(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	big := make([]byte, 32<<20) // far more than the socket buffers hold
 	limit := 300 * time.Millisecond
 	finished := make(chan time.Time, 1)
@@ -97,13 +110,7 @@ func TestSlowReaderIsCutOff(t *testing.T) {
 		finished <- time.Now()
 	})
 	s := &Server{API: api, Fallback: &http.Server{ReadHeaderTimeout: limit, WriteTimeout: limit, ErrorLog: log.New(io.Discard, "", 0)}}
-	go s.Serve(ln)
-	defer shutdown(t, s)
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialFront(t, s)
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	start := time.Now()
 	io.WriteString(conn, "GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n")
@@ -121,21 +128,11 @@ func TestSlowReaderIsCutOff(t *testing.T) {
 // written with a raw write system call: when the socket's buffer is full,
 // the write waits for the poller, and the write limit still ends it.
 func TestPipelinedSlowReaderIsCutOff(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	answer := make([]byte, 8<<10) // under sendSize: gathered and written raw
 	limit := 300 * time.Millisecond
 	api := handlerFunc(func(w rest.ResponseWriter, _ rest.Header, _ rest.Request) { w.Write(answer) })
 	s := &Server{API: api, Fallback: &http.Server{ReadHeaderTimeout: limit, WriteTimeout: limit, ErrorLog: log.New(io.Discard, "", 0)}}
-	go s.Serve(ln)
-	defer shutdown(t, s)
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialFront(t, s)
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	start := time.Now()
 	// 4,000 answers of 8 KiB: 32 MiB, far more than the socket buffers.
@@ -300,7 +297,7 @@ func TestRequestUnderWayAtShutdownIsAnswered(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		shut := make(chan error, 1)
-		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // t.Context() is over by Cleanup time
 		defer cancel()
 		go func() { shut <- s.Shutdown(ctx) }()
 		time.Sleep(100 * time.Millisecond)
