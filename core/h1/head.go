@@ -25,20 +25,6 @@ type head struct {
 // preflights); any other token goes to net/http.
 var methods = [...]string{"GET", "HEAD", "POST", "PUT", "DELETE", "MERGE", "PATCH", "OPTIONS"}
 
-// commonKeys interns the canonical names of the fields SDKs send, so that a
-// lower-case name costs no allocation.
-var commonKeys = func() map[string]string {
-	m := map[string]string{}
-	for _, k := range []string{"Accept", "Accept-Charset", "Accept-Encoding", "Accept-Language", "Authorization",
-		"Cache-Control", "Connection", "Content-Length", "Content-Md5", "Content-Type", "Dataserviceversion",
-		"Date", "Host", "If-Match", "If-None-Match", "Maxdataserviceversion", "Origin", "Pragma", "Prefer",
-		"Referer", "Sec-Fetch-Site", "User-Agent", "X-Ms-Client-Request-Id", "X-Ms-Date", "X-Ms-Return-Client-Request-Id",
-		"X-Ms-Version", "Access-Control-Request-Method", "Access-Control-Request-Headers", "Traceparent"} {
-		m[k] = k
-	}
-	return m
-}()
-
 // parseHead reads a request head: b is the block up to and including its
 // blank line, text the same bytes as a string (header values are
 // substrings of it). ok is false for anything the front leaves to net/http:
@@ -115,7 +101,6 @@ func (h *head) readFields(text string, maxBody int64) bool {
 	h.header = make(rest.Header, n)
 	values := make([]string, n)
 	hosts, lengths := 0, 0
-	var buf [64]byte
 	for i := 0; ; i++ {
 		end := strings.IndexByte(text, '\n')
 		if end < 1 || text[end-1] != '\r' {
@@ -130,9 +115,9 @@ func (h *head) readFields(text string, maxBody int64) bool {
 		if colon <= 0 {
 			return false
 		}
-		key, value := line[:colon], trimBlanks(line[colon+1:])
-		key, ok := canonical(key, &buf)
-		if !ok || !validValue(value) {
+		key, value := line[:colon], wire.TrimBlanks(line[colon+1:])
+		key, ok := canonical(key)
+		if !ok || !wire.ValidValue(value) {
 			return false
 		}
 		switch key {
@@ -172,69 +157,20 @@ func (h *head) readFields(text string, maxBody int64) bool {
 	return true
 }
 
-// canonical returns a field name in canonical form: a substring of the
-// block when it already is, an interned name for the common ones, a new
-// string otherwise; ok is false for an empty name or one with a byte
-// outside a token (net/http refuses those).
-func canonical(key string, buf *[64]byte) (string, bool) {
+// canonical returns a field name in canonical form (wire.CanonicalKey:
+// the name itself when it already is, an interned one for the fields SDKs
+// send); ok is false for an empty name or one with a byte outside a token
+// (net/http refuses those).
+func canonical(key string) (string, bool) {
 	if key == "" {
 		return "", false
 	}
-	upper, same := true, true
 	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if !wire.TokenByte(c) {
+		if !wire.TokenByte(key[i]) {
 			return "", false
 		}
-		same = same && !(upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z')
-		upper = c == '-'
 	}
-	if same {
-		return key, true
-	}
-	if len(key) > len(buf) {
-		return wire.CanonicalKey(key), true
-	}
-	b := buf[:len(key)]
-	upper = true
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		switch {
-		case upper && 'a' <= c && c <= 'z':
-			c -= 'a' - 'A'
-		case !upper && 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b[i] = c
-		upper = c == '-'
-	}
-	if k, ok := commonKeys[string(b)]; ok {
-		return k, true
-	}
-	return string(b), true
-}
-
-// trimBlanks drops spaces and tabs at both ends, as net/http does to a
-// field value.
-func trimBlanks(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
-		s = s[1:]
-	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-// validValue reports whether every byte of a field value is one net/http
-// accepts: tab, visible ASCII, space, and any byte from 0x80 on.
-func validValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c != '\t' && (c < 0x20 || c == 0x7f) {
-			return false
-		}
-	}
-	return true
+	return wire.CanonicalKey(key), true
 }
 
 // validHost accepts the Host values the front takes: a name or an address

@@ -48,8 +48,8 @@ func CanonicalKey(key string) string {
 					return key
 				}
 			}
-			if len(key) <= 32 {
-				var buf [32]byte
+			if len(key) <= 64 {
+				var buf [64]byte
 				b := buf[:len(key)]
 				copy(b, key)
 				canonicalize(b)
@@ -68,26 +68,73 @@ func CanonicalKey(key string) string {
 }
 
 // wellKnown returns, without allocating, the canonical name b spells when
-// it is one that clients commonly send in another case: the Go SDK writes
-// "DataServiceVersion" and "x-ms-version" in every part of a batch.
+// it is one of the fields clients send, often in another case (the Go SDK
+// writes "DataServiceVersion" and "x-ms-version" in every part of a batch,
+// other clients write names in lower case).
 func wellKnown(b []byte) (string, bool) {
 	switch string(b) {
-	case "Dataserviceversion":
-		return "Dataserviceversion", true
-	case "Maxdataserviceversion":
-		return "Maxdataserviceversion", true
-	case "X-Ms-Version":
-		return "X-Ms-Version", true
-	case "X-Ms-Date":
-		return "X-Ms-Date", true
-	case "X-Ms-Client-Request-Id":
-		return "X-Ms-Client-Request-Id", true
-	case "Content-Id":
-		return "Content-Id", true
+	case "Accept":
+		return "Accept", true
+	case "Accept-Charset":
+		return "Accept-Charset", true
+	case "Accept-Encoding":
+		return "Accept-Encoding", true
+	case "Accept-Language":
+		return "Accept-Language", true
+	case "Authorization":
+		return "Authorization", true
+	case "Cache-Control":
+		return "Cache-Control", true
+	case "Connection":
+		return "Connection", true
+	case "Content-Length":
+		return "Content-Length", true
 	case "Content-Md5":
 		return "Content-Md5", true
+	case "Content-Type":
+		return "Content-Type", true
+	case "Content-Id":
+		return "Content-Id", true
+	case "Dataserviceversion":
+		return "Dataserviceversion", true
+	case "Date":
+		return "Date", true
 	case "Etag":
 		return "Etag", true
+	case "Host":
+		return "Host", true
+	case "If-Match":
+		return "If-Match", true
+	case "If-None-Match":
+		return "If-None-Match", true
+	case "Maxdataserviceversion":
+		return "Maxdataserviceversion", true
+	case "Origin":
+		return "Origin", true
+	case "Pragma":
+		return "Pragma", true
+	case "Prefer":
+		return "Prefer", true
+	case "Referer":
+		return "Referer", true
+	case "Sec-Fetch-Site":
+		return "Sec-Fetch-Site", true
+	case "User-Agent":
+		return "User-Agent", true
+	case "X-Ms-Client-Request-Id":
+		return "X-Ms-Client-Request-Id", true
+	case "X-Ms-Date":
+		return "X-Ms-Date", true
+	case "X-Ms-Return-Client-Request-Id":
+		return "X-Ms-Return-Client-Request-Id", true
+	case "X-Ms-Version":
+		return "X-Ms-Version", true
+	case "Access-Control-Request-Method":
+		return "Access-Control-Request-Method", true
+	case "Access-Control-Request-Headers":
+		return "Access-Control-Request-Headers", true
+	case "Traceparent":
+		return "Traceparent", true
 	}
 	return "", false
 }
@@ -123,4 +170,15 @@ var tokenTable = func() (t [256]bool) {
 // space, tab, and any byte from 0x80 on.
 func valueByte(c byte) bool {
 	return c == '\t' || c >= 0x20 && c != 0x7f
+}
+
+// ValidValue reports whether every byte of a field value may appear in one
+// (valueByte).
+func ValidValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !valueByte(v[i]) {
+			return false
+		}
+	}
+	return true
 }

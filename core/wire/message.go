@@ -155,24 +155,22 @@ func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Heade
 		name, value := line[:colon], line[colon+1:]
 		// Continuation lines (obsolete folding) join the value with a space.
 		if len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
-			joined := []byte(trimSpaceString(value))
+			joined := []byte(TrimBlanks(value))
 			for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
 				cont, after, _ := nextLineString(strings.TrimLeft(rest, " \t"))
-				joined = append(append(joined, ' '), trimSpaceString(cont)...)
+				joined = append(append(joined, ' '), TrimBlanks(cont)...)
 				rest = after
 			}
 			value = strings.TrimLeft(string(joined), " \t") // as folded; a blank continuation leaves its space
 		} else {
-			value = trimSpaceString(value)
+			value = TrimBlanks(value)
 		}
 		key, valid := fieldName(name)
 		if !valid {
 			return nil, nil, ErrMalformed
 		}
-		for i := 0; i < len(value); i++ {
-			if !valueByte(value[i]) {
-				return nil, nil, ErrMalformed
-			}
+		if !ValidValue(value) {
+			return nil, nil, ErrMalformed
 		}
 		if vs, seen := h[key]; seen {
 			h[key] = append(vs, value)
@@ -198,7 +196,7 @@ func nextLineString(s string) (line, rest string, ok bool) {
 }
 
 // trimSpaceString drops spaces and tabs at both ends.
-func trimSpaceString(s string) string {
+func TrimBlanks(s string) string {
 	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
 		s = s[1:]
 	}
