@@ -69,16 +69,22 @@ func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 		if status.code >= 400 {
 			ans.OK = false
 			bp.Code, bp.Message = ErrorOf(rb)
-			ans.FailedIndex = 0
-			if pre, _, found := strings.Cut(bp.Message, ":"); found {
-				if n, err := strconv.Atoi(pre); err == nil {
-					ans.FailedIndex = n
-				}
-			}
+			ans.FailedIndex = failedIndex(bp.Message)
 		}
 		ans.Parts = append(ans.Parts, bp)
 	}
 	return ans, nil
+}
+
+// failedIndex is the index of the failed operation that a batch error's
+// message starts with ("3:The specified…"), 0 when it names none.
+func failedIndex(message string) int {
+	if pre, _, found := strings.Cut(message, ":"); found {
+		if n, err := strconv.Atoi(pre); err == nil {
+			return n
+		}
+	}
+	return 0
 }
 
 // partStatus is what a client reads of an answer part's head.

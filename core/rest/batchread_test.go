@@ -9,7 +9,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,12 +45,7 @@ func goReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 		if resp.StatusCode >= 400 {
 			ans.OK = false
 			bp.Code, bp.Message = ErrorOf(rb)
-			ans.FailedIndex = 0
-			if pre, _, found := strings.Cut(bp.Message, ":"); found {
-				if n, err := strconv.Atoi(pre); err == nil {
-					ans.FailedIndex = n
-				}
-			}
+			ans.FailedIndex = failedIndex(bp.Message)
 		}
 		ans.Parts = append(ans.Parts, bp)
 	}
