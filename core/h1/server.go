@@ -48,13 +48,9 @@ var ErrServerClosed = http.ErrServerClosed
 // Serve accepts connections on ln until Shutdown, serving each in its own
 // goroutine.
 func (s *Server) Serve(ln net.Listener) error {
-	s.mu.Lock()
-	if s.closing.Load() {
-		s.mu.Unlock()
+	if !s.start(ln) {
 		return ErrServerClosed
 	}
-	s.ln, s.handoff, s.conns = ln, newHandoffListener(ln.Addr()), map[*conn]bool{}
-	s.mu.Unlock()
 	// Its error says only that Shutdown, or the end of this Serve, closed
 	// the hand-over listener.
 	go s.Fallback.Serve(s.handoff)
@@ -92,18 +88,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // fallback down the same way (turning its keep-alives off at once, as its
 // own Shutdown would); it returns when all are closed or ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.mu.Lock()
-	s.closing.Store(true)
-	var lnErr error
-	if s.ln != nil {
-		lnErr = s.ln.Close()
-	}
-	for c, busy := range s.conns {
-		if !busy {
-			c.nc.Close()
-		}
-	}
-	s.mu.Unlock()
+	lnErr := s.stopAccepting()
 	// net/http's answers now say they are the last, and its idle
 	// connections close, while the front's finish.
 	s.Fallback.SetKeepAlivesEnabled(false)
@@ -125,10 +110,7 @@ func (s *Server) drain(ctx context.Context) error {
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		s.mu.Lock()
-		n := len(s.conns)
-		s.mu.Unlock()
-		if n == 0 {
+		if s.open() == 0 {
 			return nil
 		}
 		select {
@@ -137,6 +119,43 @@ func (s *Server) drain(ctx context.Context) error {
 		case <-tick.C:
 		}
 	}
+}
+
+// start takes ln as the listener Serve accepts on; false once shutting
+// down.
+func (s *Server) start(ln net.Listener) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing.Load() {
+		return false
+	}
+	s.ln, s.handoff, s.conns = ln, newHandoffListener(ln.Addr()), map[*conn]bool{}
+	return true
+}
+
+// stopAccepting marks the server closing, closes its listener (returning
+// that error) and its idle connections.
+func (s *Server) stopAccepting() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closing.Store(true)
+	var err error
+	if s.ln != nil {
+		err = s.ln.Close()
+	}
+	for c, busy := range s.conns {
+		if !busy {
+			c.nc.Close()
+		}
+	}
+	return err
+}
+
+// open is the number of connections the front still serves.
+func (s *Server) open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
 }
 
 // isClosing reports whether Shutdown has begun.
