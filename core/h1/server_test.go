@@ -138,9 +138,7 @@ func TestPipelinedSlowReaderIsCutOff(t *testing.T) {
 	// 4,000 answers of 8 KiB: 32 MiB, far more than the socket buffers.
 	go conn.Write([]byte(strings.Repeat("GET /x HTTP/1.1\r\nHost: a\r\n\r\n", 4000)))
 	for i := 0; i < 1000; i++ {
-		s.mu.Lock()
-		open := len(s.conns)
-		s.mu.Unlock()
+		open := s.open()
 		if open == 0 && time.Since(start) > 50*time.Millisecond {
 			if d := time.Since(start); d > 3*limit+time.Second {
 				t.Errorf("a client that reads nothing held pipelined answers %s (write limit %s)", d, limit)
@@ -200,9 +198,7 @@ func TestManyConnectionsLeaveNothing(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	s.mu.Lock()
-	open := len(s.conns)
-	s.mu.Unlock()
+	open := s.open()
 	if after > before || open != 0 {
 		buf := make([]byte, 1<<16)
 		t.Errorf("after 1000 closed connections: %d goroutines (%d before and for serving), %d connections tracked\n%s", after, before, open, buf[:runtime.Stack(buf, true)])
@@ -282,13 +278,7 @@ func TestRequestUnderWayAtShutdownIsAnswered(t *testing.T) {
 		}
 		io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: a\r\n")
 		for i := 0; ; i++ { // until the front is reading the request
-			s.mu.Lock()
-			busy := false
-			for _, b := range s.conns {
-				busy = busy || b
-			}
-			s.mu.Unlock()
-			if busy {
+			if anyBusy(s) {
 				break
 			}
 			if i == 500 {
@@ -317,4 +307,16 @@ func TestRequestUnderWayAtShutdownIsAnswered(t *testing.T) {
 		}
 		c.Close()
 	}
+}
+
+// anyBusy reports whether one of s's connections is answering a request.
+func anyBusy(s *Server) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, busy := range s.conns {
+		if busy {
+			return true
+		}
+	}
+	return false
 }
