@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -52,10 +53,11 @@ type fixture struct {
 	svc   *aztables.ServiceClient
 }
 
-// throughFront makes newFixture's clients reach the handler through the
-// native server's HTTP/1.1 front (core/h1) instead of net/http alone; set
-// only by TestSDKThroughTheFront, which runs no test in parallel.
-var throughFront bool
+// frontEnv, set (by TestSDKThroughTheFront, through t.Setenv, which also
+// keeps tests from running in parallel meanwhile), makes newFixture's
+// clients reach the handler through the native server's HTTP/1.1 front
+// (core/h1) instead of net/http alone.
+const frontEnv = "TABLEPLAY_TEST_THROUGH_FRONT"
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
@@ -63,7 +65,7 @@ func newFixture(t testing.TB) *fixture {
 	h := rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: time.Now})
 	srv := httptest.NewServer(resthttp.New(h))
 	t.Cleanup(srv.Close)
-	if throughFront {
+	if os.Getenv(frontEnv) != "" {
 		srv.URL = serveFront(t, h)
 	}
 	f := &fixture{srv: srv, store: st, tr: &transport{inner: srv.Client()}}
@@ -96,8 +98,7 @@ func serveFront(t testing.TB, h rest.Server) string {
 // TestSDKThroughTheFront runs the tests that drive the handler with the Go
 // SDK (and raw clients) again, through the front.
 func TestSDKThroughTheFront(t *testing.T) {
-	throughFront = true
-	defer func() { throughFront = false }()
+	t.Setenv(frontEnv, "1")
 	for name, test := range map[string]func(*testing.T){
 		"Tables": TestSDKTables, "Entities": TestSDKEntities, "Query": TestSDKQuery, "PagingOnTheWire": TestSDKPagingOnTheWire,
 		"Transactions": TestSDKTransactions, "AuthFailures": TestSDKAuthFailures, "WholeBeforePart": TestSDKWholeBeforePart,
