@@ -30,14 +30,15 @@ func main() {
 
 // config is what one invocation asks for.
 type config struct {
-	server  string // the tableplay binary
-	vs      string // "" or "azurite"
-	azurite string // Azurite's table-service entry script
-	n       int    // operations of the single-entity phases
-	c       int    // clients of the concurrent phases
-	runs    int
-	phases  map[string]bool // nil: all
-	profile string          // directory for in-process profiles
+	server    string // the tableplay binary
+	vs        string // "" or "azurite"
+	azurite   string // Azurite's table-service entry script
+	n         int    // operations of the single-entity phases
+	c         int    // clients of the concurrent phases
+	runs      int
+	phases    map[string]bool // nil: all
+	profile   string          // directory for in-process profiles
+	profileHz int             // their CPU sampling rate
 }
 
 func run() error {
@@ -51,10 +52,11 @@ func run() error {
 	flag.IntVar(&cfg.runs, "runs", 1, "fresh servers and all phases this many times; the summary gives the spread")
 	flag.StringVar(&phases, "phases", "", "comma-separated phase names (default: all): "+strings.Join(phaseNames(), ","))
 	flag.StringVar(&cfg.profile, "profile", "", "serve tableplay from a child process that writes DIR/<phase>.cpu and DIR/<phase>.allocs")
+	flag.IntVar(&cfg.profileHz, "profile-hz", 100, "CPU samples per second for -profile (above 100 pprof's times are scaled wrong: read its percentages)")
 	serveProfiled := flag.String("serve-profile", "", "(the child process of -profile)")
 	flag.Parse()
 	if *serveProfiled != "" {
-		return serveProfiling(*serveProfiled)
+		return serveProfiling(*serveProfiled, cfg.profileHz)
 	}
 	if cfg.n < 25 || cfg.c < 1 || cfg.runs < 1 {
 		return fmt.Errorf("need -n ≥ 25, -c ≥ 1, -runs ≥ 1")
@@ -101,7 +103,7 @@ func runOnce(ctx context.Context, cfg config) (runResult, error) {
 	var tp *server
 	var err error
 	if cfg.profile != "" {
-		tp, err = startProfiled(ctx, cfg.profile)
+		tp, err = startProfiled(ctx, cfg.profile, cfg.profileHz)
 	} else {
 		tp, err = startTableplay(ctx, cfg.server)
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,7 +31,7 @@ const controlPath = "/perf-profile/"
 
 // startProfiled runs this program as the profiling child and returns the
 // server with its profile control.
-func startProfiled(ctx context.Context, dir string) (*server, error) {
+func startProfiled(ctx context.Context, dir string, hz int) (*server, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -38,7 +39,7 @@ func startProfiled(ctx context.Context, dir string) (*server, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s, err := startAnnouncing(ctx, self, "-serve-profile", dir)
+	s, err := startAnnouncing(ctx, self, "-serve-profile", dir, "-profile-hz", strconv.Itoa(hz))
 	if err != nil {
 		return nil, err
 	}
@@ -61,14 +62,14 @@ func startProfiled(ctx context.Context, dir string) (*server, error) {
 
 // serveProfiling is the child: tableplay's handler as `tableplay serve`
 // builds it, plus the profile control. It runs until SIGTERM or SIGINT.
-func serveProfiling(dir string) error {
+func serveProfiling(dir string, hz int) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
 	engine := rest.New(rest.Options{Store: store.New(store.Options{Clock: time.Now}), Credentials: rest.WellKnown(), Clock: time.Now})
 	var p profiler
-	p.dir = dir
+	p.dir, p.hz = dir, hz
 	mux := http.NewServeMux()
 	mux.Handle("/"+rest.WellKnownAccount+"/", resthttp.New(engine))
 	mux.HandleFunc(controlPath, p.control)
@@ -91,6 +92,7 @@ func serveProfiling(dir string) error {
 type profiler struct {
 	mu  sync.Mutex
 	dir string
+	hz  int // CPU samples per second
 	cpu *os.File
 }
 
@@ -124,6 +126,12 @@ func (p *profiler) start(phase string) error {
 	f, err := os.Create(filepath.Join(p.dir, phase+".cpu"))
 	if err != nil {
 		return err
+	}
+	if p.hz != 100 {
+		// pprof starts its profile at 100 Hz unless one is already set; it
+		// then warns, and records 100 Hz as the rate (the times it shows
+		// are scaled, its percentages right).
+		runtime.SetCPUProfileRate(p.hz)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()
