@@ -39,7 +39,7 @@ type conn struct {
 	// lastPost: the last request was a POST, after which net/http skips a
 	// stray CR LF that old clients send.
 	lastPost bool
-	lastURL  lastURL
+	mem      headMemory
 	scratch  [20]byte
 	dateBuf  [29]byte
 }
@@ -117,7 +117,7 @@ func (c *conn) serve() {
 			return
 		}
 		text := string(c.in[c.r:end])
-		h, ok := parseHead(text, rest.MaxBody, &c.lastURL)
+		h, ok := parseHead(text, rest.MaxBody, &c.mem)
 		if ok {
 			p := h.url.EscapedPath()
 			ok = cleanPath(p) && (c.s.Takes == nil || c.s.Takes(p))

@@ -32,7 +32,7 @@ var methods = [...]string{"GET", "HEAD", "POST", "PUT", "DELETE", "MERGE", "PATC
 // malformed lines, a missing, repeated or unusual Host, Transfer-Encoding,
 // Expect, Upgrade, Trailer, a Content-Length that is not one plain count or
 // is over maxBody.
-func parseHead(text string, maxBody int64, last *lastURL) (h head, ok bool) {
+func parseHead(text string, maxBody int64, mem *headMemory) (h head, ok bool) {
 	line, rest, found := strings.Cut(text, "\r\n")
 	if !found {
 		return h, false
@@ -55,15 +55,34 @@ func parseHead(text string, maxBody int64, last *lastURL) (h head, ok bool) {
 			return h, false
 		}
 	}
+	var last *lastURL
+	if mem != nil {
+		last = &mem.last
+	}
 	u, ok := last.parse(target)
 	if !ok {
 		return h, false
 	}
 	h.target, h.url = target, u
-	if !h.readFields(rest, maxBody) {
+	if !h.readFields(rest, maxBody, mem) {
 		return h, false
 	}
 	return h, true
+}
+
+// keptFields bounds the header a connection keeps for reuse: a larger
+// one (up to the header limit) is made for its request alone, so that
+// clearing the kept map stays cheap.
+const keptFields = 32
+
+// headMemory is what a connection keeps from one request head to the next:
+// the last request-target parsed, and the header map and value slots,
+// reused because the handler is done with a request's header before the
+// connection reads the next.
+type headMemory struct {
+	last   lastURL
+	header rest.Header
+	values []string
 }
 
 // lastURL keeps a connection's last request-target parsed: an SDK sends
@@ -92,14 +111,26 @@ func (last *lastURL) parse(target string) (*url.URL, bool) {
 }
 
 // readFields reads the header lines of text (after the request line) into
-// h.header.
-func (h *head) readFields(text string, maxBody int64) bool {
+// h.header: mem's map and value slots when mem is not nil.
+func (h *head) readFields(text string, maxBody int64, mem *headMemory) bool {
 	n := strings.Count(text, "\n") - 1 // the last line feed ends the block
 	if n < 0 {
 		return false
 	}
-	h.header = make(rest.Header, n)
-	values := make([]string, n)
+	var values []string
+	switch {
+	case mem == nil || n > keptFields:
+		h.header, values = make(rest.Header, n), make([]string, n)
+	default:
+		if mem.header == nil {
+			mem.header = make(rest.Header, n)
+		}
+		clear(mem.header)
+		if cap(mem.values) < n {
+			mem.values = make([]string, n)
+		}
+		h.header, values = mem.header, mem.values[:n]
+	}
 	hosts, lengths := 0, 0
 	for i := 0; ; i++ {
 		end := strings.IndexByte(text, '\n')
