@@ -15,7 +15,8 @@ import (
 // past keepSize for a large request is dropped after it. Output up to
 // sendSize is gathered and written at once; a larger body goes out beside
 // it in the same write. A body of lendSize or more is lent to the engine
-// where it lies instead of being copied (its buffer is then dropped too).
+// where it lies instead of being copied (its buffer is then dropped too);
+// a smaller one is copied once, and the engine reads that copy.
 const (
 	readSize = 8 << 10
 	keepSize = 64 << 10
@@ -244,7 +245,16 @@ func (c *conn) answer(h *head, end int, headRead time.Time) bool {
 	case lent:
 		// The string shares body's bytes, which nothing writes again.
 		req.Body, req.Text = body, unsafe.String(unsafe.SliceData(body), len(body))
+	case h.length > 0 && h.length < lendSize:
+		// A small body is copied out of the buffer the next request is
+		// read into, once, to a copy that nothing writes again: the
+		// engine reads it as bytes and as text without copying it anew.
+		own := make([]byte, len(body))
+		copy(own, body)
+		req.Body, req.Text = own, unsafe.String(unsafe.SliceData(own), len(own))
 	case h.length > 0:
+		// From maxPostHandlerRead on, whether the handler reads the body
+		// decides whether the connection stays (writeHead).
 		c.body.Reset(body)
 		req.Stream = &c.body
 	}

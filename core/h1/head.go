@@ -94,11 +94,12 @@ type lastURL struct {
 }
 
 // parse returns target parsed as net/http parses it, refusing one with a
-// host (absolute form); last may be nil.
+// host (absolute form); last may be nil. A URL from last is shared by the
+// connection's requests to the same target: the handler reads it and is
+// done with it before the next request is read.
 func (last *lastURL) parse(target string) (*url.URL, bool) {
 	if last != nil && last.target == target && target != "" {
-		u := last.u
-		return &u, true
+		return &last.u, true
 	}
 	u, err := url.ParseRequestURI(target)
 	if err != nil || u.Host != "" {
