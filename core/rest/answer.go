@@ -59,7 +59,7 @@ func (x *exchange) execute(d decoded) {
 		x.h.bodies.put(buf, body)
 	case op.Get:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
-		x.json(200, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, projection(o, res)))
+		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
 	case op.Insert:
 		stored := res.Entity
 		etag, loc := x.etagAndLocation(o.Table, stored)
@@ -70,11 +70,11 @@ func (x *exchange) execute(d decoded) {
 			x.noContent()
 			return
 		}
-		x.json(201, odata.AppendEntity(nil, x.ctx(o.Table), stored, nil))
+		x.entityJSON(201, o.Table, stored, nil)
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
-			x.json(200, odata.AppendEntity(nil, x.ctx(o.Table), res.Entity, nil))
+			x.entityJSON(200, o.Table, res.Entity, nil)
 			return
 		}
 		x.noContent()
@@ -83,6 +83,15 @@ func (x *exchange) execute(d decoded) {
 	default: // DeleteTable, Delete, SetACL
 		x.noContent()
 	}
+}
+
+// entityJSON writes an entity as the body, encoded into a pooled buffer
+// (the ResponseWriter copies what it is given).
+func (x *exchange) entityJSON(status int, table string, e *entity.Entity, p *odata.Projection) {
+	buf := x.h.bodies.get()
+	body := odata.AppendEntity(buf.b[:0], x.ctx(table), e, p)
+	x.json(status, body)
+	x.h.bodies.put(buf, body)
 }
 
 // projection is a read's $select for the encoder: nil when absent; present
