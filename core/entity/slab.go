@@ -27,9 +27,11 @@ type checkedName struct {
 }
 
 // checked reports whether name, at field position i, is the name found
-// valid at that position before, and its length.
+// valid at that position before, and its length. A position no valid name
+// was noted at holds the zero checkedName, whose empty name is not one
+// found valid: "" is never taken as checked.
 func (s *Slab) checked(i int, name string) (int, bool) {
-	if s == nil || i >= len(s.names) || s.names[i].name != name {
+	if s == nil || name == "" || i >= len(s.names) || s.names[i].name != name {
 		return 0, false
 	}
 	return s.names[i].n, true
