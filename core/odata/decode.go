@@ -19,7 +19,14 @@ const annotationSuffix = "@odata.type"
 // values are InvalidInput. The property count is checked before annotations
 // are matched and values typed, so an oversized body costs one cheap pass.
 func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
-	d, err := DecodeDraft(body)
+	return DecodeEntityText(body, "")
+}
+
+// DecodeEntityText is DecodeEntity for a body its caller also holds as
+// text (the same bytes, never written again), or "": the entity's strings
+// are then cut from text instead of from a copy of body.
+func DecodeEntityText(body []byte, text string) (*entity.Entity, *tableerr.Error) {
+	d, err := decodeDraft(body, text)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +36,13 @@ func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 // DecodeUpdate decodes an update or merge body addressed by URL keys: keys
 // the body leaves out come from the URL; keys it names must equal the URL's.
 func DecodeUpdate(body []byte, pk, rk string) (*entity.Entity, *tableerr.Error) {
-	d, err := DecodeDraft(body)
+	return DecodeUpdateText(body, "", pk, rk)
+}
+
+// DecodeUpdateText is DecodeUpdate for a body also held as text, as in
+// DecodeEntityText.
+func DecodeUpdateText(body []byte, text, pk, rk string) (*entity.Entity, *tableerr.Error) {
+	d, err := decodeDraft(body, text)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +98,15 @@ const smallBody = 5 * (entity.MaxProperties - 2)
 // where the JSON itself is unusable, and with TooManyProperties, before
 // reading further, when the body holds more properties than an entity may.
 func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
-	if text, ok := copyForSimple(body); ok {
+	return decodeDraft(body, "")
+}
+
+// decodeDraft is DecodeDraft for a body also held as text, or "".
+func decodeDraft(body []byte, text string) (entity.Draft, *tableerr.Error) {
+	if len(text) != len(body) || len(text) > maxSimpleBody {
+		text, _ = copyForSimple(body)
+	}
+	if text != "" {
 		if d, ok := decodeSimple(text, nil); ok {
 			return d, nil
 		}

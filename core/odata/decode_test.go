@@ -167,6 +167,11 @@ func FuzzDecodeEntity(f *testing.F) {
 		sameAsFull(t, body)
 		e, err := DecodeEntity(body)
 		sameFromDecoder(t, body, e, err)
+		// Read from the caller's text, the same entity or error.
+		if et, errT := DecodeEntityText(body, string(body)); (err == nil) != (errT == nil) ||
+			err != nil && (err.Code != errT.Code || err.Message != errT.Message) || err == nil && !sameEntity(e, et) {
+			t.Fatalf("from text: %+v, %v; from bytes: %+v, %v", et, errT, e, err)
+		}
 		if err != nil {
 			if err.Status != 400 || err.Message == "" {
 				t.Fatalf("bad error %+v", err)

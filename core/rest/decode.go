@@ -185,7 +185,7 @@ func (x *exchange) decode(s source) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		if o.Entity, err = x.decodeEntity(body); err != nil {
+		if o.Entity, err = x.decodeEntity(body, x.bodyText(s.part, body)); err != nil {
 			return fail(err)
 		}
 		d.denied = s.gate(x, *o) // now with its keys
@@ -204,7 +204,7 @@ func (x *exchange) decode(s source) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		if o.Entity, err = odata.DecodeUpdate(body, res.pk, res.rk); err != nil {
+		if o.Entity, err = odata.DecodeUpdateText(body, x.bodyText(s.part, body), res.pk, res.rk); err != nil {
 			return fail(err)
 		}
 	case op.Delete:
@@ -296,12 +296,22 @@ type partsState struct {
 	values wire.ValuePool
 }
 
-// decodeEntity decodes an insert's body, with the batch's Decoder for a part.
-func (x *exchange) decodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
+// decodeEntity decodes an insert's body (text: the same as a string, or
+// ""), with the batch's Decoder for a part.
+func (x *exchange) decodeEntity(body []byte, text string) (*entity.Entity, *tableerr.Error) {
 	if x.parts != nil {
 		return x.parts.entities.Entity(body)
 	}
-	return odata.DecodeEntity(body)
+	return odata.DecodeEntityText(body, text)
+}
+
+// bodyText is the request's body as text when the transport handed it so
+// (Request.Text), for the body of the request itself, not a batch part's.
+func (x *exchange) bodyText(part bool, body []byte) string {
+	if part || len(x.r.Text) != len(body) {
+		return ""
+	}
+	return x.r.Text
 }
 
 // decodePart decodes a batch part, its header block read into the map the
