@@ -21,6 +21,7 @@ type measurement struct {
 	ops      int
 	elapsed  time.Duration
 	cpu      time.Duration // the server's user+system time over the phase
+	faults   int64         // the server's minor page faults over the phase
 	p50, p99 time.Duration
 }
 
@@ -28,6 +29,9 @@ func (m measurement) perSecond() float64 { return float64(m.ops) / m.elapsed.Sec
 
 // cpuPerOp is server CPU microseconds per operation.
 func (m measurement) cpuPerOp() float64 { return float64(m.cpu.Microseconds()) / float64(m.ops) }
+
+// faultsPerOp is the server's minor page faults per operation.
+func (m measurement) faultsPerOp() float64 { return float64(m.faults) / float64(m.ops) }
 
 // opLimit bounds one operation, so a stuck server fails the run.
 const opLimit = 2 * time.Minute
@@ -69,7 +73,7 @@ func measure(ctx context.Context, s *server, p phase) (measurement, error) {
 			return measurement{}, err
 		}
 	}
-	before, err := cpuTime(s.pid)
+	before, err := readUsage(s.pid)
 	if err != nil {
 		return measurement{}, err
 	}
@@ -77,7 +81,7 @@ func measure(ctx context.Context, s *server, p phase) (measurement, error) {
 	start := time.Now()
 	err = runOps(ctx, c, p, 0, p.ops, lat)
 	elapsed := time.Since(start)
-	after, cerr := cpuTime(s.pid)
+	after, cerr := readUsage(s.pid)
 	if cerr != nil {
 		return measurement{}, cerr
 	}
@@ -90,7 +94,7 @@ func measure(ctx context.Context, s *server, p phase) (measurement, error) {
 		return measurement{}, err
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return measurement{ops: p.ops, elapsed: elapsed, cpu: after - before,
+	return measurement{ops: p.ops, elapsed: elapsed, cpu: after.cpu - before.cpu, faults: after.faults - before.faults,
 		p50: lat[len(lat)/2], p99: lat[len(lat)*99/100]}, nil
 }
 

@@ -25,11 +25,11 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseco
 // printRun writes one run's figures, a line per phase and server.
 func printRun(w io.Writer, r runResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "phase\tserver\tops\tclients\tops/s\tp50 ms\tp99 ms\tCPU µs/op\t")
+	fmt.Fprintln(tw, "phase\tserver\tops\tclients\tops/s\tp50 ms\tp99 ms\tCPU µs/op\tfaults/op\t")
 	for _, p := range r.phases {
 		for i, m := range p.byServer {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%s\t%s\t%.0f\t\n", p.phase.title, r.servers[i], m.ops, p.phase.clients,
-				m.perSecond(), ms(m.p50), ms(m.p99), m.cpuPerOp())
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%s\t%s\t%.0f\t%.2f\t\n", p.phase.title, r.servers[i], m.ops, p.phase.clients,
+				m.perSecond(), ms(m.p50), ms(m.p99), m.cpuPerOp(), m.faultsPerOp())
 		}
 	}
 	tw.Flush()
