@@ -52,7 +52,7 @@ func run() error {
 	flag.IntVar(&cfg.runs, "runs", 1, "fresh servers and all phases this many times; the summary gives the spread")
 	flag.StringVar(&phases, "phases", "", "comma-separated phase names (default: all): "+strings.Join(phaseNames(), ","))
 	flag.StringVar(&cfg.profile, "profile", "", "serve tableplay from a child process that writes DIR/<phase>.cpu and DIR/<phase>.allocs")
-	flag.IntVar(&cfg.profileHz, "profile-hz", 100, "CPU samples per second for -profile (above 100 pprof's times are scaled wrong: read its percentages)")
+	flag.IntVar(&cfg.profileHz, "profile-hz", 100, "CPU samples per second for -profile; a machine delivers only so many (about 250 a second on this project's VM), beyond which pprof's times shrink while its percentages stay right")
 	serveProfiled := flag.String("serve-profile", "", "(the child process of -profile)")
 	flag.Parse()
 	if *serveProfiled != "" {

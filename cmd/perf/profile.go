@@ -128,9 +128,8 @@ func (p *profiler) start(phase string) error {
 		return err
 	}
 	if p.hz != 100 {
-		// pprof starts its profile at 100 Hz unless one is already set; it
-		// then warns, and records 100 Hz as the rate (the times it shows
-		// are scaled, its percentages right).
+		// pprof starts its profile at 100 Hz unless a rate is already set
+		// (it then warns, and keeps this one).
 		runtime.SetCPUProfileRate(p.hz)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {

@@ -240,12 +240,15 @@ func (c *conn) answer(h *head, end int, headRead time.Time) bool {
 	// again, whatever the engine keeps of the body stays as it was. Below
 	// maxPostHandlerRead, net/http keeps the connection whether or not the
 	// handler reads the body, so lending it changes no answer.
-	lent := h.length >= lendSize && h.length < maxPostHandlerRead
+	// The engine may keep substrings of a lent body for as long as it stores
+	// an entity, and with them the whole buffer: lent only when the body is
+	// most of it (a large head, up to the header limit, is not kept too).
+	lent := h.length >= lendSize && h.length < maxPostHandlerRead && len(c.in) <= 2*int(h.length)
 	switch {
 	case lent:
 		// The string shares body's bytes, which nothing writes again.
 		req.Body, req.Text = body, unsafe.String(unsafe.SliceData(body), len(body))
-	case h.length > 0 && h.length < lendSize:
+	case h.length > 0 && h.length < maxPostHandlerRead:
 		// A small body is copied out of the buffer the next request is
 		// read into, once, to a copy that nothing writes again: the
 		// engine reads it as bytes and as text without copying it anew.

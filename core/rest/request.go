@@ -17,10 +17,14 @@ type Request struct {
 	// Method is the HTTP method, such as "GET" or "MERGE".
 	Method string
 	// URL is the request target: a path with its query, or an absolute URL.
+	// The transport may hand the same URL to its next request once Handle
+	// returns, so it is read, never modified (its strings may be kept).
 	URL *url.URL
 	// Host is the host the request was sent to; "" takes URL's.
 	Host string
-	// Header holds the request's header fields by canonical key.
+	// Header holds the request's header fields by canonical key. Its map
+	// and value slices are the transport's again once Handle returns (the
+	// front reuses them for the next request); the strings may be kept.
 	Header Header
 	// Body is the whole body when the caller holds it in memory; Stream,
 	// when set, is read instead, only when the operation needs it and no
@@ -28,7 +32,10 @@ type Request struct {
 	Body []byte
 	// Text, when not empty, is Body as a string (same bytes), for a caller
 	// whose Body is never written again: a $batch then reads its parts out of
-	// it instead of copying the body into a string of its own.
+	// it, and an insert or update its entity, instead of copying the body
+	// into a string of its own. A stored entity keeps substrings of Text for
+	// as long as it is stored, and so whatever allocation Text lies in: it
+	// should hold little besides the body.
 	Text string
 	// Stream is the body as a reader, for a transport that has not read it;
 	// nil when Body holds it.
