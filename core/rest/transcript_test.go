@@ -59,6 +59,7 @@ var transcripts = []string{
 	"batch-legacy-lf-relative",
 	"batch-single-get",
 	"batch-empty-changeset",
+	"batch-precedence",
 	"table-acl",
 	"table-acl-js",
 	"service-properties",
