@@ -183,20 +183,19 @@ func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 	insert := bo.kind == op.Insert
 	switch {
 	case insert && bo.content:
-		w.status(201)
+		w.b.WriteString("HTTP/1.1 201 Created\r\n")
 	default:
-		w.status(204)
+		w.b.WriteString("HTTP/1.1 204 No Content\r\n")
 	}
 	if bo.contentID != "" {
 		w.header("Content-ID", bo.contentID)
 	}
-	w.header("X-Content-Type-Options", "nosniff")
-	w.header("Cache-Control", "no-cache")
+	w.b.WriteString("X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n")
 	if insert {
 		if bo.prefer != "" {
 			w.header("Preference-Applied", bo.prefer)
 		}
-		w.header("DataServiceVersion", "3.0;")
+		w.b.WriteString("DataServiceVersion: 3.0;\r\n")
 		if bo.content {
 			w.header("Content-Type", bo.level.ContentType())
 			w.location(x, "Location", bo.table, e)
@@ -207,10 +206,14 @@ func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 			w.b.WriteString("\r\n")
 			return
 		}
+		// DataServiceId repeats Location's URL: its bytes are copied.
+		at := w.b.Len()
 		w.location(x, "Location", bo.table, e)
-		w.location(x, "DataServiceId", bo.table, e)
+		loc := w.b.Bytes()[at+len("Location: "):]
+		w.b.WriteString("DataServiceId: ")
+		w.b.Write(loc)
 	} else {
-		w.header("DataServiceVersion", "1.0;")
+		w.b.WriteString("DataServiceVersion: 1.0;\r\n")
 	}
 	if e != nil {
 		w.etag(e)
@@ -224,8 +227,8 @@ func (w *batchWriter) location(x *exchange, key, table string, e *entity.Entity)
 	w.b.WriteString(key)
 	w.b.WriteString(": ")
 	b := append(append(w.b.AvailableBuffer(), x.base...), '/')
-	w.b.Write(odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey))
-	w.b.WriteString("\r\n")
+	b = odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey)
+	w.b.Write(append(b, "\r\n"...))
 }
 
 // etag writes an entity's ETag header.

@@ -3,32 +3,18 @@ package rest
 import (
 	"bytes"
 	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/wire"
 )
 
-// batchPart is one request inside a $batch envelope. Its header block is
-// checked when the envelope is read but kept as text (head) and read into
-// a map only when the part is decoded (readHead), into one map that every
-// part of the batch shares: req.Header is nil until then.
+// batchPart is one request inside a $batch envelope. Its header is read
+// once, into the map every part of the envelope shares (parseBatchText):
+// it is valid only while the part is handed over.
 type batchPart struct {
 	req       Request
-	head      []byte // the header block, its blank line included when it has one
-	headText  string // head as a string (a substring of the envelope's copy)
 	contentID string // from the HTTP request's own headers; echoed in the answer
-}
-
-// readHead reads the part's header block into h (cleared) and sets it as
-// the request's header. The block was read once already, when the envelope
-// was, so it cannot fail here but by a bug.
-func (p *batchPart) readHead(h Header, pool *wire.ValuePool) bool {
-	h, _, err := wire.ReadHeaderInto(h, p.head, p.headText, pool)
-	if err != nil && !wire.Unterminated(err) {
-		return false
-	}
-	p.req.Header = h
-	return true
 }
 
 // batchEnvelope is a parsed $batch body: either one changeset of writes or a
@@ -49,14 +35,35 @@ const maxBatchParts = 1000
 // endings, absolute or relative sub-request URLs, bodies with or without
 // Content-Length, multi-line JSON, Content-ID headers; an empty changeset is
 // valid. contentType is the request's Content-Type. The parts' bodies are
-// slices of body.
+// slices of body; their Header is nil (the handler reads each part's
+// header as it decodes the part).
 func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
-	return parseBatchText(contentType, body, "")
+	env := &batchEnvelope{}
+	get, err := parseBatchText(contentType, body, "", func(p *batchPart, _ int) {
+		kept := *p
+		kept.req.Header = nil // the map is the next part's
+		env.changeset = append(env.changeset, kept)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if get != nil {
+		get.req.Header = nil
+		env.get = get
+	}
+	return env, nil
 }
 
-// parseBatchText is ParseBatch for a body also held as text (text ==
-// string(body)), or "" to have the body copied into a string.
-func parseBatchText(contentType string, body []byte, text string) (*batchEnvelope, error) {
+// parseBatchText reads a $batch body also held as text (text ==
+// string(body), or "" to have the body copied into a string). Each part of
+// a changeset is handed to each as soon as it is read, in order, with an
+// estimate of how many parts the changeset holds; the part and its header
+// are only valid until each returns (the next part is read into the same
+// space). The single-GET form's part is returned instead. An error
+// (errEnvelope) may come after parts were handed over: the envelope is
+// then malformed, whatever its parts said, and what the caller made of
+// them must be dropped.
+func parseBatchText(contentType string, body []byte, text string, each func(p *batchPart, parts int)) (*batchPart, error) {
 	mt, params, ok := parseMediaType(contentType)
 	if !ok || mt != "multipart/mixed" || params["boundary"] == "" {
 		return nil, errEnvelope
@@ -67,46 +74,49 @@ func parseBatchText(contentType string, body []byte, text string) (*batchEnvelop
 		text = string(body)
 	}
 	mr := wire.NewTextPartReader(body, text, params["boundary"])
+	mr.ContentTypeOnly()
 	part, done, err := mr.Next()
 	if err != nil || done {
 		return nil, errEnvelope
 	}
-	env := &batchEnvelope{}
-	pmt, pparams, ok := parseMediaType(part.Header.Get("Content-Type"))
+	pmt, pparams, ok := parseMediaType(part.ContentType)
 	if !ok {
 		return nil, errEnvelope
 	}
+	var (
+		s   partScratch
+		get *batchPart
+	)
 	switch {
 	case pmt == "multipart/mixed" && pparams["boundary"] != "":
-		var urls partScratch
 		cs := wire.NewTextPartReader(part.Body, part.Text, pparams["boundary"])
-		cs.ReuseHeader() // a part's MIME header is read at once (readHTTPPart) and not kept
-		for {
+		cs.ContentTypeOnly() // a part's MIME header is checked, but only its Content-Type is needed
+		estimate := 0
+		for n := 0; ; n++ {
 			p, done, err := cs.Next()
 			if done {
 				break
 			}
-			if err != nil || len(env.changeset) == maxBatchParts {
+			if err != nil || n == maxBatchParts {
 				return nil, errEnvelope
 			}
-			if env.changeset == nil {
-				// An SDK's insert part is over 512 bytes (its request line,
-				// five headers and the entity); smaller parts grow the slice.
-				env.changeset = make([]batchPart, 0, min(len(part.Body)/512+1, maxBatchParts))
+			if n == 0 {
+				// A batch's parts are mostly alike (an SDK's inserts): the
+				// first one's length estimates how many there are.
+				first := max(len(part.Body)-cs.Remaining(), 1)
+				estimate = min(len(part.Body)/first+1, maxBatchParts)
 			}
-			bp, err := readHTTPPart(p, &urls, cap(env.changeset)-len(env.changeset))
-			if err != nil {
+			if err := s.read(p, max(estimate-n, 1)); err != nil {
 				return nil, err
 			}
-			env.changeset = append(env.changeset, bp)
+			each(&s.part, max(estimate, n+1))
 		}
 	case pmt == "application/http":
-		var urls partScratch
-		bp, err := readHTTPPart(part, &urls, 1)
-		if err != nil || bp.req.Method != "GET" {
+		if err := s.read(part, 1); err != nil || s.part.req.Method != "GET" {
 			return nil, errEnvelope
 		}
-		env.get = &bp
+		g := s.part
+		get = &g
 	default:
 		return nil, errEnvelope
 	}
@@ -114,68 +124,109 @@ func parseBatchText(contentType string, body []byte, text string) (*batchEnvelop
 	if _, done, err := mr.Next(); err != nil || !done {
 		return nil, errEnvelope
 	}
-	return env, nil
+	return get, nil
 }
 
-// partScratch is what the parts of one envelope share: chunks of URLs, and
-// the map and values each part's header block is checked in (the part
-// keeps the block, read again when it is decoded).
+// partScratch is what the parts of one envelope share: chunks of URLs, the
+// map and values each part's header block is read into, the part being
+// read, and what was read of the part before: a part that repeats its
+// header block or its target byte for byte (a batch's parts mostly do)
+// reuses that reading instead of doing it again.
 type partScratch struct {
 	targetURLs
 	values wire.ValuePool
 	header Header
+	part   batchPart
+	// lastHead is the header block in header, with its blank line (nil
+	// when the block had none); contentID its Content-ID; framing whether
+	// its framing fields suit the protocol lastProto.
+	lastHead  []byte
+	contentID string
+	lastProto string
+	framing   bool
+	// lastURL is what lastTarget reads as.
+	lastTarget string
+	lastURL    *url.URL
 }
 
-// readHTTPPart reads an application/http part: a request line, headers, a
-// blank line and the rest as the body, without its surrounding white space
-// (Content-Length is checked but not trusted: SDKs omit it or send it with
-// extra blank lines). A body-less part may end right after its request line
-// or its last header: the blank line before the boundary belongs to the
-// delimiter.
-func readHTTPPart(p wire.Part, urls *partScratch, hint int) (batchPart, error) {
-	if ct := p.Header.Get("Content-Type"); ct != "application/http" { // the form every SDK sends needs no parsing
+// read reads an application/http part into s.part: a request line,
+// headers, a blank line and the rest as the body, without its surrounding
+// white space (Content-Length is checked but not trusted: SDKs omit it or
+// send it with extra blank lines). A body-less part may end right after its
+// request line or its last header: the blank line before the boundary
+// belongs to the delimiter. hint is how many more parts may follow, which
+// sizes the URLs' chunks.
+func (s *partScratch) read(p wire.Part, hint int) error {
+	if ct := p.ContentType; ct != "application/http" { // the form every SDK sends needs no parsing
 		if mt, _, ok := parseMediaType(ct); !ok || mt != "application/http" {
-			return batchPart{}, errEnvelope
+			return errEnvelope
 		}
 	}
 	raw := p.Body
 	if len(raw) > MaxBody {
-		return batchPart{}, errEnvelope
+		return errEnvelope
 	}
 	line, rest, err := wire.ReadRequestLineText(raw, p.Text)
 	if err != nil {
-		return batchPart{}, errEnvelope
+		return errEnvelope
 	}
-	var restText string
-	if len(p.Text) == len(raw) {
-		restText = p.Text[len(raw)-len(rest):]
-	}
-	if urls.header == nil {
-		urls.header = make(Header, 8)
-	}
-	urls.values.Rewind()
-	h, body, err := wire.ReadHeaderInto(urls.header, rest, restText, &urls.values)
-	if err != nil {
-		if !wire.Unterminated(err) {
-			return batchPart{}, errEnvelope
+	var body []byte
+	if fresh := len(s.lastHead) == 0 || !bytes.HasPrefix(rest, s.lastHead); fresh {
+		if err := s.readHead(raw, rest, p.Text); err != nil {
+			return err
 		}
-		body = raw[len(raw):]
+		body = rest[len(rest):]
+		if s.lastHead != nil {
+			body = rest[len(s.lastHead):]
+		}
+		s.framing, s.lastProto = transferOK(s.header, line.Proto), line.Proto
+		s.contentID = strings.TrimSpace(first(s.header["Content-Id"])) // the canonical key, which Get would build anew
+	} else {
+		// The same bytes up to and including a blank line are the same
+		// block, already in s.header.
+		body = rest[len(s.lastHead):]
+		if line.Proto != s.lastProto {
+			s.framing, s.lastProto = transferOK(s.header, line.Proto), line.Proto
+		}
 	}
-	if !transferOK(h, line.Proto) {
-		return batchPart{}, errEnvelope
+	if !s.framing {
+		return errEnvelope
 	}
-	u, err := urls.parse(line.Target, hint)
-	if err != nil {
-		return batchPart{}, errEnvelope
+	if s.lastURL == nil || line.Target != s.lastTarget {
+		u, err := s.parse(line.Target, hint)
+		if err != nil {
+			return errEnvelope
+		}
+		s.lastTarget, s.lastURL = line.Target, u // never written to: the parts may share it
 	}
-	head := rest[:len(rest)-len(body)]
-	headText := ""
-	if restText != "" {
-		headText = restText[:len(head)]
+	u := s.lastURL
+	s.part = batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: s.header, Body: bytes.TrimSpace(body), ContentLength: -1},
+		contentID: s.contentID}
+	return nil
+}
+
+// readHead reads the header block at the start of rest (the part raw
+// after its request line; text is raw as a string) into s.header, and
+// keeps it as lastHead when a blank line ends it. A block the end of the
+// part cuts off is read as far as it goes: the part has no body.
+func (s *partScratch) readHead(raw, rest []byte, text string) error {
+	var restText string
+	if len(text) == len(raw) {
+		restText = text[len(raw)-len(rest):]
 	}
-	return batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Body: bytes.TrimSpace(body), ContentLength: -1},
-		head: head, headText: headText,
-		contentID: strings.TrimSpace(first(h["Content-Id"]))}, nil // the canonical key, which Get would build anew
+	if s.header == nil {
+		s.header = make(Header, 8)
+	}
+	s.lastHead = nil
+	s.values.Rewind() // the values of the part before are no longer used
+	_, after, err := wire.ReadHeaderInto(s.header, rest, restText, &s.values)
+	switch {
+	case err == nil:
+		s.lastHead = rest[:len(rest)-len(after)]
+	case !wire.Unterminated(err):
+		return errEnvelope
+	}
+	return nil
 }
 
 // transferOK checks a part's framing fields as an HTTP/1.1 reader does: a

@@ -10,7 +10,6 @@ import (
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
-	"github.com/tableplay/tableplay/core/wire"
 )
 
 // decoded is a request, or one part of a $batch, read into an operation,
@@ -225,12 +224,10 @@ func (x *exchange) decode(s source) decoded {
 		if s.r.Stream == nil {
 			text = s.r.Text // the caller's own string of body
 		}
-		env, perr := parseBatchText(s.r.Header.Get("Content-Type"), body, text)
-		if perr != nil {
+		if !x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text) {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}
 		d.size = len(body)
-		x.decodeParts(&d, env)
 	case op.GetACL, op.SetACL, op.GetProperties, op.SetProperties, op.GetStats:
 		d.xml = true
 		if o.Kind == op.SetACL || o.Kind == op.SetProperties {
@@ -250,36 +247,55 @@ func (x *exchange) decode(s source) decoded {
 	return d
 }
 
-// decodeParts decodes the parts of a $batch envelope in order, stopping at
-// the first that cannot be decoded.
-func (x *exchange) decodeParts(d *decoded, env *batchEnvelope) {
+// decodeBatch reads a $batch envelope and decodes its parts in order,
+// each as soon as it is read (its header block is read once), up to the
+// first that cannot be decoded; the parts after it are only read as the
+// envelope's. ok is false when the envelope is malformed anywhere, which
+// wins over any part's error: what was decoded is then dropped.
+func (x *exchange) decodeBatch(d *decoded, contentType string, body []byte, text string) (ok bool) {
 	x.parts = &partsState{}
 	defer func() { x.parts = nil }()
-	if env.get != nil {
-		g := x.decodePart(env.get)
-		d.single, d.get = true, &g
-		return
+	get, err := parseBatchText(contentType, body, text, func(p *batchPart, parts int) {
+		x.decodeChangesetPart(d, p, parts)
+	})
+	if err != nil {
+		d.parts, d.op.Operations, d.failed = nil, nil, nil
+		return false
 	}
-	parts := env.changeset
-	// Sized once: growing by appends would copy a 100-part batch's several
-	// times over.
-	d.parts = make([]partAnswer, 0, len(parts))
-	d.op.Operations = make([]op.Operation, 0, len(parts))
-	for i := range parts {
-		pd := x.decodePart(&parts[i])
-		if pd.op.Kind == op.Get && pd.early == nil {
-			pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
-		}
-		d.parts = append(d.parts, pd.answer())
-		if err := firstErr(pd.early, pd.denied, pd.late); err != nil {
-			d.failed = &partError{index: i, err: err}
-			return
-		}
-		d.op.Operations = append(d.op.Operations, pd.op)
+	if get != nil {
+		g := x.decode(x.partSource(get))
+		d.single, d.get = true, &g
+		return true
 	}
 	if len(d.op.Operations) > 0 {
 		d.op.Table = d.op.Operations[0].Table
 	}
+	return true
+}
+
+// decodeChangesetPart decodes a changeset's next part into d, unless a part
+// before it failed; parts is how many the changeset is thought to hold.
+func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
+	if d.failed != nil {
+		return
+	}
+	if d.parts == nil {
+		// Sized once: growing by appends would copy a 100-part batch's
+		// several times over.
+		d.parts = make([]partAnswer, 0, parts)
+		d.op.Operations = make([]op.Operation, 0, parts)
+	}
+	i := len(d.parts)
+	pd := x.decode(x.partSource(p))
+	if pd.op.Kind == op.Get && pd.early == nil {
+		pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
+	}
+	d.parts = append(d.parts, pd.answer())
+	if err := firstErr(pd.early, pd.denied, pd.late); err != nil {
+		d.failed = &partError{index: i, err: err}
+		return
+	}
+	d.op.Operations = append(d.op.Operations, pd.op)
 }
 
 // partsState is what the parts of a $batch share while they are decoded.
@@ -290,10 +306,9 @@ type partsState struct {
 	query     url.Values
 	// entities decodes the parts' entity bodies, reusing its space.
 	entities odata.Decoder
-	// header is the map each part's header block is read into in turn,
-	// values the chunks of its values.
-	header Header
-	values wire.ValuePool
+	// path is the resource path of the last part's URL, url.
+	url  *url.URL
+	path string
 }
 
 // decodeEntity decodes an insert's body (text: the same as a string, or
@@ -314,27 +329,18 @@ func (x *exchange) bodyText(part bool, body []byte) string {
 	return x.r.Text
 }
 
-// decodePart decodes a batch part, its header block read into the map the
-// parts share.
-func (x *exchange) decodePart(p *batchPart) decoded {
-	ps := x.parts
-	if ps.header == nil {
-		ps.header = make(Header, 8)
-	}
-	if !p.readHead(ps.header, &ps.values) { // cannot happen: the block was read with the envelope
-		return decoded{level: odata.MinimalMetadata, content: true, early: tableerr.New(tableerr.InvalidInput)}
-	}
-	return x.decode(x.partSource(p))
-}
-
 // partSource is what decode reads of a batch part: its URL may be absolute
 // or relative, with or without the account segment.
 func (x *exchange) partSource(p *batchPart) source {
 	ps := x.parts
-	path := strings.TrimPrefix(p.req.URL.EscapedPath(), "/")
-	if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
-		path = rest
+	if p.req.URL != ps.url { // the parts of a batch mostly share one URL (partScratch)
+		path := strings.TrimPrefix(p.req.URL.EscapedPath(), "/")
+		if acct, rest, ok := strings.Cut(path, "/"); ok && acct == x.h.creds.Account {
+			path = rest
+		}
+		ps.url, ps.path = p.req.URL, path
 	}
+	path := ps.path
 	var q url.Values // read only: nil reads as empty, and most parts have no query
 	if raw := p.req.URL.RawQuery; raw != "" {
 		if ps.query == nil || raw != ps.queryText {

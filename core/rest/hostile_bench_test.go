@@ -109,21 +109,38 @@ func headerLines(n int) string {
 
 // partsOfLines is a $batch of up to 999 parts (under the most a batch may
 // hold), each with n header lines of one repeated name, within 4 MiB: every
-// part is read before any runs, so each part's header block must cost little.
-func partsOfLines(n int) string {
-	part := "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='b') HTTP/1.1\n" + strings.Repeat("a:\n", n) + "\n\r\n"
-	count := min(999, (4<<20-200)/len(part))
-	return "--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n" + strings.Repeat(part, count) + "--changeset_y--\r\n--batch_x--\r\n"
+// part is read before any runs, so each part's header block must cost
+// little. With distinct, every part's block differs from the one before
+// (a block a part repeats is not read again).
+func partsOfLines(n int, distinct bool) string {
+	part := func(i int) string {
+		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='b') HTTP/1.1\n" + strings.Repeat("a:\n", n-1) +
+			"a:" + distinctValue(i, distinct) + "\n\n\r\n"
+	}
+	var b strings.Builder
+	b.WriteString("--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n")
+	for i := 0; i < 999 && b.Len()+len(part(i)) < 4<<20-200; i++ {
+		b.WriteString(part(i))
+	}
+	return b.String() + "--changeset_y--\r\n--batch_x--\r\n"
+}
+
+// distinctValue is a header value that differs for each i when distinct,
+// and is empty otherwise.
+func distinctValue(i int, distinct bool) string {
+	if !distinct {
+		return ""
+	}
+	return strconv.Itoa(i)
 }
 
 // deletesOfLines is partsOfLines with parts that decode (deletes with
-// If-Match): the handler reads every part's header block twice, once with
-// the envelope and once as the part is decoded, and runs none (a batch
-// holds at most 100 operations).
-func deletesOfLines(n int) string {
+// If-Match): the handler reads and decodes every part, each as the
+// envelope is read, and runs none (a batch holds at most 100 operations).
+func deletesOfLines(n int, distinct bool) string {
 	part := func(i int) string {
 		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='" + strconv.Itoa(i) +
-			"') HTTP/1.1\nIf-Match: *\n" + strings.Repeat("a:\n", n-1) + "\n\r\n"
+			"') HTTP/1.1\nIf-Match: *\n" + strings.Repeat("a:\n", n-2) + "a:" + distinctValue(i, distinct) + "\n\n\r\n"
 	}
 	var b strings.Builder
 	b.WriteString("--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n")
@@ -169,7 +186,8 @@ func hostile(tb testing.TB) []struct {
 	ann, annFirst, arrays, objects, nul := annotated(false), annotated(true), nested(false), nested(true), nulls()
 	batch := manyParts()
 	lines, tooMany, falseDelims := headerLines(wire.MaxHeaders-1), headerLines(200000), falseBoundaries()
-	manyParts, manyPartsOver := partsOfLines(wire.MaxHeaders-1), partsOfLines(9990)
+	manyParts, manyPartsOver := partsOfLines(wire.MaxHeaders-1, false), partsOfLines(9990, false)
+	manyDistinct := partsOfLines(wire.MaxHeaders-1, true)
 	return []struct {
 		name string
 		call func() bool
@@ -186,7 +204,8 @@ func hostile(tb testing.TB) []struct {
 		{"Handler/insert-nested", send("POST", "/t", "application/json", string(arrays))},
 		{"Handler/create-table-nested", send("POST", "/Tables", "application/json", string(objects))},
 		{"Handler/batch-1000-parts", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", batch)},
-		{"Handler/batch-parts-most-header-lines", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", deletesOfLines(wire.MaxHeaders))},
+		{"Handler/batch-parts-most-header-lines", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", deletesOfLines(wire.MaxHeaders, false))},
+		{"Handler/batch-parts-most-distinct-header-lines", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", deletesOfLines(wire.MaxHeaders, true))},
 		{"Handler/set-acl-nested-xml", signedXML(h, "/t?comp=acl", deepXML("SignedIdentifiers"))},
 		{"Handler/set-properties-nested-xml", signedXML(h, "/?restype=service&comp=properties", deepXML("StorageServiceProperties"))},
 		{"Handler/set-acl-many-identifiers", signedXML(h, "/t?comp=acl", wideXML("SignedIdentifiers", "<SignedIdentifier/>"))},
@@ -203,6 +222,10 @@ func hostile(tb testing.TB) []struct {
 		}},
 		{"ParseBatch/1000-parts-most-header-lines", func() bool {
 			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(manyParts))
+			return err == nil
+		}},
+		{"ParseBatch/1000-parts-most-distinct-header-lines", func() bool {
+			_, err := rest.ParseBatch("multipart/mixed; boundary=batch_x", []byte(manyDistinct))
 			return err == nil
 		}},
 		{"ParseBatch/parts-over-header-lines", func() bool {

@@ -48,14 +48,14 @@ func CanonicalKey(key string) string {
 					return key
 				}
 			}
+			if k, ok := wellKnown(key); ok {
+				return k
+			}
 			if len(key) <= 64 {
 				var buf [64]byte
 				b := buf[:len(key)]
 				copy(b, key)
 				canonicalize(b)
-				if k, ok := wellKnown(b); ok {
-					return k
-				}
 				return string(b)
 			}
 			b := []byte(key)
@@ -67,13 +67,14 @@ func CanonicalKey(key string) string {
 	return key
 }
 
-// wellKnown returns, without allocating, the canonical name b spells when
-// it is one of the fields clients send, often in another case (the Go SDK
-// writes "DataServiceVersion" and "x-ms-version" in every part of a batch,
-// other clients write names in lower case).
-func wellKnown(b []byte) (string, bool) {
+// wellKnown returns, without allocating, the canonical name key spells
+// in any case when it is one of the fields clients send, often in another
+// case (the Go SDK writes "DataServiceVersion" and "x-ms-version" in every
+// part of a batch, other clients write names in lower case). key holds
+// token bytes only, whose canonical form differs from them in case alone.
+func wellKnown(key string) (string, bool) {
 	for _, k := range wellKnownNames {
-		if string(b) == k {
+		if len(k) == len(key) && strings.EqualFold(k, key) {
 			return k, true
 		}
 	}

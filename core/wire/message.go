@@ -100,29 +100,9 @@ func (p *ValuePool) take(n int) []string {
 // readHeader reads into reuse, cleared, when it is not nil, and into a new
 // map otherwise.
 func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Header) (Header, []byte, error) {
-	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		return nil, nil, ErrMalformed
-	}
-	// The block's extent and line count, before anything is copied.
-	n, end, terminated := 0, 0, false
-	for rest := b; ; n++ {
-		line, next, ok := nextLine(rest)
-		if len(line) == 0 && ok {
-			terminated = true
-			end = len(b) - len(next)
-			break
-		}
-		if !ok {
-			if len(line) > 0 {
-				n++ // a last line without its ending is a field too
-			}
-			end = len(b)
-			break
-		}
-		rest = next
-	}
-	if n > MaxHeaders {
-		return nil, nil, ErrMalformed
+	n, end, terminated, err := blockExtent(b)
+	if err != nil {
+		return nil, nil, err
 	}
 	var text string
 	if haveSrc {
@@ -140,36 +120,19 @@ func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Heade
 	}
 	fields := 0
 	for rest := text; ; {
-		line, next, _ := nextLineString(rest)
-		if len(line) == 0 {
+		name, value, next, ok, err := nextField(rest)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
 			if !terminated {
 				return h, nil, errUnterminated // with the fields read so far
 			}
 			return h, b[end:], nil
 		}
 		rest = next
-		colon := strings.IndexByte(line, ':')
-		if colon < 0 {
-			return nil, nil, ErrMalformed
-		}
-		name, value := line[:colon], line[colon+1:]
-		// Continuation lines (obsolete folding) join the value with a space.
-		if len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
-			joined := []byte(TrimBlanks(value))
-			for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
-				cont, after, _ := nextLineString(strings.TrimLeft(rest, " \t"))
-				joined = append(append(joined, ' '), TrimBlanks(cont)...)
-				rest = after
-			}
-			value = strings.TrimLeft(string(joined), " \t") // as folded; a blank continuation leaves its space
-		} else {
-			value = TrimBlanks(value)
-		}
 		key, valid := fieldName(name)
 		if !valid {
-			return nil, nil, ErrMalformed
-		}
-		if !ValidValue(value) {
 			return nil, nil, ErrMalformed
 		}
 		if vs, seen := h[key]; seen {
@@ -180,6 +143,109 @@ func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Heade
 		}
 		fields++
 	}
+}
+
+// readField reads a header block as readHeader does, errors included, but
+// keeps only the first value of one field, key in canonical form ("" when
+// the block has none): a caller that needs one field of a block (a batch
+// part's Content-Type) builds no map.
+func readField(b []byte, src string, haveSrc bool, key string) (string, []byte, error) {
+	_, end, terminated, err := blockExtent(b)
+	if err != nil {
+		return "", nil, err
+	}
+	var text string
+	if haveSrc {
+		text = src[:end]
+	} else {
+		text = string(b[:end])
+	}
+	value, found := "", false
+	for rest := text; ; {
+		name, v, next, ok, err := nextField(rest)
+		if err != nil {
+			return "", nil, err
+		}
+		if !ok {
+			if !terminated {
+				return value, nil, errUnterminated
+			}
+			return value, b[end:], nil
+		}
+		rest = next
+		space, _, valid := checkName(name)
+		if !valid {
+			return "", nil, ErrMalformed
+		}
+		// A name with a space is kept as written (fieldName), so it is never
+		// the canonical key; any other matches it whatever its case.
+		if !found && !space && strings.EqualFold(name, key) {
+			value, found = v, true
+		}
+	}
+}
+
+// blockExtent measures the header block at the start of b before anything
+// is copied: its lines (folded ones included, and a last line without its
+// ending), where it ends (after its blank line, or at the end of b) and
+// whether a blank line ends it. A block that starts with a blank, or has
+// more than MaxHeaders lines, is ErrMalformed.
+func blockExtent(b []byte) (n, end int, terminated bool, err error) {
+	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		return 0, 0, false, ErrMalformed
+	}
+	for rest := b; ; n++ {
+		line, next, ok := nextLine(rest)
+		if len(line) == 0 && ok {
+			terminated = true
+			end = len(b) - len(next)
+			break
+		}
+		if !ok {
+			if len(line) > 0 {
+				n++ // a last line without its ending is a field too
+			}
+			end = len(b)
+			break
+		}
+		rest = next
+	}
+	if n > MaxHeaders {
+		return 0, 0, false, ErrMalformed
+	}
+	return n, end, terminated, nil
+}
+
+// nextField reads the field at the start of rest, a header block's text
+// measured by blockExtent: its name as written (unchecked) and its value
+// without the blanks around it, continuation lines (obsolete folding)
+// joined with a space; ok is false at the block's end. A line without a
+// colon or a value with a bad byte is ErrMalformed.
+func nextField(rest string) (name, value, after string, ok bool, err error) {
+	line, rest, _ := nextLineString(rest)
+	if len(line) == 0 {
+		return "", "", "", false, nil
+	}
+	colon := strings.IndexByte(line, ':')
+	if colon < 0 {
+		return "", "", "", false, ErrMalformed
+	}
+	name, value = line[:colon], line[colon+1:]
+	if len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+		joined := []byte(TrimBlanks(value))
+		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+			cont, next, _ := nextLineString(strings.TrimLeft(rest, " \t"))
+			joined = append(append(joined, ' '), TrimBlanks(cont)...)
+			rest = next
+		}
+		value = strings.TrimLeft(string(joined), " \t") // as folded; a blank continuation leaves its space
+	} else {
+		value = TrimBlanks(value)
+	}
+	if !ValidValue(value) {
+		return "", "", "", false, ErrMalformed
+	}
+	return name, value, rest, true, nil
 }
 
 // nextLineString is nextLine for a string.
@@ -210,26 +276,37 @@ func TrimBlanks(s string) string {
 // kept as it is (HTTP/1.1 readers accept it, without canonicalizing), any
 // other byte outside a token refuses it.
 func fieldName(name string) (string, bool) {
-	if name == "" {
+	space, canonical, valid := checkName(name)
+	switch {
+	case !valid:
 		return "", false
+	case space || canonical:
+		return name, true
 	}
-	space, canonical, upper := false, true, true
+	return CanonicalKey(name), true
+}
+
+// checkName reports whether name is a field name fieldName accepts (token
+// bytes and spaces, not empty), whether it holds a space, and whether it
+// is in canonical case already.
+func checkName(name string) (space, canonical, valid bool) {
+	if name == "" {
+		return false, false, false
+	}
+	canonical, upper := true, true
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		switch {
 		case c == ' ':
 			space = true
 		case !TokenByte(c):
-			return "", false
+			return false, false, false
 		case upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z':
 			canonical = false
 		}
 		upper = c == '-'
 	}
-	if space || canonical {
-		return name, true
-	}
-	return CanonicalKey(name), true
+	return space, canonical, true
 }
 
 // RequestLine is an HTTP/1.1 request line: method, target and protocol.

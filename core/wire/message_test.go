@@ -27,6 +27,19 @@ func TestCanonicalKey(t *testing.T) {
 	}
 }
 
+// FuzzCanonicalKey: any key is spelled as net/textproto spells it, the
+// interned well-known names in any case included.
+func FuzzCanonicalKey(f *testing.F) {
+	for _, k := range append([]string{"x-ms-version", "dATAsERVICEvERSION", "a b", "x_y", "é-x", "\u212a"}, wellKnownNames[:]...) {
+		f.Add(k)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		if got, want := CanonicalKey(k), textproto.CanonicalMIMEHeaderKey(k); got != want {
+			t.Fatalf("CanonicalKey(%q) = %q, textproto %q", k, got, want)
+		}
+	})
+}
+
 // TestStatusText: every code net/http names has the same phrase here.
 func TestStatusText(t *testing.T) {
 	for code := 100; code < 600; code++ {
@@ -47,6 +60,7 @@ var headerSeeds = []string{
 	"Ctl: a\x01b\r\n\r\n",
 	"Spaced Name: 1\r\n\r\n",
 	"A: 1\r\n",
+	"content-type: a\r\nContent-Type: b\r\nB:\r\n\r\n",
 }
 
 // FuzzReadHeader: a header block accepted here is read by net/textproto
@@ -61,6 +75,20 @@ func FuzzReadHeader(f *testing.F) {
 		th, trest, terr := ReadHeaderText([]byte(s), s, &pool)
 		if (err == nil) != (terr == nil) || !reflect.DeepEqual(h, th) || !bytes.Equal(rest, trest) {
 			t.Fatalf("%q: ReadHeaderText gives %q %q %v, ReadHeader %q %q %v", s, th, trest, terr, h, rest, err)
+		}
+		// readField reads one field of the block as ReadHeader reads it, and
+		// fails where ReadHeader fails, both from the bytes and the text.
+		for _, key := range []string{"Content-Type", "A", "B"} {
+			for _, text := range []bool{false, true} {
+				src := ""
+				if text {
+					src = s
+				}
+				v, frest, ferr := readField([]byte(s), src, text, key)
+				if ferr != err || !bytes.Equal(frest, rest) || (err == nil || err == errUnterminated) && v != h.Get(key) {
+					t.Fatalf("%q: readField(%q) gives %q %q %v, ReadHeader %q %q %v", s, key, v, frest, ferr, h, rest, err)
+				}
+			}
 		}
 		if err != nil {
 			return

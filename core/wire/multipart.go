@@ -14,6 +14,9 @@ type Part struct {
 	// Text is Body as a string when the reader was given the message's
 	// text (NewTextPartReader), "" otherwise.
 	Text string
+	// ContentType is the first Content-Type value of a reader in
+	// ContentTypeOnly mode ("" when the part has none), "" otherwise.
+	ContentType string
 }
 
 // PartReader reads the body parts of a multipart body held in memory, as
@@ -28,23 +31,27 @@ type PartReader struct {
 	values   ValuePool // the text reader's header values
 	dash     []byte    // "--boundary"
 	nl       []byte    // the line ending: CRLF, or LF
+	nlDash   []byte    // nl and dash, the delimiter within a body
 	parts    int
 	finished bool
 	broken   bool // a part ran to the end of the body without its delimiter
-	// header, when not nil, is the one map every part's header is read
-	// into (ReuseHeader).
-	header Header
+	typeOnly bool // ContentTypeOnly
+	// lastHead is the last header block read in ContentTypeOnly mode, with
+	// its blank line, and lastType its Content-Type: a block the next part
+	// repeats byte for byte (a batch's parts mostly do) is not read again.
+	lastHead []byte
+	lastType string
 }
 
-// ReuseHeader makes every part Next returns from now on share one header
-// map, cleared and filled again by each call: a Part's Header is then valid
-// only until the next call. A caller that reads each part's header at once
-// (a batch of a hundred parts) saves a map per part.
-func (r *PartReader) ReuseHeader() {
-	if r.header == nil {
-		r.header = make(Header, 4)
-	}
-}
+// ContentTypeOnly makes the parts Next returns from now on carry their
+// Content-Type (Part.ContentType) instead of a Header: each part's header
+// block is still checked as ReadHeader checks it, but no map is built. A
+// caller that needs only that field of each part (a batch of a hundred
+// parts) saves a map's work per part.
+func (r *PartReader) ContentTypeOnly() { r.typeOnly = true }
+
+// Remaining is the length of the body not read yet.
+func (r *PartReader) Remaining() int { return len(r.rest) }
 
 // NewPartReader returns a reader of body's parts delimited by boundary.
 func NewPartReader(body []byte, boundary string) *PartReader {
@@ -116,11 +123,29 @@ func (r *PartReader) part() (Part, bool, error) {
 	if r.hasText {
 		src = r.text[r.size-len(r.rest):]
 	}
-	var pool *ValuePool
-	if r.hasText {
-		pool = &r.values
+	var (
+		p    Part
+		rest []byte
+		err  error
+	)
+	switch {
+	case r.typeOnly && len(r.lastHead) > 0 && bytes.HasPrefix(r.rest, r.lastHead):
+		// The same bytes up to and including a blank line are the same
+		// block: its first blank line is where the last one's was.
+		p.ContentType, rest = r.lastType, r.rest[len(r.lastHead):]
+	case r.typeOnly:
+		p.ContentType, rest, err = readField(r.rest, src, r.hasText, "Content-Type")
+		r.lastHead, r.lastType = nil, ""
+		if err == nil {
+			r.lastHead, r.lastType = r.rest[:len(r.rest)-len(rest)], p.ContentType
+		}
+	default:
+		var pool *ValuePool
+		if r.hasText {
+			pool = &r.values
+		}
+		p.Header, rest, err = readHeader(r.rest, src, r.hasText, pool, nil)
 	}
-	h, rest, err := readHeader(r.rest, src, r.hasText, pool, r.header)
 	if err == errUnterminated {
 		// A body that ends inside a part's header block ends the parts, as
 		// Go's reader has it.
@@ -134,7 +159,7 @@ func (r *PartReader) part() (Part, bool, error) {
 	if !ok {
 		r.broken = true
 	}
-	p := Part{Header: h, Body: rest[:end]}
+	p.Body = rest[:end]
 	if r.hasText {
 		at := r.size - len(rest)
 		p.Text = r.text[at : at+end]
@@ -152,8 +177,10 @@ func (r *PartReader) contentEnd(b []byte) (end int, ok bool) {
 	if bytes.HasPrefix(b, r.dash) && delimiterFollows(b[len(r.dash):]) {
 		return 0, true
 	}
-	nlDash := make([]byte, 0, len(r.nl)+len(r.dash))
-	nlDash = append(append(nlDash, r.nl...), r.dash...)
+	if len(r.nlDash) != len(r.nl)+len(r.dash) { // the line ending is known from the first delimiter on
+		r.nlDash = append(append(r.nlDash[:0], r.nl...), r.dash...)
+	}
+	nlDash := r.nlDash
 	from := 0
 	for {
 		i := bytes.Index(b[from:], nlDash)
