@@ -31,7 +31,7 @@ type PartReader struct {
 	values   ValuePool // the text reader's header values
 	dash     []byte    // "--boundary"
 	nl       []byte    // the line ending: CRLF, or LF
-	nlDash   []byte    // nl and dash, the delimiter within a body
+	delim    []byte    // CRLF and dash: nl and dash end to end
 	parts    int
 	finished bool
 	broken   bool // a part ran to the end of the body without its delimiter
@@ -55,7 +55,9 @@ func (r *PartReader) Remaining() int { return len(r.rest) }
 
 // NewPartReader returns a reader of body's parts delimited by boundary.
 func NewPartReader(body []byte, boundary string) *PartReader {
-	return &PartReader{rest: body, size: len(body), dash: []byte("--" + boundary), nl: []byte("\r\n")}
+	// One allocation holds the line ending, the boundary line and both.
+	delim := []byte("\r\n--" + boundary)
+	return &PartReader{rest: body, size: len(body), delim: delim, dash: delim[2:], nl: delim[:2]}
 }
 
 // NewTextPartReader is NewPartReader for a body the caller also holds as a
@@ -177,10 +179,7 @@ func (r *PartReader) contentEnd(b []byte) (end int, ok bool) {
 	if bytes.HasPrefix(b, r.dash) && delimiterFollows(b[len(r.dash):]) {
 		return 0, true
 	}
-	if len(r.nlDash) != len(r.nl)+len(r.dash) { // the line ending is known from the first delimiter on
-		r.nlDash = append(append(r.nlDash[:0], r.nl...), r.dash...)
-	}
-	nlDash := r.nlDash
+	nlDash := r.delim[2-len(r.nl):]
 	from := 0
 	for {
 		i := bytes.Index(b[from:], nlDash)
