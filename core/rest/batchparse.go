@@ -15,6 +15,9 @@ import (
 type batchPart struct {
 	req       Request
 	contentID string // from the HTTP request's own headers; echoed in the answer
+	// repeats says the part has the method, target and header block of
+	// the part before it, byte for byte.
+	repeats bool
 }
 
 // batchEnvelope is a parsed $batch body: either one changeset of writes or a
@@ -144,9 +147,10 @@ type partScratch struct {
 	contentID string
 	lastProto string
 	framing   bool
-	// lastURL is what lastTarget reads as.
+	// lastURL is what lastTarget reads as; lastMethod is the method.
 	lastTarget string
 	lastURL    *url.URL
+	lastMethod string
 }
 
 // read reads an application/http part into s.part: a request line,
@@ -171,7 +175,8 @@ func (s *partScratch) read(p wire.Part, hint int) error {
 		return errEnvelope
 	}
 	var body []byte
-	if fresh := len(s.lastHead) == 0 || !bytes.HasPrefix(rest, s.lastHead); fresh {
+	fresh := len(s.lastHead) == 0 || !bytes.HasPrefix(rest, s.lastHead)
+	if fresh {
 		if err := s.readHead(raw, rest, p.Text); err != nil {
 			return err
 		}
@@ -192,16 +197,19 @@ func (s *partScratch) read(p wire.Part, hint int) error {
 	if !s.framing {
 		return errEnvelope
 	}
-	if s.lastURL == nil || line.Target != s.lastTarget {
+	sameURL := s.lastURL != nil && line.Target == s.lastTarget
+	if !sameURL {
 		u, err := s.parse(line.Target, hint)
 		if err != nil {
 			return errEnvelope
 		}
 		s.lastTarget, s.lastURL = line.Target, u // never written to: the parts may share it
 	}
+	repeats := !fresh && sameURL && line.Method == s.lastMethod
+	s.lastMethod = line.Method
 	u := s.lastURL
 	s.part = batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: s.header, Body: bytes.TrimSpace(body), ContentLength: -1},
-		contentID: s.contentID}
+		contentID: s.contentID, repeats: repeats}
 	return nil
 }
 

@@ -11,7 +11,12 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/wire"
 )
 
@@ -177,6 +182,69 @@ func FuzzTargetURL(f *testing.F) {
 		}
 		if gerr == nil && !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: %#v, url.ParseRequestURI gives %#v", s, *got, *want)
+		}
+	})
+}
+
+// FuzzDecodeBatchRepeatedParts: decoding a changeset's parts as the
+// handler does, a part that repeats the method, target and header block of
+// the part before reusing its head, gives what decoding every part on its
+// own gives, up to the first that fails; an envelope error drops it all.
+func FuzzDecodeBatchRepeatedParts(f *testing.F) {
+	const ct = "multipart/mixed; boundary=b"
+	insert := func(rk string) string {
+		return "--c\r\nContent-Type: application/http\r\n\r\nPOST http://h/devstoreaccount1/t?$format=application/json;odata=nometadata HTTP/1.1\r\nPrefer: return-no-content\r\n\r\n{\"PartitionKey\":\"p\",\"RowKey\":\"" + rk + "\"}\r\n"
+	}
+	merge := "--c\r\nContent-Type: application/http\r\n\r\nMERGE /devstoreaccount1/t(PartitionKey='p',RowKey='r') HTTP/1.1\r\nIf-Match: *\r\n\r\n{}\r\n"
+	for _, s := range append(batchSeeds(),
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+insert("a")+insert("b")+insert("c")+merge+merge+insert("'")+"--c--\r\n--b--\r\n",
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+merge+merge+strings.Replace(merge, "If-Match: *", "If-Match: x", 1)+merge+"--c--\r\n--b--\r\n",
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+insert("a")+insert("a\x00")+insert("b")+"--c--\r\n--b--\r\n",
+		// The same header block with another method, or another target.
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+merge+strings.Replace(merge, "MERGE", "PUT", 1)+strings.Replace(merge, "RowKey='r'", "RowKey='s'", 1)+
+			strings.Replace(merge, "/t(", "/u(", 1)+strings.Replace(merge, "MERGE", "DELETE", 1)+"--c--\r\n--b--\r\n",
+	) {
+		f.Add(s)
+	}
+	h := testHandler(store.New(store.Options{Clock: time.Now}))
+	f.Fuzz(func(t *testing.T, body string) {
+		newExchange := func() *exchange {
+			return &exchange{h: h, r: Request{Method: "POST"}, version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
+		}
+		var got decoded
+		gotOK := newExchange().decodeBatch(&got, ct, []byte(body), "")
+		// Each part decoded on its own, from its own header.
+		var want decoded
+		x := newExchange()
+		x.parts = &partsState{}
+		_, err := parseBatchText(ct, []byte(body), "", func(p *batchPart, _ int) {
+			if want.failed != nil {
+				return
+			}
+			pd := x.decode(x.partSource(p))
+			if pd.op.Kind == op.Get && pd.early == nil {
+				pd.early = tableerr.New(tableerr.InvalidInput)
+			}
+			want.parts = append(want.parts, pd.answer())
+			if err := firstErr(pd.early, pd.denied, pd.late); err != nil {
+				want.failed = &partError{index: len(want.parts) - 1, err: err}
+				return
+			}
+			want.op.Operations = append(want.op.Operations, pd.op)
+		})
+		if gotOK != (err == nil) {
+			t.Fatalf("%q: decodeBatch %v, the envelope's error %v", body, gotOK, err)
+		}
+		if !gotOK {
+			if got.parts != nil || got.op.Operations != nil || got.failed != nil {
+				t.Fatalf("%q: a malformed envelope keeps its parts' decoding", body)
+			}
+			return
+		}
+		if len(got.parts)+len(want.parts) > 0 && !reflect.DeepEqual(got.parts, want.parts) ||
+			len(got.op.Operations)+len(want.op.Operations) > 0 && !reflect.DeepEqual(got.op.Operations, want.op.Operations) ||
+			!reflect.DeepEqual(got.failed, want.failed) {
+			t.Fatalf("%q: decoded\n%+v %+v %+v\non their own\n%+v %+v %+v", body, got.parts, got.op.Operations, got.failed, want.parts, want.op.Operations, want.failed)
 		}
 	})
 }

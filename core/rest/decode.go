@@ -97,6 +97,26 @@ type source struct {
 // decode reads what a request or a batch part asks: the one place where a
 // verb, a resource, headers and a body become an op.Operation.
 func (x *exchange) decode(s source) decoded {
+	h := x.decodeHead(s)
+	if h.done {
+		return h.d
+	}
+	return x.decodeOp(s, h)
+}
+
+// head is what decode reads before the operation's own fields (body,
+// If-Match, options): the kind of operation and its target, the answer's
+// format and preference, and the gate's verdict on them. It is a function
+// of the verb, the resource, the query and the headers alone, so a batch
+// part that repeats those of the part before reuses its head.
+type head struct {
+	d    decoded
+	res  resource
+	done bool // d is decode's answer already: an error, or a part's single GET
+}
+
+// decodeHead is the first half of decode.
+func (x *exchange) decodeHead(s source) head {
 	d := decoded{level: odata.MinimalMetadata, content: true}
 	if s.part {
 		if f := negotiate(s.r, s.query); f.json {
@@ -110,12 +130,12 @@ func (x *exchange) decode(s source) decoded {
 	res, err := parseResource(s.path)
 	if err != nil {
 		d.early = err
-		return d
+		return head{d: d, done: true}
 	}
 	method, err := effectiveMethod(s.r)
 	if err != nil {
 		d.early = err
-		return d
+		return head{d: d, done: true}
 	}
 	d.op = op.Operation{Kind: kindOf(res, method, s.query), Table: res.table, PartitionKey: res.pk, RowKey: res.rk}
 	o := &d.op
@@ -124,14 +144,21 @@ func (x *exchange) decode(s source) decoded {
 	}
 	if s.part && !o.Kind.InBatch() {
 		d.early = tableerr.New(tableerr.InvalidInput) // queries and table operations have no place in a batch
-		return d
+		return head{d: d, done: true}
 	}
 	if d.denied = s.gate(x, *o); d.denied != nil {
-		return d
+		return head{d: d, done: true}
 	}
-	if s.part && o.Kind == op.Get { // the single-GET form answers the entity whole
-		return d
-	}
+	// The single-GET form answers the entity whole.
+	return head{d: d, res: res, done: s.part && o.Kind == op.Get}
+}
+
+// decodeOp is the second half of decode: the fields of the operation h
+// names.
+func (x *exchange) decodeOp(s source, h head) decoded {
+	d, res := h.d, h.res
+	o := &d.op
+	var err *tableerr.Error
 	fail := func(err *tableerr.Error) decoded { d.late = err; return d }
 	readBody := func() ([]byte, *tableerr.Error) {
 		if s.part {
@@ -286,7 +313,14 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 		d.op.Operations = make([]op.Operation, 0, parts)
 	}
 	i := len(d.parts)
-	pd := x.decode(x.partSource(p))
+	ps, src := x.parts, x.partSource(p)
+	if !p.repeats || !ps.haveHead {
+		ps.head, ps.haveHead = x.decodeHead(src), true
+	}
+	pd := ps.head.d
+	if !ps.head.done {
+		pd = x.decodeOp(src, ps.head)
+	}
 	if pd.op.Kind == op.Get && pd.early == nil {
 		pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 	}
@@ -309,6 +343,11 @@ type partsState struct {
 	// path is the resource path of the last part's URL, url.
 	url  *url.URL
 	path string
+	// head is the last part's head (haveHead once there is one): a part
+	// that repeats the method, target and header block of the part before
+	// has the same.
+	head     head
+	haveHead bool
 }
 
 // decodeEntity decodes an insert's body (text: the same as a string, or
