@@ -308,9 +308,11 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 	}
 	if d.parts == nil {
 		// Sized once: growing by appends would copy a 100-part batch's
-		// several times over.
-		d.parts = make([]partAnswer, 0, parts)
-		d.op.Operations = make([]op.Operation, 0, parts)
+		// several times over. A changeset of more than the most a batch
+		// may hold fails, and is not worth the space.
+		n := min(parts, store.MaxBatch+1)
+		d.parts = make([]partAnswer, 0, n)
+		d.op.Operations = make([]op.Operation, 0, n)
 	}
 	i := len(d.parts)
 	ps, src := x.parts, x.partSource(p)
