@@ -16,7 +16,7 @@ type batchPart struct {
 	req       Request
 	contentID string // from the HTTP request's own headers; echoed in the answer
 	// repeats says the part has the method, target and header block of
-	// the part before it, byte for byte.
+	// the part before it, byte for byte but for its Content-Length.
 	repeats bool
 }
 
@@ -131,19 +131,17 @@ func parseBatchText(contentType string, body []byte, text string, each func(p *b
 }
 
 // partScratch is what the parts of one envelope share: chunks of URLs, the
-// map and values each part's header block is read into, the part being
-// read, and what was read of the part before: a part that repeats its
-// header block or its target byte for byte (a batch's parts mostly do)
-// reuses that reading instead of doing it again.
+// cache each part's header block is read through, the part being read,
+// and what was read of the part before: a part that repeats its header
+// block (or all of it but some values) or its target reuses that reading
+// instead of doing it again.
 type partScratch struct {
 	targetURLs
-	values wire.ValuePool
-	header Header
-	part   batchPart
-	// lastHead is the header block in header, with its blank line (nil
-	// when the block had none); contentID its Content-ID; framing whether
-	// its framing fields suit the protocol lastProto.
-	lastHead  []byte
+	heads   wire.HeaderCache
+	changed []string // the fields heads last found changed
+	part    batchPart
+	// contentID is the last header block's Content-ID; framing says
+	// whether its framing fields suit the protocol lastProto.
 	contentID string
 	lastProto string
 	framing   bool
@@ -174,25 +172,23 @@ func (s *partScratch) read(p wire.Part, hint int) error {
 	if err != nil {
 		return errEnvelope
 	}
-	var body []byte
-	fresh := len(s.lastHead) == 0 || !bytes.HasPrefix(rest, s.lastHead)
-	if fresh {
-		if err := s.readHead(raw, rest, p.Text); err != nil {
-			return err
+	var restText string
+	if len(p.Text) == len(raw) {
+		restText = p.Text[len(raw)-len(rest):]
+	}
+	h, body, how, changed, err := s.heads.Read(rest, restText, s.changed)
+	s.changed = changed
+	if err != nil {
+		if !wire.Unterminated(err) {
+			return errEnvelope
 		}
-		body = rest[len(rest):]
-		if s.lastHead != nil {
-			body = rest[len(s.lastHead):]
-		}
-		s.framing, s.lastProto = transferOK(s.header, line.Proto), line.Proto
-		s.contentID = strings.TrimSpace(first(s.header["Content-Id"])) // the canonical key, which Get would build anew
-	} else {
-		// The same bytes up to and including a blank line are the same
-		// block, already in s.header.
-		body = rest[len(s.lastHead):]
-		if line.Proto != s.lastProto {
-			s.framing, s.lastProto = transferOK(s.header, line.Proto), line.Proto
-		}
+		body = raw[len(raw):] // a block the end of the part cuts off: no body
+	}
+	if how != wire.Same || line.Proto != s.lastProto {
+		s.framing, s.lastProto = transferOK(h, line.Proto), line.Proto
+	}
+	if how != wire.Same {
+		s.contentID = strings.TrimSpace(first(h["Content-Id"])) // the canonical key, which Get would build anew
 	}
 	if !s.framing {
 		return errEnvelope
@@ -205,36 +201,24 @@ func (s *partScratch) read(p wire.Part, hint int) error {
 		}
 		s.lastTarget, s.lastURL = line.Target, u // never written to: the parts may share it
 	}
-	repeats := !fresh && sameURL && line.Method == s.lastMethod
+	repeats := sameURL && line.Method == s.lastMethod && (how == wire.Same || how == wire.Values && framingOnly(changed))
 	s.lastMethod = line.Method
 	u := s.lastURL
-	s.part = batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: s.header, Body: bytes.TrimSpace(body), ContentLength: -1},
+	s.part = batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: h, Body: bytes.TrimSpace(body), ContentLength: -1},
 		contentID: s.contentID, repeats: repeats}
 	return nil
 }
 
-// readHead reads the header block at the start of rest (the part raw
-// after its request line; text is raw as a string) into s.header, and
-// keeps it as lastHead when a blank line ends it. A block the end of the
-// part cuts off is read as far as it goes: the part has no body.
-func (s *partScratch) readHead(raw, rest []byte, text string) error {
-	var restText string
-	if len(text) == len(raw) {
-		restText = text[len(raw)-len(rest):]
+// framingOnly reports whether the fields named are Content-Length alone:
+// a part's framing, which the envelope reads and decoding does not (the
+// parts of an SDK's batch differ in it and nothing else).
+func framingOnly(keys []string) bool {
+	for _, k := range keys {
+		if k != "Content-Length" {
+			return false
+		}
 	}
-	if s.header == nil {
-		s.header = make(Header, 8)
-	}
-	s.lastHead = nil
-	s.values.Rewind() // the values of the part before are no longer used
-	_, after, err := wire.ReadHeaderInto(s.header, rest, restText, &s.values)
-	switch {
-	case err == nil:
-		s.lastHead = rest[:len(rest)-len(after)]
-	case !wire.Unterminated(err):
-		return errEnvelope
-	}
-	return nil
+	return true
 }
 
 // transferOK checks a part's framing fields as an HTTP/1.1 reader does: a

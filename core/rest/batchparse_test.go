@@ -200,6 +200,16 @@ func FuzzDecodeBatchRepeatedParts(f *testing.F) {
 		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+insert("a")+insert("b")+insert("c")+merge+merge+insert("'")+"--c--\r\n--b--\r\n",
 		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+merge+merge+strings.Replace(merge, "If-Match: *", "If-Match: x", 1)+merge+"--c--\r\n--b--\r\n",
 		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+insert("a")+insert("a\x00")+insert("b")+"--c--\r\n--b--\r\n",
+		// Header blocks that differ in Content-Length alone, or in more.
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+
+			strings.Replace(insert("a"), "Prefer:", "Content-Length: 30\r\nPrefer:", 1)+strings.Replace(insert("bb"), "Prefer:", "Content-Length: 31\r\nPrefer:", 1)+
+			strings.Replace(insert("c"), "Prefer: return-no-content", "Content-Length: 30\r\nPrefer: return-content", 1)+
+			strings.Replace(insert("d"), "Prefer: return-no-content", "Content-Length: 31\r\nPrefer: return-content", 1)+"--c--\r\n--b--\r\n",
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+
+			strings.Replace(insert("a"), "Prefer:", "Content-Length: 30\r\nPrefer:", 1)+strings.Replace(insert("e"), "Prefer:", "Content-Length: 3x\r\nPrefer:", 1)+"--c--\r\n--b--\r\n",
+		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+
+			strings.Replace(merge, "If-Match: *", "Content-Length: 2\r\nIf-Match: *", 1)+strings.Replace(merge, "If-Match: *", "Content-Length: 3\r\nIf-Match: W/\"x\"", 1)+
+			strings.Replace(merge, "If-Match: *", "Content-Length: 4\r\nIf-Match: W/\"x\"", 1)+"--c--\r\n--b--\r\n",
 		// The same header block with another method, or another target.
 		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n"+merge+strings.Replace(merge, "MERGE", "PUT", 1)+strings.Replace(merge, "RowKey='r'", "RowKey='s'", 1)+
 			strings.Replace(merge, "/t(", "/u(", 1)+strings.Replace(merge, "MERGE", "DELETE", 1)+"--c--\r\n--b--\r\n",

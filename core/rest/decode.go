@@ -107,8 +107,9 @@ func (x *exchange) decode(s source) decoded {
 // head is what decode reads before the operation's own fields (body,
 // If-Match, options): the kind of operation and its target, the answer's
 // format and preference, and the gate's verdict on them. It is a function
-// of the verb, the resource, the query and the headers alone, so a batch
-// part that repeats those of the part before reuses its head.
+// of the verb, the resource, the query and the headers alone, and of no
+// framing field (Content-Length), so a batch part that repeats those of the
+// part before reuses its head.
 type head struct {
 	d    decoded
 	res  resource
@@ -347,7 +348,7 @@ type partsState struct {
 	path string
 	// head is the last part's head (haveHead once there is one): a part
 	// that repeats the method, target and header block of the part before
-	// has the same.
+	// (but for its framing) has the same.
 	head     head
 	haveHead bool
 }

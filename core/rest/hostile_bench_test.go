@@ -150,6 +150,27 @@ func deletesOfLines(n int, distinct bool) string {
 	return b.String() + "--changeset_y--\r\n--batch_x--\r\n"
 }
 
+// deletesOfNames is deletesOfLines with n header lines of distinct names
+// (a block read field by field against the part before), the last name
+// differing from part to part: each block is matched line by line with
+// the one before, to fail only at its last line, and then read in full.
+func deletesOfNames(n int) string {
+	var names strings.Builder
+	for j := 0; j < n-2; j++ {
+		names.WriteString("a" + strconv.Itoa(j) + ": v\n")
+	}
+	part := func(i int) string {
+		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='" + strconv.Itoa(i) +
+			"') HTTP/1.1\nIf-Match: *\n" + names.String() + "z" + strconv.Itoa(i) + ":\n\n\r\n"
+	}
+	var b strings.Builder
+	b.WriteString("--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n")
+	for i := 0; i < 999 && b.Len()+len(part(i)) < 4<<20-200; i++ {
+		b.WriteString(part(i))
+	}
+	return b.String() + "--changeset_y--\r\n--batch_x--\r\n"
+}
+
 // falseBoundaries is 4 MiB of lines that start like the changeset's
 // delimiter without being one, with no delimiter to end the part.
 func falseBoundaries() string {
@@ -206,6 +227,7 @@ func hostile(tb testing.TB) []struct {
 		{"Handler/batch-1000-parts", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", batch)},
 		{"Handler/batch-parts-most-header-lines", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", deletesOfLines(wire.MaxHeaders, false))},
 		{"Handler/batch-parts-most-distinct-header-lines", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", deletesOfLines(wire.MaxHeaders, true))},
+		{"Handler/batch-parts-most-named-header-lines", send("POST", "/$batch", "multipart/mixed; boundary=batch_x", deletesOfNames(wire.MaxHeaders))},
 		{"Handler/set-acl-nested-xml", signedXML(h, "/t?comp=acl", deepXML("SignedIdentifiers"))},
 		{"Handler/set-properties-nested-xml", signedXML(h, "/?restype=service&comp=properties", deepXML("StorageServiceProperties"))},
 		{"Handler/set-acl-many-identifiers", signedXML(h, "/t?comp=acl", wideXML("SignedIdentifiers", "<SignedIdentifier/>"))},

@@ -100,6 +100,16 @@ func (p *ValuePool) take(n int) []string {
 // readHeader reads into reuse, cleared, when it is not nil, and into a new
 // map otherwise.
 func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Header) (Header, []byte, error) {
+	return readHeaderLines(b, src, haveSrc, pool, reuse, nil)
+}
+
+// readHeaderLines is readHeader that also records the block's lines into
+// *lines (a HeaderCache's) when it is simple: every name once, nothing
+// folded; *lines is nil otherwise.
+func readHeaderLines(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Header, lines *[]cacheLine) (Header, []byte, error) {
+	if lines != nil {
+		*lines = (*lines)[:0]
+	}
 	n, end, terminated, err := blockExtent(b)
 	if err != nil {
 		return nil, nil, err
@@ -118,18 +128,22 @@ func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Heade
 		// Sized for distinct names, which repeated lines of one name do not add.
 		h = make(Header, min(n, 16))
 	}
-	fields := 0
+	fields, simple := 0, lines != nil
 	for rest := text; ; {
 		name, value, next, ok, err := nextField(rest)
 		if err != nil {
 			return nil, nil, err
 		}
 		if !ok {
+			if lines != nil && (!simple || !terminated) {
+				*lines = (*lines)[:0]
+			}
 			if !terminated {
 				return h, nil, errUnterminated // with the fields read so far
 			}
 			return h, b[end:], nil
 		}
+		field := rest[:len(rest)-len(next)] // its line, or lines when folded
 		rest = next
 		key, valid := fieldName(name)
 		if !valid {
@@ -137,9 +151,18 @@ func readHeader(b []byte, src string, haveSrc bool, pool *ValuePool, reuse Heade
 		}
 		if vs, seen := h[key]; seen {
 			h[key] = append(vs, value)
+			simple = false
 		} else {
 			strs[fields] = value
 			h[key] = strs[fields : fields+1 : fields+1]
+		}
+		if simple {
+			line, after, _ := nextLineString(field)
+			if after != "" {
+				simple = false // folded
+			} else {
+				*lines = append(*lines, cacheLine{text: line, name: len(name), key: key, value: h[key]})
+			}
 		}
 		fields++
 	}
