@@ -7,7 +7,7 @@ import "bytes"
 // block equal to it byte for byte is not read again, and one that differs
 // from it only in the values of some fields (the same lines up to each
 // colon, in the same order, each name once, nothing folded) has only those
-// values read. Either way the map, and any error, are what ReadHeaderInto
+// values read. Either way the map, and any error, are what ReadHeader
 // gives; the map and its values are valid until the next Read. The zero
 // value is ready.
 type HeaderCache struct {

@@ -59,17 +59,6 @@ func ReadHeaderText(b []byte, text string, pool *ValuePool) (Header, []byte, err
 	return readHeader(b, text, true, pool, nil)
 }
 
-// ReadHeaderInto is ReadHeaderText reading into h, cleared first, instead
-// of a new map, and returning it: a caller that reads many blocks one after
-// another and keeps none (a batch's parts, each read when it is decoded)
-// saves a map per block. h must not be nil.
-func ReadHeaderInto(h Header, b []byte, text string, pool *ValuePool) (Header, []byte, error) {
-	if len(text) != len(b) {
-		return readHeader(b, "", false, pool, h)
-	}
-	return readHeader(b, text, true, pool, h)
-}
-
 // ValuePool hands out the value slices of many header blocks from shared
 // chunks: one allocation for several blocks instead of one each. The zero
 // value is ready.
