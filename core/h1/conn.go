@@ -307,6 +307,8 @@ func (c *conn) flush(p []byte) {
 			_, c.werr = c.raw.write(c.out)
 		case len(p) == 0:
 			_, c.werr = c.nc.Write(c.out)
+		case c.raw != nil:
+			_, c.werr = c.raw.write2(c.out, p)
 		default:
 			bufs := net.Buffers{c.out, p}
 			_, c.werr = bufs.WriteTo(c.nc)

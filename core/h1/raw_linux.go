@@ -16,12 +16,14 @@ import (
 // (syscall.RawConn waits when the call would block).
 type rawIO struct {
 	rc syscall.RawConn
-	// readF and writeF are readFD and writeFD, bound once: a method value
-	// made at each call would be allocated at each call.
-	readF, writeF func(fd uintptr) bool
-	buf           []byte // the bytes of the call under way
-	n             int
-	err           syscall.Errno
+	// readF, writeF and writevF are readFD, writeFD and writevFD, bound
+	// once: a method value made at each call would be allocated at each call.
+	readF, writeF, writevF func(fd uintptr) bool
+	// buf (then more, for writev) holds the bytes of the call under way,
+	// n how many of them are done.
+	buf, more []byte
+	n         int
+	err       syscall.Errno
 }
 
 // newRawIO returns the raw reader and writer of a TCP connection, or nil
@@ -36,7 +38,7 @@ func newRawIO(nc net.Conn) *rawIO {
 		return nil
 	}
 	r := &rawIO{rc: rc}
-	r.readF, r.writeF = r.readFD, r.writeFD
+	r.readF, r.writeF, r.writevF = r.readFD, r.writeFD, r.writevFD
 	return r
 }
 
@@ -93,6 +95,53 @@ func (r *rawIO) write(p []byte) (int, error) {
 func (r *rawIO) writeFD(fd uintptr) bool {
 	for r.n < len(r.buf) {
 		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&r.buf[r.n])), uintptr(len(r.buf)-r.n))
+		switch e {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait until writable
+		case 0:
+			r.n += int(n)
+		default:
+			r.err = e
+			return true
+		}
+	}
+	return true
+}
+
+// write2 writes a and then b as net.Buffers.WriteTo does: in one system
+// call when the socket takes them whole.
+func (r *rawIO) write2(a, b []byte) (int, error) {
+	r.buf, r.more, r.n, r.err = a, b, 0, 0
+	defer func() { r.buf, r.more = nil, nil }()
+	if len(a)+len(b) == 0 {
+		return 0, nil
+	}
+	if err := r.rc.Write(r.writevF); err != nil {
+		return r.n, err
+	}
+	if r.err != 0 {
+		return r.n, r.err
+	}
+	return r.n, nil
+}
+
+func (r *rawIO) writevFD(fd uintptr) bool {
+	for r.n < len(r.buf)+len(r.more) {
+		var iov [2]syscall.Iovec
+		k := 0
+		if r.n < len(r.buf) {
+			iov[0].Base = &r.buf[r.n]
+			iov[0].SetLen(len(r.buf) - r.n)
+			k = 1
+		}
+		if off := max(r.n-len(r.buf), 0); off < len(r.more) {
+			iov[k].Base = &r.more[off]
+			iov[k].SetLen(len(r.more) - off)
+			k++
+		}
+		n, _, e := syscall.RawSyscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(k))
 		switch e {
 		case syscall.EINTR:
 			continue

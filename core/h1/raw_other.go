@@ -12,3 +12,5 @@ func newRawIO(net.Conn) *rawIO { return nil }
 
 func (*rawIO) read([]byte) (int, error)  { panic("h1: no raw I/O here") }
 func (*rawIO) write([]byte) (int, error) { panic("h1: no raw I/O here") }
+
+func (*rawIO) write2(_, _ []byte) (int, error) { panic("h1: no raw I/O here") }

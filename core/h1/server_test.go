@@ -2,6 +2,7 @@ package h1
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -319,4 +320,52 @@ func anyBusy(s *Server) bool {
 		}
 	}
 	return false
+}
+
+// TestLargeAnswerArrivesWhole: an answer far larger than the socket's
+// buffers, gathered output and a large body written beside it in one
+// vectored write, reaches a client that reads it slowly byte for byte
+// (the write is taken in parts, each resumed where the last one ended).
+func TestLargeAnswerArrivesWhole(t *testing.T) {
+	big := make([]byte, 8<<20)
+	for i := range big {
+		big[i] = byte(i*7 + i>>13)
+	}
+	api := handlerFunc(func(w rest.ResponseWriter, h rest.Header, _ rest.Request) {
+		h.Set("Content-Type", "application/octet-stream")
+		w.Write(big[:100]) // gathered, then the rest written beside it
+		w.Write(big[100:])
+	})
+	conn := dialFront(t, &Server{API: api, Fallback: &http.Server{}})
+	io.WriteString(conn, "GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n")
+	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	br := bufio.NewReaderSize(conn, 4096)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 0, len(big))
+	buf := make([]byte, 64<<10)
+	for reads := 0; len(got) < len(big) && reads < 1<<20; reads++ {
+		n, err := resp.Body.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			break
+		}
+		if reads%16 == 0 {
+			time.Sleep(time.Millisecond) // let the server's socket fill
+		}
+	}
+	if !bytes.Equal(got, big) {
+		t.Fatalf("%d bytes arrived, want %d; first difference at %d", len(got), len(big), firstDiff(got, big))
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
