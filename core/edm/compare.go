@@ -43,6 +43,22 @@ func utf16Key(r rune) rune {
 // UTF16Len returns the length of s in UTF-16 code units, the unit of the
 // service's string limits.
 func UTF16Len(s string) int {
+	// ASCII, eight bytes at a time: one unit each. The rest of the text
+	// from the first word holding another byte is counted rune by rune.
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	return i + utf16LenFrom(s[i:])
+}
+
+// utf16LenFrom is UTF16Len one byte or rune at a time; an invalid byte
+// counts one unit (U+FFFD).
+func utf16LenFrom(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
 		c := s[i]

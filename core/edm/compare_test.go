@@ -3,6 +3,7 @@ package edm
 import (
 	"math"
 	"sort"
+	"strings"
 	"testing"
 	"unicode/utf16"
 )
@@ -43,6 +44,19 @@ func TestUTF16Len(t *testing.T) {
 			t.Errorf("UTF16Len(%q) = %d, want %d", s, got, want)
 		}
 	}
+}
+
+// FuzzUTF16Len: the word-at-a-time count equals the length of the text
+// encoded as UTF-16 (an invalid byte is one U+FFFD).
+func FuzzUTF16Len(f *testing.F) {
+	for _, s := range []string{"", "abcdefgh", "abcdefghi😀", "0123456é", "01234567\xff89", "你好abcdefgh", strings.Repeat("x", 40) + "😀"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := UTF16Len(s), len(utf16.Encode([]rune(s))); got != want {
+			t.Fatalf("UTF16Len(%q) = %d, want %d", s, got, want)
+		}
+	})
 }
 
 func TestCompareWithinTypes(t *testing.T) {
