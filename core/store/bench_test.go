@@ -174,3 +174,35 @@ func BenchmarkSnapshot100k(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "doc-bytes")
 }
+
+// BenchmarkTransactInsert100 stores a batch of 100 inserts into a fresh
+// partition, the entities made beforehand: the store's share of a $batch of
+// inserts. The table starts afresh every 200 batches (20,000 entities, the
+// size a perf run's batch phase reaches), so the figure does not depend on
+// how many times the benchmark runs.
+func BenchmarkTransactInsert100(b *testing.B) {
+	const perTable = 200
+	batches := make([][]Op, perTable)
+	for i := range batches {
+		batches[i] = make([]Op, 100)
+	}
+	var s *Store
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%perTable == 0 {
+			b.StopTimer()
+			s = New(Options{Clock: stalled()})
+			s.CreateTable("bench")
+			for k, ops := range batches {
+				for j := range ops {
+					ops[j] = Op{Kind: Insert, Entity: typical("tx-"+strconv.Itoa(k), rk(j), j)}
+				}
+			}
+			b.StartTimer()
+		}
+		if _, err := s.Transact("bench", batches[i%perTable]); err != nil {
+			b.Fatal(err.Err)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/tableplay/tableplay/core/entity"
+import (
+	"github.com/tidwall/btree"
+
+	"github.com/tableplay/tableplay/core/entity"
+)
 
 // keeper readies the entities one commit stores. For a commit of several
 // operations (a batch) it takes their structs from shared chunks: a few
@@ -14,6 +18,10 @@ type keeper struct {
 	// names are the table's shared property names of the entity kept
 	// before, by position (table.intern).
 	names []string
+	// hint is where in the tree the commit's last operation went: a
+	// batch's entities, one partition in key order as clients mostly send
+	// them, then cost a few comparisons each rather than a full search.
+	hint btree.PathHint
 }
 
 // keepEntities is how many entity structs a chunk holds (about 4 KiB).
@@ -49,4 +57,10 @@ func (k *keeper) lastNames() *[]string {
 // reader to write it out caches its encoding for the others.
 func (k *keeper) keep(e *entity.Entity) {
 	e.KeptSize = e.Size()
+}
+
+// unkeep drops e, the entity k.entity last returned, which the commit did
+// not store after all; nothing else holds it.
+func (k *keeper) unkeep(e *entity.Entity) {
+	*e = entity.Entity{}
 }

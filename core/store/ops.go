@@ -139,16 +139,15 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 // apply performs op on tr with Timestamp ts.
 func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.Error) {
 	e := op.Entity
-	found, exists := tr.Get(itemOf(e))
-	cur := found.e
 	if op.Kind == Delete && op.IfMatch.Kind == MatchNone {
 		return nil, tableerr.New(tableerr.MissingRequiredHeader)
 	}
+	if op.Kind == Insert {
+		return insert(tr, e, ts, k)
+	}
+	found, exists := tr.GetHint(itemOf(e), &k.hint)
+	cur := found.e
 	switch op.Kind {
-	case Insert:
-		if exists {
-			return nil, tableerr.New(tableerr.EntityAlreadyExists)
-		}
 	case Replace, Merge, Delete:
 		if !exists {
 			return nil, tableerr.New(tableerr.ResourceNotFound)
@@ -158,7 +157,7 @@ func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.
 		}
 	}
 	if op.Kind == Delete {
-		tr.Delete(found)
+		tr.DeleteHint(found, &k.hint)
 		return nil, nil
 	}
 	var next *entity.Entity
@@ -171,15 +170,29 @@ func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.
 		next = k.entity()
 		next.PartitionKey, next.RowKey, next.Properties = e.PartitionKey, e.RowKey, e.Properties
 	}
-	if op.Kind != Insert {
-		// The live service returns an entity written through PUT or MERGE
-		// with its properties in ordinal name order; an insert keeps the
-		// order the client sent.
-		next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
-	}
+	// The live service returns an entity written through PUT or MERGE with
+	// its properties in ordinal name order; an insert keeps the order the
+	// client sent.
+	next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
 	next.Timestamp = ts
 	k.keep(next)
-	tr.Set(itemOf(next))
+	tr.SetHint(itemOf(next), &k.hint)
+	return next, nil
+}
+
+// insert stores e, which must be new, with Timestamp ts: in one descent of
+// the tree, which tells by replacing whether the key was there (the entity
+// it replaced is then put back: the tree is as before).
+func insert(tr *tree, e *entity.Entity, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.Error) {
+	next := k.entity()
+	next.PartitionKey, next.RowKey, next.Properties = e.PartitionKey, e.RowKey, e.Properties
+	next.Timestamp = ts
+	k.keep(next)
+	if prev, exists := tr.SetHint(itemOf(next), &k.hint); exists {
+		tr.SetHint(prev, &k.hint)
+		k.unkeep(next)
+		return nil, tableerr.New(tableerr.EntityAlreadyExists)
+	}
 	return next, nil
 }
 
