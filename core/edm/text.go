@@ -122,23 +122,29 @@ func parseGuid(s string) (g [16]byte, ok bool) {
 	if len(s) == 38 && (s[0] == '{' && s[37] == '}' || s[0] == '(' && s[37] == ')') {
 		s = s[1:37]
 	}
+	dashed := false
 	switch len(s) {
 	case 36:
 		if s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 			return g, false
 		}
-		s = s[0:8] + s[9:13] + s[14:18] + s[19:23] + s[24:]
+		dashed = true
 	case 32:
 	default:
 		return g, false
 	}
+	j := 0 // the index in s of byte i's first digit
 	for i := 0; i < 16; i++ {
-		hi, ok1 := hexVal(s[2*i])
-		lo, ok2 := hexVal(s[2*i+1])
+		if dashed && (i == 4 || i == 6 || i == 8 || i == 10) {
+			j++ // over the dash
+		}
+		hi, ok1 := hexVal(s[j])
+		lo, ok2 := hexVal(s[j+1])
 		if !ok1 || !ok2 {
 			return g, false
 		}
 		g[i] = hi<<4 | lo
+		j += 2
 	}
 	return g, true
 }

@@ -47,10 +47,23 @@ func (t Type) String() string {
 // ParseType maps a wire name such as "Edm.Int64" to its Type. The service
 // matches type names exactly (case-sensitively).
 func ParseType(name string) (Type, bool) {
-	for t := Binary; t <= String; t++ {
-		if t.String() == name {
-			return t, true
-		}
+	switch name {
+	case "Edm.Binary":
+		return Binary, true
+	case "Edm.Boolean":
+		return Boolean, true
+	case "Edm.DateTime":
+		return DateTime, true
+	case "Edm.Double":
+		return Double, true
+	case "Edm.Guid":
+		return Guid, true
+	case "Edm.Int32":
+		return Int32, true
+	case "Edm.Int64":
+		return Int64, true
+	case "Edm.String":
+		return String, true
 	}
 	return Invalid, false
 }

@@ -1,0 +1,70 @@
+package edm
+
+import "testing"
+
+// guidByJoining is the straightforward reading parseGuid must agree with:
+// the dashes cut out, then 32 hex digits.
+func guidByJoining(s string) (g [16]byte, ok bool) {
+	if len(s) == 38 && (s[0] == '{' && s[37] == '}' || s[0] == '(' && s[37] == ')') {
+		s = s[1:37]
+	}
+	if len(s) == 36 {
+		if s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+			return g, false
+		}
+		s = s[0:8] + s[9:13] + s[14:18] + s[19:23] + s[24:]
+	}
+	if len(s) != 32 {
+		return g, false
+	}
+	for i := range g {
+		hi, ok1 := hexVal(s[2*i])
+		lo, ok2 := hexVal(s[2*i+1])
+		if !ok1 || !ok2 {
+			return g, false
+		}
+		g[i] = hi<<4 | lo
+	}
+	return g, true
+}
+
+// FuzzParseString: no text panics any type's parser; a Guid reads as the
+// straightforward reading does; a type name maps as a search of the eight
+// names does; whatever parses prints (Text) to a text that parses back to
+// the same value.
+func FuzzParseString(f *testing.F) {
+	for _, s := range []string{"c9da6455-213d-42c9-9a79-3e9149a57833", "{C9DA6455-213D-42C9-9A79-3E9149A57833}", "(c9da6455213d42c99a793e9149a57833)",
+		"c9da6455213d42c99a793e9149a57833", "c9da6455-213d-42c9-9a79_3e9149a57833", "c9da6455-213d-42c9-9a79-3e9149a5783g",
+		"2021-06-09T01:17:13.2924321Z", "1600-12-31T23:59:59Z", "9876543210", "-9223372036854775809", "NaN", "1e400", "QmFyQmF6UXV4", "QmF=",
+		"Edm.Int64", "Edm.Guid", "edm.int64", "TRUE", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, ok := parseGuid(s)
+		if wg, wok := guidByJoining(s); g != wg || ok != wok {
+			t.Fatalf("parseGuid(%q) = %x %v, want %x %v", s, g, ok, wg, wok)
+		}
+		want, wantOK := Invalid, false
+		for _, ty := range Types() {
+			if ty.String() == s {
+				want, wantOK = ty, true
+			}
+		}
+		if got, ok := ParseType(s); got != want || ok != wantOK {
+			t.Fatalf("ParseType(%q) = %v %v, want %v %v", s, got, ok, want, wantOK)
+		}
+		for _, ty := range Types() {
+			v, err := ParseString(ty, s)
+			if err != nil {
+				if _, ok := err.(*ParseError); !ok {
+					t.Fatalf("ParseString(%v, %q): error %T", ty, s, err)
+				}
+				continue
+			}
+			again, err := ParseString(ty, v.Text())
+			if err != nil || Compare(v, again) != 0 {
+				t.Fatalf("ParseString(%v, %q) = %v, its text %q reads %v, %v", ty, s, v, v.Text(), again, err)
+			}
+		}
+	})
+}
