@@ -32,7 +32,8 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 	if len(s) > maxSimpleBody {
 		return d, false
 	}
-	var buf, notesBuf [maxSimpleMembers]member
+	var buf [maxSimpleMembers]simpleProp
+	var notesBuf [maxSimpleMembers]simpleNote
 	props, notes := buf[:0], notesBuf[:0]
 	i := skipSpace(s, 0)
 	if i == len(s) || s[i] != '{' {
@@ -43,7 +44,7 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 		i++
 	} else {
 		for {
-			key, next, ok := scanString(s, i)
+			key, next, flags, ok := scanString(s, i)
 			if !ok {
 				return d, false
 			}
@@ -52,28 +53,34 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 				return d, false
 			}
 			i = skipSpace(s, i+1)
-			m, next, ok := scanValue(s, i)
+			kind, text, next, vflags, ok := scanValue(s, i)
 			if !ok {
 				return d, false
 			}
 			i = skipSpace(s, next)
-			name := validUTF8(key)
-			if at := strings.IndexByte(name, '@'); at >= 0 && strings.HasPrefix(name[at+1:], "odata.") {
+			name := key
+			if flags&nonASCII != 0 {
+				name = validUTF8(key)
+			}
+			at := -1
+			if flags&hasAt != 0 {
+				at = strings.IndexByte(name, '@')
+			}
+			if at >= 0 && strings.HasPrefix(name[at+1:], "odata.") {
 				if name[at:] == annotationSuffix {
-					if m.kind != edm.JSONString || m.null || len(notes) == maxSimpleMembers {
-						return d, false
+					if kind != edm.JSONString || len(notes) == maxSimpleMembers {
+						return d, false // null or not a string
 					}
-					notes = append(notes, member{name: name[:at], text: m.text})
+					notes = append(notes, simpleNote{name: name[:at], text: text})
 				}
 			} else if !strings.HasPrefix(name, "odata.") {
 				if len(props) == maxSimpleMembers {
 					return d, false
 				}
-				if m.kind == edm.JSONString {
-					m.text = validUTF8(m.text)
+				if vflags&nonASCII != 0 {
+					text = validUTF8(text)
 				}
-				m.name = name
-				props = append(props, m)
+				props = append(props, simpleProp{name: name, text: text, kind: kind})
 			}
 			if i == len(s) {
 				return d, false
@@ -91,18 +98,20 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 	if skipSpace(s, i) != len(s) {
 		return d, false
 	}
-	// Each annotation must name a property, once.
-	for j, n := range notes {
+	// Each annotation must name a property, once; it types every member
+	// of that name (a repeated name is Check's to refuse).
+	for j := range notes {
+		n := &notes[j]
 		for _, o := range notes[:j] {
 			if o.name == n.name {
 				return d, false
 			}
 		}
 		found := false
-		for _, p := range props {
-			if p.name == n.name {
+		for k := range props {
+			if props[k].name == n.name {
+				props[k].typeName = n.text
 				found = true
-				break
 			}
 		}
 		if !found {
@@ -114,18 +123,40 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 	} else {
 		d.Fields = make([]entity.Field, len(props))
 	}
-	for j, p := range props {
-		typeName := ""
-		for _, n := range notes {
-			if n.name == p.name {
-				typeName = n.text
-				break
-			}
+	for j := range props {
+		p := &props[j]
+		f := &d.Fields[j]
+		f.Name = p.name
+		switch {
+		case p.kind == 0:
+			f.Null = true
+		case p.typeName == "" && p.kind == edm.JSONString:
+			f.Value = edm.StringValue(p.text) // as edm.FromJSON reads it, without the call
+		default:
+			f.Value, f.Err = fromJSON(p.kind, p.text, p.typeName)
 		}
-		d.Fields[j] = p.field(typeName)
 	}
 	return d, true
 }
+
+// simpleProp is a property decodeSimple took: its value's kind (0 for
+// null), text and type annotation.
+type simpleProp struct {
+	name, text, typeName string
+	kind                 edm.JSONKind
+}
+
+// simpleNote is a type annotation decodeSimple took: the property it names
+// and the type.
+type simpleNote struct {
+	name, text string
+}
+
+// Flags scanString and scanValue report about a string's bytes.
+const (
+	nonASCII = 1 << iota // a byte of 0x80 or more: the text may need validUTF8
+	hasAt                // an '@': the name may be an annotation
+)
 
 // copyForSimple is the copy of body that decodeSimple reads, made only for
 // a body it may take, so that a hostile body is never copied for a pass
@@ -144,46 +175,55 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
-// scanString reads a string at s[i] that needs no unescaping: its text and
-// the index after its closing quote.
-func scanString(s string, i int) (text string, next int, ok bool) {
+// scanString reads a string at s[i] that needs no unescaping: its text,
+// the index after its closing quote and what flags its bytes raise.
+func scanString(s string, i int) (text string, next int, flags uint8, ok bool) {
 	if i == len(s) || s[i] != '"' {
-		return "", 0, false
+		return "", 0, 0, false
 	}
+	var high byte
 	for j := i + 1; j < len(s); j++ {
-		switch c := s[j]; {
+		c := s[j]
+		high |= c
+		switch {
 		case c == '"':
-			return s[i+1 : j], j + 1, true
+			if high&0x80 != 0 {
+				flags |= nonASCII
+			}
+			return s[i+1 : j], j + 1, flags, true
+		case c == '@':
+			flags |= hasAt
 		case c == '\\' || c < 0x20:
-			return "", 0, false
+			return "", 0, 0, false
 		}
 	}
-	return "", 0, false
+	return "", 0, 0, false
 }
 
-// scanValue reads a string, number, true, false or null at s[i].
-func scanValue(s string, i int) (m member, next int, ok bool) {
+// scanValue reads a string, number, true, false or null (kind 0) at s[i];
+// flags are a string's, as scanString reports them.
+func scanValue(s string, i int) (kind edm.JSONKind, text string, next int, flags uint8, ok bool) {
 	if i == len(s) {
-		return m, 0, false
+		return 0, "", 0, 0, false
 	}
 	switch c := s[i]; {
 	case c == '"':
-		text, next, ok := scanString(s, i)
-		return member{kind: edm.JSONString, text: text}, next, ok
+		text, next, flags, ok := scanString(s, i)
+		return edm.JSONString, text, next, flags, ok
 	case c == 't' && strings.HasPrefix(s[i:], "true"):
-		return member{kind: edm.JSONBool, text: s[i : i+4]}, i + 4, true
+		return edm.JSONBool, s[i : i+4], i + 4, 0, true
 	case c == 'f' && strings.HasPrefix(s[i:], "false"):
-		return member{kind: edm.JSONBool, text: s[i : i+5]}, i + 5, true
+		return edm.JSONBool, s[i : i+5], i + 5, 0, true
 	case c == 'n' && strings.HasPrefix(s[i:], "null"):
-		return member{null: true}, i + 4, true
+		return 0, "", i + 4, 0, true
 	case c == '-' || c >= '0' && c <= '9':
 		end, ok := scanNumber(s, i)
 		if !ok {
-			return m, 0, false
+			return 0, "", 0, 0, false
 		}
-		return member{kind: edm.JSONNumber, text: s[i:end]}, end, true
+		return edm.JSONNumber, s[i:end], end, 0, true
 	}
-	return m, 0, false
+	return 0, "", 0, 0, false
 }
 
 // scanNumber reads a number by JSON's grammar:
