@@ -126,7 +126,7 @@ func Check(d Draft) Report {
 			add(stageSizes, v)
 		}
 		size += 8 + 2*nameLen + valueSize
-		e.Properties = append(e.Properties, Property{Name: f.Name, Value: f.Value})
+		e.Properties = appendProperty(e.Properties, f.Name, f.Value)
 	}
 	d.Slab.trim(e)
 	props := e.Properties
@@ -377,4 +377,19 @@ func (s *nameSet) add(name string) bool {
 	s.small[s.n] = name
 	s.n++
 	return true
+}
+
+// appendProperty appends name and v to ps, writing the two into place
+// rather than copying a Property built beside it (a copy of a struct this
+// size is a bulk move with a write barrier per pointer while the collector
+// runs).
+func appendProperty(ps []Property, name string, v edm.Value) []Property {
+	n := len(ps)
+	if n == cap(ps) {
+		return append(ps, Property{Name: name, Value: v})
+	}
+	ps = ps[:n+1]
+	p := &ps[n]
+	p.Name, p.Value = name, v
+	return ps
 }
