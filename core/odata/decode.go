@@ -26,7 +26,8 @@ func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 // text (the same bytes, never written again), or "": the entity's strings
 // are then cut from text instead of from a copy of body.
 func DecodeEntityText(body []byte, text string) (*entity.Entity, *tableerr.Error) {
-	d, err := decodeDraft(body, text)
+	var space [maxSimpleMembers]entity.Field // see Decoder.Entity
+	d, err := decodeDraft(body, text, space[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +43,8 @@ func DecodeUpdate(body []byte, pk, rk string) (*entity.Entity, *tableerr.Error) 
 // DecodeUpdateText is DecodeUpdate for a body also held as text, as in
 // DecodeEntityText.
 func DecodeUpdateText(body []byte, text, pk, rk string) (*entity.Entity, *tableerr.Error) {
-	d, err := decodeDraft(body, text)
+	var space [maxSimpleMembers]entity.Field // see Decoder.Entity
+	d, err := decodeDraft(body, text, space[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -98,16 +100,17 @@ const smallBody = 5 * (entity.MaxProperties - 2)
 // where the JSON itself is unusable, and with TooManyProperties, before
 // reading further, when the body holds more properties than an entity may.
 func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
-	return decodeDraft(body, "")
+	return decodeDraft(body, "", nil)
 }
 
-// decodeDraft is DecodeDraft for a body also held as text, or "".
-func decodeDraft(body []byte, text string) (entity.Draft, *tableerr.Error) {
+// decodeDraft is DecodeDraft for a body also held as text, or "", its
+// fields read into space when it is not nil (see decodeSimple).
+func decodeDraft(body []byte, text string, space []entity.Field) (entity.Draft, *tableerr.Error) {
 	if len(text) != len(body) || len(text) > maxSimpleBody {
 		text, _ = copyForSimple(body)
 	}
 	if text != "" {
-		if d, ok := decodeSimple(text, nil); ok {
+		if d, ok := decodeSimple(text, space); ok {
 			return d, nil
 		}
 	}
@@ -115,11 +118,10 @@ func decodeDraft(body []byte, text string) (entity.Draft, *tableerr.Error) {
 }
 
 // Decoder decodes entity bodies one after another (the parts of a batch),
-// reusing the space a body's fields are read into before the entity is
-// built from them. The zero value is ready; a Decoder is not for
+// the entities taken from shared chunks and their strings cut from shared
+// copies of the bodies. The zero value is ready; a Decoder is not for
 // concurrent use.
 type Decoder struct {
-	fields []entity.Field
 	// slab holds the entities built, so that a batch's lie together.
 	slab entity.Slab
 	// texts holds the copies of the bodies the entities' strings are cut
@@ -137,17 +139,16 @@ func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
 	if len(body) > maxSimpleBody {
 		return DecodeEntity(body)
 	}
-	d, ok := decodeSimple(dec.text(body), dec.fields)
+	// The fields are read into space on the stack: the entity takes
+	// copies of their names and values, and writes there need no write
+	// barrier while the collector runs.
+	var space [maxSimpleMembers]entity.Field
+	d, ok := decodeSimple(dec.text(body), space[:0])
 	if !ok {
 		return DecodeEntity(body)
 	}
-	// The entity takes copies of the fields' names and values: the space
-	// can be written again.
 	d.Slab = &dec.slab
-	e, err := entity.Build(d)
-	clear(d.Fields)
-	dec.fields = d.Fields[:0]
-	return e, err
+	return entity.Build(d)
 }
 
 // text returns a copy of body, from the current chunk when it fits. The

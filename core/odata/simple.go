@@ -119,7 +119,7 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 		}
 	}
 	if space != nil && cap(space) >= len(props) {
-		d.Fields = space[:len(props)] // a Decoder's, cleared
+		d.Fields = space[:len(props)] // the caller's, zeroed
 	} else {
 		d.Fields = make([]entity.Field, len(props))
 	}
@@ -181,24 +181,47 @@ func scanString(s string, i int) (text string, next int, flags uint8, ok bool) {
 	if i == len(s) || s[i] != '"' {
 		return "", 0, 0, false
 	}
-	var high byte
 	for j := i + 1; j < len(s); j++ {
-		c := s[j]
-		high |= c
-		switch {
-		case c == '"':
-			if high&0x80 != 0 {
-				flags |= nonASCII
-			}
+		switch stringBytes[s[j]] {
+		case plainByte:
+		case quoteByte:
 			return s[i+1 : j], j + 1, flags, true
-		case c == '@':
+		case atByte:
 			flags |= hasAt
-		case c == '\\' || c < 0x20:
+		case highByte:
+			flags |= nonASCII
+		default: // an escape or a control character
 			return "", 0, 0, false
 		}
 	}
 	return "", 0, 0, false
 }
+
+// The classes of a byte inside a JSON string, for scanString: one table
+// look-up a byte rather than a comparison for each class.
+const (
+	plainByte = iota
+	quoteByte
+	atByte
+	highByte
+	refusedByte
+)
+
+var stringBytes = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '"':
+			t[c] = quoteByte
+		case c == '@':
+			t[c] = atByte
+		case c >= 0x80:
+			t[c] = highByte
+		case c == '\\' || c < 0x20:
+			t[c] = refusedByte
+		}
+	}
+	return t
+}()
 
 // scanValue reads a string, number, true, false or null (kind 0) at s[i];
 // flags are a string's, as scanString reports them.
