@@ -84,10 +84,18 @@ func Check(d Draft) Report {
 	e := d.Slab.entity(len(d.Fields))
 	size := 4 // the formula's constant; keys and properties are added below
 	var pk, rk *Field
-	seen := newNameSet(len(d.Fields))
+	// A draft whose names are, position by position, those of the draft
+	// the slab checked before, which had no repeated name, has none either.
+	known := d.Slab.distinctNames(d.Fields)
+	seen := nameSet{}
+	if !known {
+		seen = newNameSet(len(d.Fields))
+	}
+	repeated := false
 	for i := range d.Fields {
 		f := &d.Fields[i]
-		if !seen.add(f.Name) {
+		if !known && !seen.add(f.Name) {
+			repeated = true
 			add(stageJSON, tableerr.Broke(tableerr.DuplicatePropertiesSpecified, tableerr.Rule{
 				ID: "property-duplicate", Property: f.Name,
 				Statement: "Each property appears once in an entity.",
@@ -129,6 +137,9 @@ func Check(d Draft) Report {
 		e.Properties = appendProperty(e.Properties, f.Name, f.Value)
 	}
 	d.Slab.trim(e)
+	if !known && !repeated {
+		d.Slab.noteDistinct(d.Fields)
+	}
 	props := e.Properties
 	var ok bool
 	if e.PartitionKey, ok = checkKey(PartitionKey, pk, add); !ok {

@@ -18,6 +18,34 @@ type Slab struct {
 	// field position, with their lengths in UTF-16 units: the entities of
 	// a batch mostly repeat one another's names, checked once then.
 	names []checkedName
+	// distinct are the field names of the last draft found to repeat no
+	// name, in order.
+	distinct []string
+}
+
+// distinctNames reports whether fields have the names, in order, of a
+// draft found before to repeat none.
+func (s *Slab) distinctNames(fields []Field) bool {
+	if s == nil || len(fields) != len(s.distinct) || len(fields) == 0 {
+		return false
+	}
+	for i := range fields {
+		if fields[i].Name != s.distinct[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// noteDistinct records the names of fields, a draft that repeats none.
+func (s *Slab) noteDistinct(fields []Field) {
+	if s == nil {
+		return
+	}
+	s.distinct = grow(s.distinct, len(fields))
+	for i := range fields {
+		s.distinct[i] = fields[i].Name
+	}
 }
 
 // checkedName is a property name that passed the name rules.
