@@ -1,6 +1,9 @@
 package edm
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // JSONKind is the kind of a JSON scalar a property value arrived as.
 type JSONKind uint8
@@ -31,7 +34,11 @@ func FromJSON(kind JSONKind, text, typeName string) (Value, error) {
 		case JSONBool:
 			return BoolValue(text == "true"), nil
 		}
-		if isInteger(text) {
+		if i, ok := smallInt(text); ok {
+			if i >= math.MinInt32 && i <= math.MaxInt32 {
+				return Int32Value(int32(i)), nil
+			}
+		} else if isInteger(text) {
 			if i, err := strconv.ParseInt(text, 10, 32); err == nil {
 				return Int32Value(int32(i)), nil
 			}

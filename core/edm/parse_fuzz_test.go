@@ -1,6 +1,9 @@
 package edm
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // guidByJoining is the straightforward reading parseGuid must agree with:
 // the dashes cut out, then 32 hex digits.
@@ -35,7 +38,7 @@ func guidByJoining(s string) (g [16]byte, ok bool) {
 func FuzzParseString(f *testing.F) {
 	for _, s := range []string{"c9da6455-213d-42c9-9a79-3e9149a57833", "{C9DA6455-213D-42C9-9A79-3E9149A57833}", "(c9da6455213d42c99a793e9149a57833)",
 		"c9da6455213d42c99a793e9149a57833", "c9da6455-213d-42c9-9a79_3e9149a57833", "c9da6455-213d-42c9-9a79-3e9149a5783g",
-		"2021-06-09T01:17:13.2924321Z", "1600-12-31T23:59:59Z", "9876543210", "-9223372036854775809", "NaN", "1e400", "QmFyQmF6UXV4", "QmF=",
+		"2021-06-09T01:17:13.2924321Z", "1600-12-31T23:59:59Z", "9876543210", "-9223372036854775809", "+36", "-0", "007", "999999999999999999", "1000000000000000000", "2147483648", "-2147483648", "NaN", "1e400", "QmFyQmF6UXV4", "QmF=",
 		"Edm.Int64", "Edm.Guid", "edm.int64", "TRUE", ""} {
 		f.Add(s)
 	}
@@ -43,6 +46,28 @@ func FuzzParseString(f *testing.F) {
 		g, ok := parseGuid(s)
 		if wg, wok := guidByJoining(s); g != wg || ok != wok {
 			t.Fatalf("parseGuid(%q) = %x %v, want %x %v", s, g, ok, wg, wok)
+		}
+		if n, ok := smallInt(s); ok {
+			if want, err := strconv.ParseInt(s, 10, 64); err != nil || n != want || !isInteger(s) {
+				t.Fatalf("smallInt(%q) = %d, strconv %d %v", s, n, want, err)
+			}
+		} else if n := len(s); n > 0 && n <= 18 && isInteger(s) && s != "+" && s != "-" {
+			t.Fatalf("smallInt(%q) refused a short integer", s)
+		}
+		for _, kind := range []JSONKind{JSONString, JSONNumber, JSONBool} {
+			for _, typeName := range []string{"", "Edm.Int32", "Edm.Int64", "Edm.Double"} {
+				v, err := FromJSON(kind, s, typeName)
+				if err != nil {
+					continue
+				}
+				// An integer read without strconv reads as strconv reads it.
+				if (v.Type() == Int32 || v.Type() == Int64) && strconv.FormatInt(v.Int(), 10) != v.Text() {
+					t.Fatalf("FromJSON(%v, %q, %q) = %v", kind, s, typeName, v)
+				}
+				if i, err := strconv.ParseInt(s, 10, 64); (v.Type() == Int32 || v.Type() == Int64) && (err != nil || i != v.Int()) {
+					t.Fatalf("FromJSON(%v, %q, %q) = %v, strconv %d %v", kind, s, typeName, v, i, err)
+				}
+			}
 		}
 		want, wantOK := Invalid, false
 		for _, ty := range Types() {

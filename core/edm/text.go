@@ -2,6 +2,7 @@ package edm
 
 import (
 	"encoding/base64"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -48,6 +49,9 @@ func ParseString(t Type, s string) (Value, error) {
 		}
 		return GuidValue(g), nil
 	case Int32:
+		if i, ok := smallInt(s); ok && i >= math.MinInt32 && i <= math.MaxInt32 {
+			return Int32Value(int32(i)), nil
+		}
 		if !isInteger(s) {
 			return Value{}, malformed(Int32, s, "not an integer")
 		}
@@ -57,6 +61,9 @@ func ParseString(t Type, s string) (Value, error) {
 		}
 		return Int32Value(int32(i)), nil
 	case Int64:
+		if i, ok := smallInt(s); ok {
+			return Int64Value(i), nil
+		}
 		if !isInteger(s) {
 			return Value{}, malformed(Int64, s, "not an integer")
 		}
@@ -67,6 +74,32 @@ func ParseString(t Type, s string) (Value, error) {
 		return Int64Value(i), nil
 	}
 	return Value{}, &ParseError{Type: t, Text: s, Problem: UnknownType, Reason: "not an Edm type"}
+}
+
+// smallInt reads an optionally signed run of 1 to 18 decimal digits, which
+// cannot overflow 64 bits: the common integer, without strconv's general
+// path. ok is false for anything else, left to the full reading.
+func smallInt(s string) (int64, bool) {
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // isInteger reports whether s is an optionally signed run of decimal digits.
