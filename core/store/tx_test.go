@@ -81,3 +81,44 @@ func TestTransactionRollback(t *testing.T) {
 		t.Errorf("delete+merge: %+v %v", out, err)
 	}
 }
+
+// TestCheckBatchInKeyOrder: the shortcut for a batch in key order answers
+// as the operation-by-operation check does, for every batch of up to four
+// operations over two PartitionKeys and three RowKeys, and for the largest
+// batches in and out of order.
+func TestCheckBatchInKeyOrder(t *testing.T) {
+	keys := [][2]string{{"p", "a"}, {"p", "b"}, {"p", "c"}, {"q", "a"}, {"q", "b"}, {"q", "c"}}
+	var batches [][]Op
+	var grow func(ops []Op)
+	grow = func(ops []Op) {
+		batches = append(batches, ops)
+		if len(ops) == 4 {
+			return
+		}
+		for _, k := range keys {
+			grow(append(ops[:len(ops):len(ops)], Op{Kind: Insert, Entity: ent(k[0], k[1])}))
+		}
+	}
+	grow(nil)
+	for _, n := range []int{100, 101} {
+		ops := make([]Op, n)
+		for i := range ops {
+			ops[i] = Op{Kind: Insert, Entity: ent("p", rk(i))}
+		}
+		batches = append(batches, ops, append(ops[1:n:n], ops[0]))
+	}
+	shortcuts := 0
+	for _, ops := range batches {
+		i, err := CheckBatch(ops)
+		wi, werr := checkBatchInTurn(ops)
+		if i != wi || code(err) != code(werr) {
+			t.Fatalf("%v: CheckBatch %d %v, in turn %d %v", ops, i, err, wi, werr)
+		}
+		if inKeyOrder(ops) {
+			shortcuts++
+		}
+	}
+	if shortcuts < 10 {
+		t.Errorf("only %d of %d batches took the shortcut", shortcuts, len(batches))
+	}
+}
