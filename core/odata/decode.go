@@ -31,6 +31,7 @@ func DecodeEntityText(body []byte, text string) (*entity.Entity, *tableerr.Error
 	if err != nil {
 		return nil, err
 	}
+	ownStrings(d.Fields)
 	return entity.Build(d)
 }
 
@@ -48,6 +49,7 @@ func DecodeUpdateText(body []byte, text, pk, rk string) (*entity.Entity, *tablee
 	if err != nil {
 		return nil, err
 	}
+	ownStrings(d.Fields)
 	var havePK, haveRK bool
 	for _, f := range d.Fields {
 		switch f.Name {
@@ -124,14 +126,22 @@ func decodeDraft(body []byte, text string, space []entity.Field) (entity.Draft, 
 type Decoder struct {
 	// slab holds the entities built, so that a batch's lie together.
 	slab entity.Slab
-	// texts holds the copies of the bodies the entities' strings are cut
-	// from, several to a chunk.
+	// texts holds the copies of the bodies the fields are read from,
+	// several to a chunk.
 	texts strings.Builder
+	// values holds the copies of the entities' string values, many to a
+	// chunk.
+	values strings.Builder
 }
+
+// decoderValues is the size of a chunk of string values: a few dozen
+// typical entities' worth.
+const decoderValues = 4 << 10
 
 // decoderTexts is the size of a chunk of body copies (a few dozen typical
 // entities); a body over a quarter of it is copied on its own. A chunk
-// lives while any entity holding one of its strings does.
+// lives while any string cut from it does: the store's shared names
+// replace the entities' names, so a chunk mostly goes with the batch.
 const decoderTexts = 16 << 10
 
 // Entity is DecodeEntity.
@@ -147,8 +157,65 @@ func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
 	if !ok {
 		return DecodeEntity(body)
 	}
+	for i := range d.Fields { // as ownStrings, from a chunk
+		if f := &d.Fields[i]; isString(f) {
+			f.Value = edm.StringValue(dec.value(f.Value.Str()))
+		}
+	}
 	d.Slab = &dec.slab
 	return entity.Build(d)
+}
+
+// ownStrings gives the string values of fields their own copy, one block
+// for them all. An entity the store keeps would otherwise hold the whole
+// text of its body (several hundred bytes, most of them punctuation, names
+// and values kept in other forms) for the few dozen bytes of its strings:
+// a typical stored entity takes about a third less memory. The names need
+// no copy: the store replaces them with the table's shared ones.
+func ownStrings(fields []entity.Field) {
+	n := 0
+	for i := range fields {
+		if f := &fields[i]; isString(f) {
+			n += len(f.Value.Str())
+		}
+	}
+	if n == 0 {
+		return
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range fields {
+		if f := &fields[i]; isString(f) {
+			b.WriteString(f.Value.Str())
+		}
+	}
+	all := b.String()
+	for i := range fields {
+		if f := &fields[i]; isString(f) {
+			k := len(f.Value.Str())
+			f.Value, all = edm.StringValue(all[:k]), all[k:]
+		}
+	}
+}
+
+// isString reports whether f holds a non-empty Edm.String.
+func isString(f *entity.Field) bool {
+	return f.Err == nil && !f.Null && f.Value.Type() == edm.String && f.Value.Str() != ""
+}
+
+// value returns a copy of s from the current chunk of values when it
+// fits, as text does for bodies.
+func (dec *Decoder) value(s string) string {
+	if len(s) > decoderValues/4 {
+		return strings.Clone(s)
+	}
+	if dec.values.Cap()-dec.values.Len() < len(s) {
+		dec.values = strings.Builder{}
+		dec.values.Grow(decoderValues)
+	}
+	start := dec.values.Len()
+	dec.values.WriteString(s)
+	return dec.values.String()[start:]
 }
 
 // text returns a copy of body, from the current chunk when it fits. The
