@@ -22,12 +22,50 @@ type keeper struct {
 	// batch's entities, one partition in key order as clients mostly send
 	// them, then cost a few comparisons each rather than a full search.
 	hint btree.PathHint
+	// undo, in a transaction, records its steps so that a failure can
+	// take them back; nil otherwise.
+	undo []step
+}
+
+// step is one change a transaction made to the tree: the entity it set
+// (nil for a delete) and the one that held the key before (nil for none).
+type step struct {
+	set, prev *entity.Entity
+}
+
+// did records, in a transaction, that set was stored (nil: the key
+// deleted) where prev was (nil: nothing).
+func (k *keeper) did(set, prev *entity.Entity) {
+	if k.undo != nil {
+		k.undo = append(k.undo, step{set, prev})
+	}
+}
+
+// rollback takes back the steps of a failed transaction, last first: tr
+// then holds the entities it held before (its nodes may be split
+// otherwise).
+func (k *keeper) rollback(tr *tree) {
+	for i := len(k.undo) - 1; i >= 0; i-- {
+		if s := k.undo[i]; s.prev != nil {
+			tr.SetHint(itemOf(s.prev), &k.hint)
+		} else {
+			tr.DeleteHint(itemOf(s.set), &k.hint)
+		}
+	}
+	k.undo = k.undo[:0]
 }
 
 // keepEntities is how many entity structs a chunk holds (about 4 KiB).
 const keepEntities = 32
 
-func newKeeper(ops int) keeper { return keeper{shared: ops > 1} }
+// newKeeper readies a commit of ops operations, a transaction when tx.
+func newKeeper(ops int, tx bool) keeper {
+	k := keeper{shared: ops > 1}
+	if tx {
+		k.undo = make([]step, 0, ops)
+	}
+	return k
+}
 
 // entity returns a new, empty entity.
 func (k *keeper) entity() *entity.Entity {

@@ -88,9 +88,9 @@ func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error)
 	return out[0], nil
 }
 
-// commit performs ops on t as one change: in place for a single write, on a
-// copy-on-write copy that replaces the table only if every operation
-// succeeds for a transaction. The change is recorded with the table's writer
+// commit performs ops on t as one change, in place; a transaction undoes
+// its earlier operations when one fails, leaving the table as it was. The
+// change is recorded with the table's writer
 // lock held, so the journal sees a table's changes in the order they took
 // effect, and made durable after the lock is released, so that writers to
 // the same table share flushes. The stored entities are written into out,
@@ -114,22 +114,22 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	if t.dropped {
 		return nil, 0, &TxError{Index: 0, Err: tableerr.New(tableerr.TableNotFound)}
 	}
+	// The operations change the writer's tree in place; a transaction
+	// that fails undoes the steps it made, so the tree holds what it held.
+	// (Readers hold their own copies: see view.)
 	work := t.work
-	if tx {
-		work = t.work.Copy()
-	}
 	ts := stamp(s.clock, t.last, floor)
 	out = out[:len(ops)]
-	k := newKeeper(len(ops))
+	k := newKeeper(len(ops), tx)
 	for i, op := range ops {
 		e, err := apply(work, op, ts, &k)
 		if err != nil {
+			k.rollback(work)
 			return nil, 0, &TxError{Index: i, Err: err}
 		}
 		t.intern(e, k.lastNames())
 		out[i] = e
 	}
-	t.work = work
 	t.last = ts
 	t.published()
 	seq := s.record(func() change { return writeChange(t.name, ts, ops, out) })
@@ -158,6 +158,7 @@ func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.
 	}
 	if op.Kind == Delete {
 		tr.DeleteHint(found, &k.hint)
+		k.did(nil, cur)
 		return nil, nil
 	}
 	var next *entity.Entity
@@ -176,7 +177,8 @@ func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.
 	next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
 	next.Timestamp = ts
 	k.keep(next)
-	tr.SetHint(itemOf(next), &k.hint)
+	prev, _ := tr.SetHint(itemOf(next), &k.hint)
+	k.did(next, prev.e)
 	return next, nil
 }
 
@@ -193,6 +195,7 @@ func insert(tr *tree, e *entity.Entity, ts edm.Ticks, k *keeper) (*entity.Entity
 		k.unkeep(next)
 		return nil, tableerr.New(tableerr.EntityAlreadyExists)
 	}
+	k.did(next, nil)
 	return next, nil
 }
 

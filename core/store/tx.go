@@ -19,9 +19,10 @@ type TxError struct {
 
 // Transact applies the operations to one table as one atomic transaction
 // (an entity group transaction): at most 100 operations, all on the same
-// PartitionKey, each entity at most once (F-BATCH-FAILURE). The operations run in order on
-// a copy-on-write copy of the table, which replaces the table only if all of
-// them succeed; otherwise the table is exactly as before. All entities written
+// PartitionKey, each entity at most once (F-BATCH-FAILURE). The operations run in order,
+// each seeing the effects of those before; if one fails, those are taken
+// back and the table holds exactly what it held before (readers, working on
+// snapshots, never see a transaction in part). All entities written
 // share one Timestamp. It returns, per operation, the stored entity (nil for
 // a delete).
 func (s *Store) Transact(tableName string, ops []Op) ([]*entity.Entity, *TxError) {
