@@ -31,6 +31,18 @@ func guidByJoining(s string) (g [16]byte, ok bool) {
 	return g, true
 }
 
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
 // FuzzParseString: no text panics any type's parser; a Guid reads as the
 // straightforward reading does; a type name maps as a search of the eight
 // names does; whatever parses prints (Text) to a text that parses back to

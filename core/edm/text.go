@@ -171,9 +171,8 @@ func parseGuid(s string) (g [16]byte, ok bool) {
 		if dashed && (i == 4 || i == 6 || i == 8 || i == 10) {
 			j++ // over the dash
 		}
-		hi, ok1 := hexVal(s[j])
-		lo, ok2 := hexVal(s[j+1])
-		if !ok1 || !ok2 {
+		hi, lo := hexDigits[s[j]], hexDigits[s[j+1]]
+		if hi|lo > 15 {
 			return g, false
 		}
 		g[i] = hi<<4 | lo
@@ -196,14 +195,20 @@ func appendGuid(b []byte, raw string) []byte {
 	return b
 }
 
-func hexVal(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
+// hexDigits maps each byte to its value as a hex digit, 0xff for a byte
+// that is not one: one look-up a digit.
+var hexDigits = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = byte(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		default:
+			t[c] = 0xff
+		}
 	}
-	return 0, false
-}
+	return t
+}()
