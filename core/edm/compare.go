@@ -50,8 +50,17 @@ func UTF16Len(s string) int {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 		if w&0x8080808080808080 != 0 {
-			break
+			return i + utf16LenFrom(s[i:])
 		}
+	}
+	// The last few bytes (all of a short name) together, without a branch
+	// a byte.
+	var high byte
+	for j := i; j < len(s); j++ {
+		high |= s[j]
+	}
+	if high < utf8.RuneSelf {
+		return len(s)
 	}
 	return i + utf16LenFrom(s[i:])
 }
