@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/tableplay/tableplay/core/tableerr"
@@ -120,5 +121,46 @@ func TestCheckBatchInKeyOrder(t *testing.T) {
 	}
 	if shortcuts < 10 {
 		t.Errorf("only %d of %d batches took the shortcut", shortcuts, len(batches))
+	}
+}
+
+// TestRollbackInPlace: transactions change the tree in place while no
+// reader holds a snapshot; one that fails after 99 inserts, replaces and
+// deletes (splitting leaves on the way) leaves exactly what was there.
+func TestRollbackInPlace(t *testing.T) {
+	s := newStore(t, "tbl")
+	for p := 0; p < 3; p++ {
+		ops := make([]Op, 100)
+		for i := range ops {
+			ops[i] = Op{Kind: Insert, Entity: ent("p"+strconv.Itoa(p), rk(2*i), i32("n", i))}
+		}
+		if _, err := s.Transact("tbl", ops); err != nil {
+			t.Fatal(err.Err)
+		}
+	}
+	before := s.Snapshot()
+	for _, failing := range []Kind{Insert, Replace} {
+		ops := make([]Op, 0, 100)
+		for i := 0; len(ops) < 99; i++ {
+			switch i % 3 {
+			case 0: // between the stored rows
+				ops = append(ops, Op{Kind: Insert, Entity: ent("p1", rk(2*i+1), str("new", "x"))})
+			case 1:
+				ops = append(ops, Op{Kind: InsertOrReplace, Entity: ent("p1", rk(2*i), str("replaced", "x"))})
+			case 2:
+				ops = append(ops, Op{Kind: Delete, Entity: ent("p1", rk(2*i)), IfMatch: Match{Kind: MatchAny}})
+			}
+		}
+		last := Op{Kind: Insert, Entity: ent("p1", rk(0))} // fails: the row exists
+		if failing == Replace {
+			last = Op{Kind: Replace, Entity: ent("p1", rk(1001)), IfMatch: Match{Kind: MatchAny}} // fails: no such row
+		}
+		ops = append(ops, last)
+		if _, err := s.Transact("tbl", ops); err == nil || err.Index != 99 {
+			t.Fatalf("%v last: %+v", failing, err)
+		}
+	}
+	if string(s.Snapshot()) != string(before) {
+		t.Error("a failed transaction changed the table")
 	}
 }
