@@ -22,7 +22,7 @@ func BenchmarkDecodeStoreBatch100(b *testing.B) {
 	for p := range bodies {
 		bodies[p] = make([][]byte, 100)
 		for r := range bodies[p] {
-			bodies[p][r] = []byte(`{"PartitionKey":"b` + strconv.Itoa(p) + `","RowKey":"` + strconv.Itoa(10000000+r)[1:] + `","Name":"Ada Lovelace","Email":"ada@example.com","Age":36,"Balance":1234.5,"Active":true,` +
+			bodies[p][r] = []byte(`{"PartitionKey":"b` + strconv.Itoa(p) + `","RowKey":"` + strconv.Itoa(10000000 + r)[1:] + `","Name":"Ada Lovelace","Email":"ada@example.com","Age":36,"Balance":1234.5,"Active":true,` +
 				`"Joined@odata.type":"Edm.DateTime","Joined":"2021-06-09T01:17:13.2924321Z","Visits@odata.type":"Edm.Int64","Visits":"9876543210",` +
 				`"Id@odata.type":"Edm.Guid","Id":"c9da6455-213d-42c9-9a79-3e9149a57833","Notes":"likes engines"}`)
 		}
