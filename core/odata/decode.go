@@ -146,16 +146,28 @@ const decoderTexts = 16 << 10
 
 // Entity is DecodeEntity.
 func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
+	return dec.EntityText(body, "")
+}
+
+// EntityText is Entity for a body its caller also holds as text (the same
+// bytes, never written again; a batch part's body in the envelope's text),
+// or "": the body is then read from text instead of from a copy of its
+// own. The entity keeps none of text but, until the store replaces them
+// with its shared ones, its property names.
+func (dec *Decoder) EntityText(body []byte, text string) (*entity.Entity, *tableerr.Error) {
 	if len(body) > maxSimpleBody {
-		return DecodeEntity(body)
+		return DecodeEntityText(body, text)
+	}
+	if len(text) != len(body) {
+		text = dec.text(body)
 	}
 	// The fields are read into space on the stack: the entity takes
 	// copies of their names and values, and writes there need no write
 	// barrier while the collector runs.
 	var space [maxSimpleMembers]entity.Field
-	d, ok := decodeSimple(dec.text(body), space[:0])
+	d, ok := decodeSimple(text, space[:0])
 	if !ok {
-		return DecodeEntity(body)
+		return DecodeEntityText(body, text)
 	}
 	for i := range d.Fields { // as ownStrings, from a chunk
 		if f := &d.Fields[i]; isString(f) {

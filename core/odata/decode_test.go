@@ -215,13 +215,19 @@ func sameEntity(a, b *entity.Entity) bool {
 func sameFromDecoder(t *testing.T, body []byte, want *entity.Entity, wantErr *tableerr.Error) {
 	t.Helper()
 	var dec Decoder
-	for _, b := range [][]byte{[]byte(goEdmBody), []byte(`{"PartitionKey":"p","RowKey":"r"}`), body, body} {
-		got, err := dec.Entity(b)
+	for i, b := range [][]byte{[]byte(goEdmBody), []byte(`{"PartitionKey":"p","RowKey":"r"}`), body, body, body} {
+		var got *entity.Entity
+		var err *tableerr.Error
+		if i == 4 { // the body also as text (EntityText)
+			got, err = dec.EntityText(b, string(b))
+		} else {
+			got, err = dec.Entity(b)
+		}
 		if string(b) != string(body) {
 			continue
 		}
 		if !reflect.DeepEqual(err, wantErr) || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q: Decoder gives %+v %v, DecodeEntity %+v %v", body, got, err, want, wantErr)
+			t.Fatalf("%q (%d): Decoder gives %+v %v, DecodeEntity %+v %v", body, i, got, err, want, wantErr)
 		}
 	}
 }

@@ -59,7 +59,12 @@ func TestStringsOwnTheirBytes(t *testing.T) {
 	// out of that copy, into its chunk of values.
 	text = dec.texts.String()
 	check("Decoder", e)
-	if dec.values.Len() != len("pkrkAda Lovelacetyped") {
-		t.Errorf("Decoder: %d bytes of values, want those of the five non-empty strings", dec.values.Len())
+	text = string(simple)
+	if e, err = dec.EntityText(simple, text); err != nil {
+		t.Fatal(err)
+	}
+	check("Decoder, text given", e)
+	if dec.values.Len() != 2*len("pkrkAda Lovelacetyped") {
+		t.Errorf("Decoder: %d bytes of values, want those of the four non-empty strings, twice", dec.values.Len())
 	}
 }
