@@ -1,7 +1,6 @@
 package edm
 
 import (
-	"strconv"
 	"strings"
 	"time"
 )
@@ -177,7 +176,7 @@ func ParseDateTime(s string) (Ticks, error) {
 		if len(digits) == 0 || len(digits) > 7 {
 			return bad("the fraction of a second must have 1 to 7 digits")
 		}
-		f, _ := strconv.ParseInt(digits, 10, 64)
+		f, _ := smallInt(digits) // 1 to 7 digits
 		for n := len(digits); n < 7; n++ {
 			f *= 10
 		}
@@ -231,9 +230,13 @@ func daysIn(y, m int) int {
 // in the proleptic Gregorian calendar.
 func daysBefore(y, m int) int64 {
 	py := int64(y - 1)
-	d := py*365 + py/4 - py/100 + py/400
-	for i := 1; i < m; i++ {
-		d += int64(daysIn(y, i))
+	d := py*365 + py/4 - py/100 + py/400 + int64(daysBeforeMonth[m])
+	if m > 2 && isLeap(y) {
+		d++
 	}
 	return d
 }
+
+// daysBeforeMonth is the days of a common year before the first of each
+// month (1 to 12).
+var daysBeforeMonth = [13]int{0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334}

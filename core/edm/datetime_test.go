@@ -107,3 +107,19 @@ func TestAppendTextMatchesTimeFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestDaysBefore: the table of days before each month agrees with adding
+// up the months' lengths, for every month of every year the service
+// stores.
+func TestDaysBefore(t *testing.T) {
+	for y := 1; y <= 9999; y++ {
+		py := int64(y - 1)
+		want := py*365 + py/4 - py/100 + py/400
+		for m := 1; m <= 12; m++ {
+			if got := daysBefore(y, m); got != want {
+				t.Fatalf("daysBefore(%d, %d) = %d, want %d", y, m, got, want)
+			}
+			want += int64(daysIn(y, m))
+		}
+	}
+}
