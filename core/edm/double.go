@@ -117,6 +117,11 @@ func parseDoubleText(s string) (float64, error) {
 	if !isDecimal(s) {
 		return 0, malformed(Double, s, "not a number")
 	}
+	return parseDecimal(s)
+}
+
+// parseDecimal is parseDoubleText for s that isDecimal accepts.
+func parseDecimal(s string) (float64, error) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(f, 0) {
 		return 0, malformed(Double, s, "outside the range of a 64-bit double")

@@ -46,7 +46,7 @@ func FromJSON(kind JSONKind, text, typeName string) (Value, error) {
 		if !isDecimal(text) {
 			return Value{}, malformed(Double, text, "not a JSON number")
 		}
-		f, err := parseDoubleText(text)
+		f, err := parseDecimal(text)
 		if err != nil {
 			return Value{}, err
 		}

@@ -51,7 +51,7 @@ func hexVal(c byte) (byte, bool) {
 func FuzzParseString(f *testing.F) {
 	for _, s := range []string{"c9da6455-213d-42c9-9a79-3e9149a57833", "{C9DA6455-213D-42C9-9A79-3E9149A57833}", "(c9da6455213d42c99a793e9149a57833)",
 		"c9da6455213d42c99a793e9149a57833", "c9da6455-213d-42c9-9a79_3e9149a57833", "c9da6455-213d-42c9-9a79-3e9149a5783g",
-		"2021-06-09T01:17:13.2924321Z", "1600-12-31T23:59:59Z", "2024-02-29T12:00:00.5+01:30", "2023-12-31T23:59:59.9999999-00:00", "9876543210", "-9223372036854775809", "+36", "-0", "007", "999999999999999999", "1000000000000000000", "2147483648", "-2147483648", "NaN", "1e400", "QmFyQmF6UXV4", "QmF=",
+		"2021-06-09T01:17:13.2924321Z", "1600-12-31T23:59:59Z", "2024-02-29T12:00:00.5+01:30", "2023-12-31T23:59:59.9999999-00:00", "9876543210", "-9223372036854775809", "+36", "-0", "007", "999999999999999999", "1000000000000000000", "2147483648", "-2147483648", "NaN", "1e400", "1234.5", "-0.0", "2147483648", "1E-7", "QmFyQmF6UXV4", "QmF=",
 		"Edm.Int64", "Edm.Guid", "edm.int64", "TRUE", ""} {
 		f.Add(s)
 	}
@@ -80,6 +80,14 @@ func FuzzParseString(f *testing.F) {
 				if i, err := strconv.ParseInt(s, 10, 64); (v.Type() == Int32 || v.Type() == Int64) && (err != nil || i != v.Int()) {
 					t.Fatalf("FromJSON(%v, %q, %q) = %v, strconv %d %v", kind, s, typeName, v, i, err)
 				}
+			}
+		}
+		// An unannotated number that is no Int32 reads as parseDoubleText
+		// reads it.
+		if v, err := FromJSON(JSONNumber, s, ""); v.Type() != Int32 && isDecimal(s) {
+			f, werr := parseDoubleText(s)
+			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() || err == nil && v != DoubleValue(f) {
+				t.Fatalf("FromJSON(number %q) = %v %v, parseDoubleText %v %v", s, v, err, f, werr)
 			}
 		}
 		// Where the standard library reads the date-time too, it reads the
