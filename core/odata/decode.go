@@ -23,8 +23,10 @@ func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 }
 
 // DecodeEntityText is DecodeEntity for a body its caller also holds as
-// text (the same bytes, never written again), or "": the entity's strings
-// are then cut from text instead of from a copy of body.
+// text (the same bytes, never written again), or "": the body is then read
+// from text instead of from a copy of its own. The entity keeps none of
+// text but its property names, until the store replaces them with its
+// shared ones (see ownStrings).
 func DecodeEntityText(body []byte, text string) (*entity.Entity, *tableerr.Error) {
 	var space [maxSimpleMembers]entity.Field // see Decoder.Entity
 	d, err := decodeDraft(body, text, space[:0])
@@ -120,9 +122,9 @@ func decodeDraft(body []byte, text string, space []entity.Field) (entity.Draft, 
 }
 
 // Decoder decodes entity bodies one after another (the parts of a batch),
-// the entities taken from shared chunks and their strings cut from shared
-// copies of the bodies. The zero value is ready; a Decoder is not for
-// concurrent use.
+// the entities, their property slices and their string values taken from
+// shared chunks. The zero value is ready; a Decoder is not for concurrent
+// use.
 type Decoder struct {
 	// slab holds the entities built, so that a batch's lie together.
 	slab entity.Slab
@@ -151,9 +153,7 @@ func (dec *Decoder) Entity(body []byte) (*entity.Entity, *tableerr.Error) {
 
 // EntityText is Entity for a body its caller also holds as text (the same
 // bytes, never written again; a batch part's body in the envelope's text),
-// or "": the body is then read from text instead of from a copy of its
-// own. The entity keeps none of text but, until the store replaces them
-// with its shared ones, its property names.
+// or "", as DecodeEntityText is DecodeEntity's.
 func (dec *Decoder) EntityText(body []byte, text string) (*entity.Entity, *tableerr.Error) {
 	if len(body) > maxSimpleBody {
 		return DecodeEntityText(body, text)
@@ -161,8 +161,8 @@ func (dec *Decoder) EntityText(body []byte, text string) (*entity.Entity, *table
 	if len(text) != len(body) {
 		text = dec.text(body)
 	}
-	// The fields are read into space on the stack: the entity takes
-	// copies of their names and values, and writes there need no write
+	// The fields are read into space on the stack: the entity takes their
+	// names and values, not the space, and writes there need no write
 	// barrier while the collector runs.
 	var space [maxSimpleMembers]entity.Field
 	d, ok := decodeSimple(text, space[:0])
