@@ -1,9 +1,12 @@
 package edm
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // guidByJoining is the straightforward reading parseGuid must agree with:
@@ -118,6 +121,65 @@ func FuzzParseString(f *testing.F) {
 			if err != nil || Compare(v, again) != 0 {
 				t.Fatalf("ParseString(%v, %q) = %v, its text %q reads %v, %v", ty, s, v, v.Text(), again, err)
 			}
+		}
+	})
+}
+
+// jsonContentByBytes is the byte-by-byte escaping AppendJSONStringContent
+// must agree with.
+func jsonContentByBytes(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, "\uFFFD"...)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		case c == '"':
+			b = append(b, '\\', '"')
+		case c == '\\':
+			b = append(b, '\\', '\\')
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c == '\b':
+			b = append(b, '\\', 'b')
+		case c == '\f':
+			b = append(b, '\\', 'f')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+		i++
+	}
+	return b
+}
+
+// FuzzAppendJSONString: the escaping (a plain prefix copied whole) agrees
+// with escaping byte by byte, and its output is a JSON string that reads
+// back as the text (invalid UTF-8 as U+FFFD).
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain text", "quote\" and \\ back", "ctl\x00\x1f\x7f", "\n\r\t\b\f", "café 🙂", "bad \xff utf8", "\u2028<>&", "a\"", "\xe2\x82"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := AppendJSONStringContent([]byte("x"), s)
+		if want := jsonContentByBytes([]byte("x"), s); string(got) != string(want) {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+		var back string
+		if err := json.Unmarshal(AppendJSONString(nil, s), &back); err != nil || back != strings.ToValidUTF8(s, "\uFFFD") && utf8.ValidString(s) {
+			t.Fatalf("%q reads back as %q (%v)", s, back, err)
 		}
 	})
 }

@@ -71,11 +71,35 @@ func AppendJSONString(b []byte, s string) []byte {
 // AppendJSONStringContent appends s escaped as AppendJSONString does, without
 // the surrounding quotes, so a caller can build one JSON string from pieces.
 func AppendJSONStringContent(b []byte, s string) []byte {
+	// Most strings need no escaping: they are found so by one table
+	// look-up a byte and copied whole.
+	i := 0
+	for i < len(s) && jsonPlain[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		return append(b, s...)
+	}
+	return appendJSONEscaped(b, s, i)
+}
+
+// jsonPlain marks the bytes AppendJSONStringContent copies as they are:
+// ASCII other than control characters, quote and backslash.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendJSONEscaped is AppendJSONStringContent for s whose bytes before i
+// are plain.
+func appendJSONEscaped(b []byte, s string, i int) []byte {
 	const hex = "0123456789abcdef"
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+		if jsonPlain[c] {
 			i++
 			continue
 		}
