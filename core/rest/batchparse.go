@@ -206,6 +206,14 @@ func (s *partScratch) read(p wire.Part, hint int) error {
 	u := s.lastURL
 	s.part = batchPart{req: Request{Method: line.Method, URL: u, Host: u.Host, Header: h, Body: bytes.TrimSpace(body), ContentLength: -1},
 		contentID: s.contentID, repeats: repeats}
+	if restText != "" {
+		// The body's text, trimmed as its bytes are: the entity decoder
+		// then reads it without a copy of its own.
+		text := strings.TrimSpace(restText[len(rest)-len(body):])
+		if len(text) == len(s.part.req.Body) {
+			s.part.req.Text = text
+		}
+	}
 	return nil
 }
 

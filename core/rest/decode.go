@@ -212,7 +212,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		if o.Entity, err = x.decodeEntity(body, x.bodyText(s.part, body)); err != nil {
+		if o.Entity, err = x.decodeEntity(body, bodyText(s, body)); err != nil {
 			return fail(err)
 		}
 		d.denied = s.gate(x, *o) // now with its keys
@@ -231,7 +231,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if err != nil {
 			return fail(err)
 		}
-		if o.Entity, err = odata.DecodeUpdateText(body, x.bodyText(s.part, body), res.pk, res.rk); err != nil {
+		if o.Entity, err = odata.DecodeUpdateText(body, bodyText(s, body), res.pk, res.rk); err != nil {
 			return fail(err)
 		}
 	case op.Delete:
@@ -357,18 +357,19 @@ type partsState struct {
 // ""), with the batch's Decoder for a part.
 func (x *exchange) decodeEntity(body []byte, text string) (*entity.Entity, *tableerr.Error) {
 	if x.parts != nil {
-		return x.parts.entities.Entity(body)
+		return x.parts.entities.EntityText(body, text)
 	}
 	return odata.DecodeEntityText(body, text)
 }
 
-// bodyText is the request's body as text when the transport handed it so
-// (Request.Text), for the body of the request itself, not a batch part's.
-func (x *exchange) bodyText(part bool, body []byte) string {
-	if part || len(x.r.Text) != len(body) {
+// bodyText is the body of the request or batch part s reads as text, when
+// it is held so (Request.Text: the transport's, or a part's cut from the
+// envelope's text), or "".
+func bodyText(s source, body []byte) string {
+	if len(s.r.Text) != len(body) {
 		return ""
 	}
-	return x.r.Text
+	return s.r.Text
 }
 
 // partSource is what decode reads of a batch part: its URL may be absolute
