@@ -19,6 +19,11 @@ type Context struct {
 	Table string
 	// Level is the metadata level the client asked for.
 	Level Level
+	// Transient encodes an entity without keeping its encoded members for
+	// later reads (the answer to the write that stored it): a stored entity
+	// is encoded when first read, so a table written and seldom read holds
+	// no encoded copies, and the write allocates nothing to keep.
+	Transient bool
 }
 
 // Projection is a $select: the property names asked for and the text as the
@@ -118,7 +123,11 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 // just before its value.
 func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection, first bool) []byte {
 	var m *entity.Members
-	if c.Level != NoMetadata && sel.all() {
+	switch {
+	case c.Level == NoMetadata || !sel.all():
+	case c.Transient:
+		m = e.CachedMembers()
+	default:
 		m = members(e)
 	}
 	return appendMembersWith(b, c, e, sel, first, m)

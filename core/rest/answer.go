@@ -59,7 +59,7 @@ func (x *exchange) execute(d decoded) {
 		x.h.bodies.put(buf, body)
 	case op.Get:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
-		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
+		x.entityJSON(200, o.Table, res.Entity, projection(o, res), false)
 	case op.Insert:
 		stored := res.Entity
 		etag, loc := x.etagAndLocation(o.Table, stored)
@@ -70,11 +70,11 @@ func (x *exchange) execute(d decoded) {
 			x.noContent()
 			return
 		}
-		x.entityJSON(201, o.Table, stored, nil)
+		x.entityJSON(201, o.Table, stored, nil, true)
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
-			x.entityJSON(200, o.Table, res.Entity, nil)
+			x.entityJSON(200, o.Table, res.Entity, nil, true)
 			return
 		}
 		x.noContent()
@@ -86,10 +86,13 @@ func (x *exchange) execute(d decoded) {
 }
 
 // entityJSON writes an entity as the body, encoded into a pooled buffer
-// (the ResponseWriter copies what it is given).
-func (x *exchange) entityJSON(status int, table string, e *entity.Entity, p *odata.Projection) {
+// (the ResponseWriter copies what it is given); written: the answer to the
+// write that stored e, which leaves e's encoding to its first read.
+func (x *exchange) entityJSON(status int, table string, e *entity.Entity, p *odata.Projection, written bool) {
 	buf := x.h.bodies.get()
-	body := odata.AppendEntity(buf.b[:0], x.ctx(table), e, p)
+	c := x.ctx(table)
+	c.Transient = written
+	body := odata.AppendEntity(buf.b[:0], c, e, p)
 	x.json(status, body)
 	x.h.bodies.put(buf, body)
 }
