@@ -65,3 +65,30 @@ func TestKeptEntityWrittenConcurrently(t *testing.T) {
 		t.Fatal("a kept entity written out did not cache its members")
 	}
 }
+
+// A kept entity written as the answer to its own write (Transient) is
+// written as ever and keeps no encoded members: its first read does.
+func TestTransientWritingKeepsNothing(t *testing.T) {
+	e, err := DecodeEntity([]byte(pyMinimalBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Timestamp = edm.Ticks(638000000001234567)
+	e.KeptSize = e.Size()
+	for _, level := range []Level{NoMetadata, MinimalMetadata, FullMetadata} {
+		c := &Context{Base: "http://127.0.0.1:10002/devstoreaccount1", Account: "devstoreaccount1", Table: "t", Level: level}
+		tc := *c
+		tc.Transient = true
+		if got, want := string(AppendEntity(nil, &tc, e, nil)), string(AppendEntity(nil, c, e.Clone(), nil)); got != want {
+			t.Errorf("level %v: transient\n%s\nwant\n%s", level, got, want)
+		}
+	}
+	if e.CachedMembers() != nil {
+		t.Fatal("a transient writing kept the entity's members")
+	}
+	c := &Context{Level: MinimalMetadata}
+	AppendEntity(nil, c, e, nil)
+	if e.CachedMembers() == nil {
+		t.Fatal("the first read kept nothing")
+	}
+}
