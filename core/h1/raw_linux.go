@@ -16,9 +16,9 @@ import (
 // (syscall.RawConn waits when the call would block).
 type rawIO struct {
 	rc syscall.RawConn
-	// readF, writeF and writevF are readFD, writeFD and writevFD, bound
-	// once: a method value made at each call would be allocated at each call.
-	readF, writeF, writevF func(fd uintptr) bool
+	// readF and writevF are readFD and writevFD, bound once: a method
+	// value made at each call would be allocated at each call.
+	readF, writevF func(fd uintptr) bool
 	// buf (then more, for writev) holds the bytes of the call under way,
 	// n how many of them are done.
 	buf, more []byte
@@ -38,7 +38,7 @@ func newRawIO(nc net.Conn) *rawIO {
 		return nil
 	}
 	r := &rawIO{rc: rc}
-	r.readF, r.writeF, r.writevF = r.readFD, r.writeFD, r.writevFD
+	r.readF, r.writevF = r.readFD, r.writevFD
 	return r
 }
 
@@ -78,40 +78,10 @@ func (r *rawIO) readFD(fd uintptr) bool {
 }
 
 // write writes all of p as net.Conn.Write does (deadlines included).
-func (r *rawIO) write(p []byte) (int, error) {
-	r.buf, r.n, r.err = p, 0, 0
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if err := r.rc.Write(r.writeF); err != nil {
-		return r.n, err
-	}
-	if r.err != 0 {
-		return r.n, r.err
-	}
-	return r.n, nil
-}
-
-func (r *rawIO) writeFD(fd uintptr) bool {
-	for r.n < len(r.buf) {
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&r.buf[r.n])), uintptr(len(r.buf)-r.n))
-		switch e {
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			return false // wait until writable
-		case 0:
-			r.n += int(n)
-		default:
-			r.err = e
-			return true
-		}
-	}
-	return true
-}
+func (r *rawIO) write(p []byte) (int, error) { return r.write2(p, nil) }
 
 // write2 writes a and then b as net.Buffers.WriteTo does: in one system
-// call when the socket takes them whole.
+// call (writev) when the socket takes them whole.
 func (r *rawIO) write2(a, b []byte) (int, error) {
 	r.buf, r.more, r.n, r.err = a, b, 0, 0
 	defer func() { r.buf, r.more = nil, nil }()
