@@ -33,9 +33,9 @@ type Request struct {
 	// Text, when not empty, is Body as a string (same bytes), for a caller
 	// whose Body is never written again: a $batch then reads its parts out of
 	// it, and an insert or update its entity, instead of copying the body
-	// into a string of its own. A stored entity keeps substrings of Text for
-	// as long as it is stored, and so whatever allocation Text lies in: it
-	// should hold little besides the body.
+	// into a string of its own. A stored entity may keep substrings of Text
+	// (property names its table has not yet shared), and so whatever
+	// allocation Text lies in: it should hold little besides the body.
 	Text string
 	// Stream is the body as a reader, for a transport that has not read it;
 	// nil when Body holds it.
