@@ -144,6 +144,9 @@ func (t *table) intern(e *entity.Entity, last *[]string) {
 			t.names[n] = n
 		}
 		if !ok {
+			// Past the table's shared names, a name of its own: one cut
+			// from the request's text would keep all of that text alive.
+			p.Name = strings.Clone(p.Name)
 			continue
 		}
 		p.Name = n
