@@ -50,7 +50,7 @@ func (x *exchange) changeset(w *batchWriter, d decoded) {
 		if j, berr := op.CheckBatch(d.op.Operations); berr != nil {
 			idx, err = j, berr
 		}
-		x.failPart(w, d.parts, idx, d.parts[f.index], err)
+		x.failPart(w, d.parts, idx, d.parts[idx], err) // answered as the part that failed first
 		return
 	}
 	if len(d.parts) == 0 {
