@@ -235,23 +235,19 @@ func (c *conn) answer(h *head, end int, headRead time.Time) bool {
 	c.r = end + int(h.length)
 	c.lastPost = h.method == "POST"
 	req := rest.Request{Method: h.method, URL: h.url, Host: h.host, Header: h.header, ContentLength: h.length, RemoteAddr: c.remote}
-	// A large body (a batch) is handed over as it lies: copying it costs more
-	// than a fresh input buffer, and since this buffer is never written
-	// again, whatever the engine keeps of the body stays as it was. Below
-	// maxPostHandlerRead, net/http keeps the connection whether or not the
-	// handler reads the body, so lending it changes no answer.
-	// The engine may keep substrings of a lent body for as long as it stores
-	// an entity, and with them the whole buffer: lent only when the body is
-	// most of it (a large head, up to the header limit, is not kept too).
+	// Below maxPostHandlerRead, net/http keeps the connection whether or not
+	// the handler reads the body, so the engine gets it whole, as bytes and
+	// as text, never written again. A large body (a batch) is lent as it
+	// lies: copying it costs more than a fresh input buffer. But the engine
+	// may keep substrings of it, and with them the whole buffer, so it is
+	// lent only when it is most of that buffer (not beside a large head);
+	// any other body is copied once, out of the buffer the next request is
+	// read into.
 	lent := h.length >= lendSize && h.length < maxPostHandlerRead && len(c.in) <= 2*int(h.length)
 	switch {
 	case lent:
-		// The string shares body's bytes, which nothing writes again.
 		req.Body, req.Text = body, unsafe.String(unsafe.SliceData(body), len(body))
 	case h.length > 0 && h.length < maxPostHandlerRead:
-		// A small body is copied out of the buffer the next request is
-		// read into, once, to a copy that nothing writes again: the
-		// engine reads it as bytes and as text without copying it anew.
 		own := make([]byte, len(body))
 		copy(own, body)
 		req.Body, req.Text = own, unsafe.String(unsafe.SliceData(own), len(own))

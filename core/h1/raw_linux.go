@@ -83,18 +83,16 @@ func (r *rawIO) write(p []byte) (int, error) { return r.write2(p, nil) }
 // write2 writes a and then b as net.Buffers.WriteTo does: in one system
 // call (writev) when the socket takes them whole.
 func (r *rawIO) write2(a, b []byte) (int, error) {
-	r.buf, r.more, r.n, r.err = a, b, 0, 0
-	defer func() { r.buf, r.more = nil, nil }()
 	if len(a)+len(b) == 0 {
 		return 0, nil
 	}
-	if err := r.rc.Write(r.writevF); err != nil {
-		return r.n, err
+	r.buf, r.more, r.n, r.err = a, b, 0, 0
+	err := r.rc.Write(r.writevF)
+	r.buf, r.more = nil, nil // the caller's bytes are not kept
+	if err == nil && r.err != 0 {
+		err = r.err
 	}
-	if r.err != 0 {
-		return r.n, r.err
-	}
-	return r.n, nil
+	return r.n, err
 }
 
 func (r *rawIO) writevFD(fd uintptr) bool {
