@@ -90,11 +90,11 @@ func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error)
 
 // commit performs ops on t as one change, in place; a transaction undoes
 // its earlier operations when one fails, leaving the table as it was. The
-// change is recorded with the table's writer
-// lock held, so the journal sees a table's changes in the order they took
-// effect, and made durable after the lock is released, so that writers to
-// the same table share flushes. The stored entities are written into out,
-// which has room for one per operation.
+// change is recorded with the table's writer lock held, so the journal sees
+// a table's changes in the order they took effect, and made durable after
+// the lock is released, so that writers to the same table share flushes.
+// The stored entities are written into out, which has room for one per
+// operation.
 func (s *Store) commit(t *table, ops []Op, tx bool, out []*entity.Entity) ([]*entity.Entity, *TxError) {
 	out, seq, txErr := s.commitLocked(t, ops, tx, out)
 	if txErr != nil {
