@@ -179,9 +179,13 @@ func readUsage(pid int) (usage, error) {
 	if err != nil {
 		return usage{}, err
 	}
+	return parseUsage(string(b))
+}
+
+// parseUsage reads a usage from the text of /proc/<pid>/stat.
+func parseUsage(s string) (usage, error) {
 	// The command name (field 2) is in parentheses and may hold spaces:
 	// count fields from the last ')'.
-	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
 		return usage{}, errors.New("unreadable /proc stat")
