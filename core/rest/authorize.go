@@ -6,6 +6,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/mediatype"
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
@@ -95,7 +96,7 @@ func (x *exchange) allowUnsigned(o op.Operation) *tableerr.Error {
 func (x *exchange) crossSite() bool {
 	r := &x.r
 	if r.Method == "POST" && r.Header.Get("X-HTTP-Method") == "" {
-		mt, _, ok := parseMediaType(r.Header.Get("Content-Type"))
+		mt, _, ok := mediatype.Parse(r.Header.Get("Content-Type"))
 		switch {
 		case r.Header.Get("Content-Type") == "", !ok,
 			mt == "text/plain", mt == "application/x-www-form-urlencoded", mt == "multipart/form-data":

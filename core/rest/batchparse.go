@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/tableplay/tableplay/core/mediatype"
 	"github.com/tableplay/tableplay/core/wire"
 )
 
@@ -67,7 +68,7 @@ func ParseBatch(contentType string, body []byte) (*batchEnvelope, error) {
 // then malformed, whatever its parts said, and what the caller made of
 // them must be dropped.
 func parseBatchText(contentType string, body []byte, text string, each func(p *batchPart, parts int)) (*batchPart, error) {
-	mt, params, ok := parseMediaType(contentType)
+	mt, params, ok := mediatype.Parse(contentType)
 	if !ok || mt != "multipart/mixed" || params["boundary"] == "" {
 		return nil, errEnvelope
 	}
@@ -82,7 +83,7 @@ func parseBatchText(contentType string, body []byte, text string, each func(p *b
 	if err != nil || done {
 		return nil, errEnvelope
 	}
-	pmt, pparams, ok := parseMediaType(part.ContentType)
+	pmt, pparams, ok := mediatype.Parse(part.ContentType)
 	if !ok {
 		return nil, errEnvelope
 	}
@@ -160,7 +161,7 @@ type partScratch struct {
 // sizes the URLs' chunks.
 func (s *partScratch) read(p wire.Part, hint int) error {
 	if ct := p.ContentType; ct != "application/http" { // the form every SDK sends needs no parsing
-		if mt, _, ok := parseMediaType(ct); !ok || mt != "application/http" {
+		if mt, _, ok := mediatype.Parse(ct); !ok || mt != "application/http" {
 			return errEnvelope
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tableplay/tableplay/core/mediatype"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/wire"
 )
@@ -43,7 +44,7 @@ type BatchAnswer struct {
 // (F-BATCH-FAILURE).
 func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 	ans := BatchAnswer{OK: true, FailedIndex: -1, Parts: []BatchPart{}}
-	_, params, ok := parseMediaType(contentType)
+	_, params, ok := mediatype.Parse(contentType)
 	if !ok || params["boundary"] == "" {
 		return ans, errors.New("not a batch response")
 	}
@@ -51,7 +52,7 @@ func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 	if err != nil || done {
 		return ans, errors.New("not a batch response")
 	}
-	_, cparams, ok := parseMediaType(p.Header.Get("Content-Type"))
+	_, cparams, ok := mediatype.Parse(p.Header.Get("Content-Type"))
 	if !ok || cparams["boundary"] == "" {
 		return ans, errors.New("not a changeset response")
 	}

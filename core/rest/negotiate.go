@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tableplay/tableplay/core/mediatype"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
@@ -64,7 +65,7 @@ func negotiate(r *Request, q map[string][]string) format {
 	}
 	for _, a := range accept {
 		for _, part := range strings.Split(a, ",") {
-			mt, params, ok := parseMediaType(strings.TrimSpace(part))
+			mt, params, ok := mediatype.Parse(strings.TrimSpace(part))
 			if !ok || mt != "application/json" {
 				if strings.TrimSpace(part) == "json" { // $format=json
 					f.json = true

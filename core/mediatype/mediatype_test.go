@@ -1,4 +1,4 @@
-package rest
+package mediatype
 
 import (
 	"maps"
@@ -22,15 +22,15 @@ var mediaTypeSeeds = []string{
 	"a/b; boundary*1=x", "a/b; b*0=\"q;\"; b*1=r",
 }
 
-// FuzzParseMediaType holds parseMediaType to mime.ParseMediaType: the same
-// acceptance, type and parameters for every input.
-func FuzzParseMediaType(f *testing.F) {
+// FuzzParse holds Parse to mime.ParseMediaType: the same acceptance, type
+// and parameters for every input.
+func FuzzParse(f *testing.F) {
 	for _, s := range mediaTypeSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		wantMT, wantP, err := mime.ParseMediaType(s)
-		mt, p, ok := parseMediaType(s)
+		mt, p, ok := Parse(s)
 		if ok != (err == nil) {
 			t.Fatalf("%q: ok %v, mime's error %v", s, ok, err)
 		}
@@ -40,12 +40,12 @@ func FuzzParseMediaType(f *testing.F) {
 	})
 }
 
-// TestParseMediaTypeHostile: a long value of parameters and continuations
-// is read in one pass with memory proportional to it.
-func TestParseMediaTypeHostile(t *testing.T) {
+// TestParseHostile: a long value of parameters and continuations is read
+// in one pass with memory proportional to it.
+func TestParseHostile(t *testing.T) {
 	v := "multipart/mixed" + strings.Repeat("; b*1=x", 1) + strings.Repeat(";k=v", 1<<14)
-	allocs := testing.AllocsPerRun(3, func() { parseMediaType(v) })
-	if _, _, ok := parseMediaType(v); !ok {
+	allocs := testing.AllocsPerRun(3, func() { Parse(v) })
+	if _, _, ok := Parse(v); !ok {
 		t.Fatal("repeated equal parameters are allowed")
 	}
 	if allocs > 50 {

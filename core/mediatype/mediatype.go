@@ -1,4 +1,9 @@
-package rest
+// Package mediatype reads a Content-Type or one Accept entry the way Go's
+// mime.ParseMediaType does (the grammar of RFC 2045 with RFC 2231's
+// continued and encoded parameters). It is written here so that the
+// browser build does not link the mime package and its extension tables; a
+// fuzz target holds it to mime's answers.
+package mediatype
 
 import (
 	"strconv"
@@ -6,14 +11,10 @@ import (
 	"unicode"
 )
 
-// parseMediaType reads a Content-Type or one Accept entry the way Go's
-// mime.ParseMediaType does (the grammar of RFC 2045 with RFC 2231's
-// continued and encoded parameters): the type in lower case and the
-// parameters by lower-case name. ok is false wherever mime reports an
-// error. It is written here so that the browser build does not link the
-// mime package and its extension tables; a fuzz target holds it to mime's
-// answers.
-func parseMediaType(v string) (mt string, params map[string]string, ok bool) {
+// Parse reads a media type as mime.ParseMediaType does: the type in lower
+// case and the parameters by lower-case name. ok is false wherever mime
+// reports an error.
+func Parse(v string) (mt string, params map[string]string, ok bool) {
 	base, _, _ := strings.Cut(v, ";")
 	mt = strings.TrimSpace(strings.ToLower(base))
 	if !validMediaType(mt) {
