@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tableplay/tableplay/core/rest/internal/mac"
+	"github.com/tableplay/tableplay/core/mac"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -50,7 +50,7 @@ type macState struct {
 // newMACPool keys its HMACs with a copy of key.
 func newMACPool(key []byte) *macPool {
 	p := &macPool{key: append([]byte(nil), key...)}
-	p.pool.New = func() any { return &macState{h: newMAC(p.key), buf: make([]byte, 0, 256)} }
+	p.pool.New = func() any { return &macState{h: mac.New(p.key), buf: make([]byte, 0, 256)} }
 	return p
 }
 
@@ -60,7 +60,7 @@ func newMACPool(key []byte) *macPool {
 // the pooled state, so the result costs no allocation.
 func (c Credentials) sum(build func([]byte) []byte) (out [mac.Size]byte) {
 	if c.macs == nil || !bytes.Equal(c.macs.key, c.Key) {
-		m := newMAC(c.Key)
+		m := mac.New(c.Key)
 		m.Write(build(nil))
 		copy(out[:], m.Sum(nil))
 		return out
@@ -169,7 +169,7 @@ func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
 		sts = append(sts, '\n')
 		return c.appendResource(sts, r.URL)
 	})
-	if !macEqual(sum[:], want[:]) {
+	if !mac.Equal(sum[:], want[:]) {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/mac"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -134,7 +135,7 @@ func (c Credentials) SignSAS(s SAS) string {
 	if s.Account {
 		sts = s.accountStringToSign(c.Account)
 	}
-	m := newMAC(c.Key)
+	m := mac.New(c.Key)
 	m.Write([]byte(sts))
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
 }
@@ -188,7 +189,7 @@ type policyLookup func(table, id string) (perms string, start, expiry *edm.Ticks
 func (c Credentials) verifySAS(s SAS, now time.Time, secure bool, remote string, policies policyLookup) (*grant, *tableerr.Error) {
 	sig, err := base64.StdEncoding.DecodeString(s.Signature)
 	want, _ := base64.StdEncoding.DecodeString(c.SignSAS(s))
-	if err != nil || !macEqual(sig, want) { // constant time: a timing must not reveal how much of a guess is right
+	if err != nil || !mac.Equal(sig, want) { // constant time: a timing must not reveal how much of a guess is right
 		return nil, tableerr.New(tableerr.AuthenticationFailed)
 	}
 	perms, start, expiry := s.Permissions, s.Start, s.Expiry

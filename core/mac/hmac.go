@@ -1,15 +1,16 @@
 package mac
 
-// MAC is a running HMAC-SHA256 (RFC 2104); it implements hash.Hash.
-type MAC struct {
+// hmacSHA256 is a running HMAC-SHA256 (RFC 2104) in plain Go; it
+// implements hash.Hash.
+type hmacSHA256 struct {
 	inner, outer digest
-	ipad, opad   [BlockSize]byte
+	ipad, opad   [blockSize]byte
 }
 
-// New returns an HMAC-SHA256 keyed with key.
-func New(key []byte) *MAC {
-	m := &MAC{}
-	if len(key) > BlockSize { // a long key is hashed first
+// newHMAC returns a plain-Go HMAC-SHA256 keyed with key.
+func newHMAC(key []byte) *hmacSHA256 {
+	m := &hmacSHA256{}
+	if len(key) > blockSize { // a long key is hashed first
 		var d digest
 		d.reset()
 		d.write(key)
@@ -26,13 +27,13 @@ func New(key []byte) *MAC {
 }
 
 // Write adds p to the message; it never fails.
-func (m *MAC) Write(p []byte) (int, error) {
+func (m *hmacSHA256) Write(p []byte) (int, error) {
 	m.inner.write(p)
 	return len(p), nil
 }
 
 // Sum appends the MAC of the message so far to b; the message goes on.
-func (m *MAC) Sum(b []byte) []byte {
+func (m *hmacSHA256) Sum(b []byte) []byte {
 	m.outer.reset()
 	m.outer.write(m.opad[:])
 	m.outer.write(m.inner.sum(nil))
@@ -40,20 +41,20 @@ func (m *MAC) Sum(b []byte) []byte {
 }
 
 // Reset starts a new message with the same key.
-func (m *MAC) Reset() {
+func (m *hmacSHA256) Reset() {
 	m.inner.reset()
 	m.inner.write(m.ipad[:])
 }
 
 // Size is the MAC's length in bytes.
-func (m *MAC) Size() int { return Size }
+func (m *hmacSHA256) Size() int { return Size }
 
 // BlockSize is the underlying hash's block length in bytes.
-func (m *MAC) BlockSize() int { return BlockSize }
+func (m *hmacSHA256) BlockSize() int { return blockSize }
 
-// Equal compares two MACs in time that depends on their lengths only, so
+// equal compares two MACs in time that depends on their lengths only, so
 // that a timing does not reveal how much of a guess is right.
-func Equal(a, b []byte) bool {
+func equal(a, b []byte) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -8,8 +8,8 @@ import (
 // Size is the length of a SHA-256 digest in bytes.
 const Size = 32
 
-// BlockSize is SHA-256's block length in bytes.
-const BlockSize = 64
+// blockSize is SHA-256's block length in bytes.
+const blockSize = 64
 
 // roundK are SHA-256's 64 round constants (FIPS 180-4: the first 32 bits of
 // the fractional parts of the cube roots of the first 64 primes).
@@ -31,7 +31,7 @@ var initial = [8]uint32{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e52
 // digest is a running SHA-256.
 type digest struct {
 	h   [8]uint32
-	buf [BlockSize]byte
+	buf [blockSize]byte
 	n   int    // bytes in buf
 	len uint64 // bytes written in all
 }
@@ -46,15 +46,15 @@ func (d *digest) write(p []byte) {
 		k := copy(d.buf[d.n:], p)
 		d.n += k
 		p = p[k:]
-		if d.n < BlockSize {
+		if d.n < blockSize {
 			return
 		}
 		d.block(d.buf[:])
 		d.n = 0
 	}
-	for len(p) >= BlockSize {
-		d.block(p[:BlockSize])
-		p = p[BlockSize:]
+	for len(p) >= blockSize {
+		d.block(p[:blockSize])
+		p = p[blockSize:]
 	}
 	d.n = copy(d.buf[:], p)
 }
@@ -62,9 +62,9 @@ func (d *digest) write(p []byte) {
 // sum appends the digest of what was written to b, leaving d as it was.
 func (d *digest) sum(b []byte) []byte {
 	c := *d
-	var pad [BlockSize + 8]byte
+	var pad [blockSize + 8]byte
 	pad[0] = 0x80
-	k := (BlockSize + 56 - c.n - 1) % BlockSize // zeros after 0x80, so the length ends a block
+	k := (blockSize + 56 - c.n - 1) % blockSize // zeros after 0x80, so the length ends a block
 	binary.BigEndian.PutUint64(pad[1+k:], c.len*8)
 	c.write(pad[:1+k+8])
 	for _, v := range c.h {

@@ -23,7 +23,7 @@ func TestRFC4231(t *testing.T) {
 		{rep(0xaa, 131), []byte("Test Using Larger Than Block-Size Key - Hash Key First"), "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"},
 		{rep(0xaa, 131), []byte("This is a test using a larger than block-size key and a larger than block-size data. The key needs to be hashed before being used by the HMAC algorithm."), "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"},
 	} {
-		m := New(c.key)
+		m := newHMAC(c.key)
 		m.Write(c.data)
 		if got := hex.EncodeToString(m.Sum(nil)); got != c.want {
 			t.Errorf("case %d: %s, want %s", i+1, got, c.want)
@@ -31,7 +31,7 @@ func TestRFC4231(t *testing.T) {
 	}
 }
 
-// FuzzMAC holds New to crypto/hmac with crypto/sha256 for any key and any
+// FuzzMAC holds the plain-Go HMAC to crypto/hmac with crypto/sha256 for any key and any
 // message written in two pieces, summed midway and after a Reset.
 func FuzzMAC(f *testing.F) {
 	f.Add([]byte("key"), []byte("message"), 3)
@@ -41,7 +41,7 @@ func FuzzMAC(f *testing.F) {
 		if cut < 0 || cut > len(msg) {
 			cut = len(msg) / 2
 		}
-		got, want := New(key), hmac.New(sha256.New, key)
+		got, want := newHMAC(key), hmac.New(sha256.New, key)
 		for _, h := range []interface{ Write([]byte) (int, error) }{got, want} {
 			h.Write(msg[:cut])
 		}
@@ -50,7 +50,7 @@ func FuzzMAC(f *testing.F) {
 		}
 		got.Write(msg[cut:])
 		want.Write(msg[cut:])
-		if g, w := got.Sum(nil), want.Sum(nil); !Equal(g, w) {
+		if g, w := got.Sum(nil), want.Sum(nil); !equal(g, w) {
 			t.Fatalf("%x, want %x", g, w)
 		}
 		got.Reset()
@@ -63,13 +63,27 @@ func FuzzMAC(f *testing.F) {
 	})
 }
 
+// TestEqual checks the plain-Go comparison and the one this build's Equal
+// uses.
 func TestEqual(t *testing.T) {
 	for _, c := range []struct {
 		a, b string
 		want bool
 	}{{"", "", true}, {"ab", "ab", true}, {"ab", "ac", false}, {"ab", "abc", false}, {"\x00", "\x80", false}} {
-		if Equal([]byte(c.a), []byte(c.b)) != c.want {
+		if equal([]byte(c.a), []byte(c.b)) != c.want || Equal([]byte(c.a), []byte(c.b)) != c.want {
 			t.Errorf("Equal(%q, %q) != %v", c.a, c.b, c.want)
+		}
+	}
+}
+
+// TestNew: the HMAC this build's New gives agrees with the plain-Go one.
+func TestNew(t *testing.T) {
+	for _, key := range [][]byte{nil, []byte("key"), []byte(strings.Repeat("k", 200))} {
+		got, want := New(key), newHMAC(key)
+		got.Write([]byte("message"))
+		want.Write([]byte("message"))
+		if g, w := got.Sum(nil), want.Sum(nil); string(g) != string(w) || len(g) != Size {
+			t.Errorf("key %q: %x, want %x", key, g, w)
 		}
 	}
 }
