@@ -144,10 +144,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseAuthorization$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseSAS$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFixdate$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzXMLWithinDepth$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzWithinDepth$$' -fuzztime $(FUZZTIME) ./core/xmlbody
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/mediatype
-	$(GO) test -run '^$$' -fuzz '^FuzzReadXML$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzXMLText$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./core/xmlbody
+	$(GO) test -run '^$$' -fuzz '^FuzzEscapeText$$' -fuzztime $(FUZZTIME) ./core/xmlbody
 	$(GO) test -run '^$$' -fuzz '^FuzzMAC$$' -fuzztime $(FUZZTIME) ./core/mac
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzConn$$' -fuzztime $(FUZZTIME) ./core/h1

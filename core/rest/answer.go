@@ -4,6 +4,7 @@ import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/xmlbody"
 )
 
 // execute runs a decoded operation and writes its answer. The account's
@@ -79,7 +80,7 @@ func (x *exchange) execute(d decoded) {
 		}
 		x.noContent()
 	case op.GetACL:
-		x.xmlAnswer(200, aclXML(res.ACL))
+		x.xmlAnswer(200, xmlbody.ACL(res.ACL))
 	default: // DeleteTable, Delete, SetACL
 		x.noContent()
 	}

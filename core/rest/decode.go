@@ -10,6 +10,7 @@ import (
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/xmlbody"
 )
 
 // decoded is a request, or one part of a $batch, read into an operation,
@@ -266,7 +267,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 			o.Body = body
 		}
 		if o.Kind == op.SetACL {
-			if o.ACL, err = parseACL(o.Body); err != nil {
+			if o.ACL, err = xmlbody.ParseACL(o.Body); err != nil {
 				return fail(err)
 			}
 			o.Body = nil

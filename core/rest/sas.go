@@ -10,6 +10,7 @@ import (
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/mac"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/xmlbody"
 )
 
 // SAS is a parsed shared access signature: a service SAS for one
@@ -90,16 +91,6 @@ func ParseSAS(q url.Values) (s SAS, ok bool, err *tableerr.Error) {
 // sasParameters are the query parameters a shared access signature uses.
 func sasParameters() []string {
 	return []string{"sv", "sp", "st", "se", "sip", "spr", "sig", "tn", "spk", "srk", "epk", "erk", "si", "ss", "srt", "ses"}
-}
-
-// sasTime reads st/se: ISO 8601 UTC, with or without a time part.
-func sasTime(v string) (time.Time, bool) {
-	for _, layout := range []string{"2006-01-02T15:04:05Z", "2006-01-02T15:04Z", "2006-01-02", time.RFC3339Nano} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t.UTC(), true
-		}
-	}
-	return time.Time{}, false
 }
 
 // serviceStringToSign is the string a table service SAS signs, by version:
@@ -215,12 +206,12 @@ func (c Credentials) verifySAS(s SAS, now time.Time, secure bool, remote string,
 	// The signature is valid until se, with no grace (the clock-skew
 	// tolerance is for a request's x-ms-date); a start time keeps the
 	// tolerance, so that a token made on a clock slightly ahead works.
-	se, ok := sasTime(expiry)
+	se, ok := xmlbody.PolicyTime(expiry)
 	if !ok || !now.Before(se) {
 		return nil, tableerr.New(tableerr.AuthenticationFailed)
 	}
 	if start != "" {
-		st, ok := sasTime(start)
+		st, ok := xmlbody.PolicyTime(start)
 		if !ok || now.Before(st.Add(-maxClockSkew)) {
 			return nil, tableerr.New(tableerr.AuthenticationFailed)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/xmlbody"
 )
 
 // xmlAnswer writes an XML body.
@@ -18,7 +19,7 @@ func (x *exchange) xmlAnswer(status int, body []byte) {
 
 // xmlFail writes an error of an XML endpoint.
 func (x *exchange) xmlFail(e *tableerr.Error) {
-	x.xmlAnswer(e.Status, errorXML(e, x.id, x.now))
+	x.xmlAnswer(e.Status, xmlbody.Error(e, x.id, x.now))
 }
 
 // service answers the account's XML operations: service properties (GET,
@@ -26,9 +27,9 @@ func (x *exchange) xmlFail(e *tableerr.Error) {
 func (x *exchange) service(o op.Operation) {
 	switch o.Kind {
 	case op.GetProperties:
-		x.xmlAnswer(200, propertiesXML(x.h.store.Properties()))
+		x.xmlAnswer(200, xmlbody.Properties(x.h.store.Properties()))
 	case op.SetProperties:
-		p, err := mergeProperties(x.h.store.Properties(), o.Body)
+		p, err := xmlbody.MergeProperties(x.h.store.Properties(), o.Body)
 		if err != nil {
 			x.xmlFail(err)
 			return
@@ -46,6 +47,6 @@ func (x *exchange) service(o op.Operation) {
 			x.xmlFail(tableerr.New(tableerr.InvalidQueryParameterValue))
 			return
 		}
-		x.xmlAnswer(200, statsXML(x.now))
+		x.xmlAnswer(200, xmlbody.Stats(x.now))
 	}
 }

@@ -1,17 +1,17 @@
-package rest
+package xmlbody
 
 import "bytes"
 
-// maxXMLDepth bounds the nesting of an ACL or service-properties document:
+// maxDepth bounds the nesting of an ACL or service-properties document:
 // the deepest the service defines is 4 (StorageServiceProperties, Cors,
 // CorsRule, AllowedOrigins).
-const maxXMLDepth = 16
+const maxDepth = 16
 
-// xmlWithinDepth reports whether an XML document nests elements at most
-// max deep, scanning once with constant memory before readXML, which keeps
+// withinDepth reports whether an XML document nests elements at most
+// max deep, scanning once with constant memory before readDoc, which keeps
 // every open element (encoding/xml, read with before, spent 150 MB on 4 MiB
 // of <a>). Text that is not XML may pass; the reader judges it.
-func xmlWithinDepth(b []byte, max int) bool {
+func withinDepth(b []byte, max int) bool {
 	depth := 0
 	for i := 0; i < len(b); i++ {
 		if b[i] != '<' || i+1 >= len(b) {

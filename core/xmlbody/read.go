@@ -1,4 +1,4 @@
-package rest
+package xmlbody
 
 import (
 	"bytes"
@@ -17,21 +17,21 @@ import (
 // (what the live service's parser follows), not by the older tables of
 // encoding/xml.
 
-// xmlHandler receives the elements inside the root, each with its path of
+// handler receives the elements inside the root, each with its path of
 // local names below the root. open says whether the element's own text
 // (its character data, not its children's) is wanted; close then gets it
 // and reports whether the value is acceptable.
-type xmlHandler interface {
+type handler interface {
 	open(path [][]byte) (wantText bool)
 	close(path [][]byte, text []byte) bool
 }
 
-// readXML walks the first element of doc, which must be named root (any
+// readDoc walks the first element of doc, which must be named root (any
 // prefix), and reports whether the document is well formed up to that
 // element's end and every close accepted its text. What follows the root
 // element is not read.
-func readXML(doc []byte, root string, h xmlHandler) bool {
-	s := xmlScanner{b: doc}
+func readDoc(doc []byte, root string, h handler) bool {
+	s := scanner{b: doc}
 	var (
 		names   [][]byte // raw names of the open elements, the root first
 		path    [][]byte // their local names below the root
@@ -86,10 +86,10 @@ func localName(name []byte) []byte {
 	return name
 }
 
-type xmlToken int
+type token int
 
 const (
-	tokEOF xmlToken = iota
+	tokEOF token = iota
 	tokError
 	tokStart // name is set
 	tokEnd   // name is set
@@ -97,9 +97,9 @@ const (
 	tokOther // a comment, processing instruction or directive
 )
 
-// xmlScanner cuts a document into tokens, in constant memory besides the
+// scanner cuts a document into tokens, in constant memory besides the
 // current token.
-type xmlScanner struct {
+type scanner struct {
 	b        []byte
 	i        int
 	name     []byte // a slice of b
@@ -107,7 +107,7 @@ type xmlScanner struct {
 	closeTag bool // the last start tag closed itself: its end comes next
 }
 
-func (s *xmlScanner) next() xmlToken {
+func (s *scanner) next() token {
 	if s.closeTag {
 		s.closeTag = false
 		return tokEnd
@@ -183,7 +183,7 @@ func (s *xmlScanner) next() xmlToken {
 }
 
 // byte reads one byte; false at the end.
-func (s *xmlScanner) byte() (byte, bool) {
+func (s *scanner) byte() (byte, bool) {
 	if s.i >= len(s.b) {
 		return 0, false
 	}
@@ -191,7 +191,7 @@ func (s *xmlScanner) byte() (byte, bool) {
 	return s.b[s.i-1], true
 }
 
-func (s *xmlScanner) space() {
+func (s *scanner) space() {
 	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\r' || s.b[s.i] == '\n' || s.b[s.i] == '\t') {
 		s.i++
 	}
@@ -199,9 +199,9 @@ func (s *xmlScanner) space() {
 
 // rawName reads the bytes a name may hold: ASCII name characters and any
 // byte beyond ASCII (checked after).
-func (s *xmlScanner) rawName() []byte {
+func (s *scanner) rawName() []byte {
 	start := s.i
-	for s.i < len(s.b) && (s.b[s.i] >= utf8.RuneSelf || isXMLNameByte(s.b[s.i])) {
+	for s.i < len(s.b) && (s.b[s.i] >= utf8.RuneSelf || isNameByte(s.b[s.i])) {
 		s.i++
 	}
 	return s.b[start:s.i]
@@ -209,9 +209,9 @@ func (s *xmlScanner) rawName() []byte {
 
 // qname reads an element or attribute name: a valid name with at most one
 // colon.
-func (s *xmlScanner) qname() ([]byte, bool) {
+func (s *scanner) qname() ([]byte, bool) {
 	n := s.rawName()
-	if !isXMLName(n) || bytes.Count(n, []byte(":")) > 1 {
+	if !isName(n) || bytes.Count(n, []byte(":")) > 1 {
 		return nil, false
 	}
 	return n, true
@@ -219,9 +219,9 @@ func (s *xmlScanner) qname() ([]byte, bool) {
 
 // procInst reads <?target ...?>; the XML declaration may only declare
 // version 1.0 and the UTF-8 encoding.
-func (s *xmlScanner) procInst() xmlToken {
+func (s *scanner) procInst() token {
 	target := s.rawName()
-	if !isXMLName(target) {
+	if !isName(target) {
 		return tokError
 	}
 	s.space()
@@ -273,7 +273,7 @@ func declParam(s, name string) string {
 
 // bang reads what starts with <!: a comment, a CDATA section or a
 // directive (<!DOCTYPE ...>), which the documents do not use but may hold.
-func (s *xmlScanner) bang() xmlToken {
+func (s *scanner) bang() token {
 	c, ok := s.byte()
 	if !ok {
 		return tokError
@@ -303,7 +303,7 @@ func (s *xmlScanner) bang() xmlToken {
 // directive skips a directive: up to the '>' that closes it, past quoted
 // text, nested <...> and comments. A '<' that does not start a comment
 // opens a level, and the byte after it is read again as markup.
-func (s *xmlScanner) directive() xmlToken {
+func (s *scanner) directive() token {
 	var quote byte
 	depth := 0
 	for {
@@ -346,7 +346,7 @@ func (s *xmlScanner) directive() xmlToken {
 // the closing quote of an attribute value (quote ≥ 0) or up to "]]>"
 // (cdata), decoding references, turning CR LF and CR into LF, and checking
 // that every character is one XML allows.
-func (s *xmlScanner) charData(quote int, cdata bool) xmlToken {
+func (s *scanner) charData(quote int, cdata bool) token {
 	out := s.text[:0]
 	var b0, b1 byte
 	trunc := 0
@@ -396,7 +396,7 @@ func (s *xmlScanner) charData(quote int, cdata bool) xmlToken {
 	s.text = out
 	for len(out) > 0 {
 		r, n := utf8.DecodeRune(out)
-		if r == utf8.RuneError && n == 1 || !isXMLChar(r) {
+		if r == utf8.RuneError && n == 1 || !isChar(r) {
 			return tokError
 		}
 		out = out[n:]
@@ -404,8 +404,8 @@ func (s *xmlScanner) charData(quote int, cdata bool) xmlToken {
 	return tokText
 }
 
-// xmlEntities are the five references XML predefines.
-var xmlEntities = [...]struct {
+// entities are the five references XML predefines.
+var entities = [...]struct {
 	name string
 	r    byte
 }{{"lt", '<'}, {"gt", '>'}, {"amp", '&'}, {"apos", '\''}, {"quot", '"'}}
@@ -413,7 +413,7 @@ var xmlEntities = [...]struct {
 // reference decodes the reference after an '&' into out: &#N; or &#xH;
 // (any code point up to U+10FFFF; one not allowed fails the text later) or
 // a predefined entity.
-func (s *xmlScanner) reference(out []byte) ([]byte, bool) {
+func (s *scanner) reference(out []byte) ([]byte, bool) {
 	if s.i < len(s.b) && s.b[s.i] == '#' {
 		s.i++
 		base := 10
@@ -441,7 +441,7 @@ func (s *xmlScanner) reference(out []byte) ([]byte, bool) {
 		return out, false
 	}
 	s.i++
-	for _, e := range xmlEntities {
+	for _, e := range entities {
 		if string(name) == e.name {
 			return append(out, e.r), true
 		}
@@ -453,19 +453,19 @@ func isDigitIn(c byte, base int) bool {
 	return '0' <= c && c <= '9' || base == 16 && ('a' <= c && c <= 'f' || 'A' <= c && c <= 'F')
 }
 
-// isXMLChar reports whether XML 1.0 allows r in a document.
-func isXMLChar(r rune) bool {
+// isChar reports whether XML 1.0 allows r in a document.
+func isChar(r rune) bool {
 	return r == 0x09 || r == 0x0A || r == 0x0D ||
 		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
-func isXMLNameByte(c byte) bool {
+func isNameByte(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
 		c == '_' || c == ':' || c == '.' || c == '-'
 }
 
-// isXMLName checks a name by XML 1.0's NameStartChar and NameChar.
-func isXMLName(b []byte) bool {
+// isName checks a name by XML 1.0's NameStartChar and NameChar.
+func isName(b []byte) bool {
 	if len(b) == 0 {
 		return false
 	}

@@ -1,223 +1,16 @@
-package rest
+package xmlbody
 
 import (
 	"bytes"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
-	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
-// xmlHead starts every XML body the service writes: a UTF-8 byte-order mark
-// and the declaration (live recordings).
-const xmlHead = "\ufeff<?xml version=\"1.0\" encoding=\"utf-8\"?>"
-
-// xmlText writes s as XML character data, escaped as encoding/xml's
-// EscapeText does (the bodies were written with it): quotes, ampersand,
-// angle brackets, tab and line ends as references, and a character XML
-// does not allow (or a byte that is not UTF-8) as U+FFFD.
-func xmlText(b *bytes.Buffer, s string) {
-	last := 0
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		i += n
-		var esc string
-		switch r {
-		case '"':
-			esc = "&#34;"
-		case '\'':
-			esc = "&#39;"
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '\t':
-			esc = "&#x9;"
-		case '\n':
-			esc = "&#xA;"
-		case '\r':
-			esc = "&#xD;"
-		default:
-			if isXMLChar(r) && (r != utf8.RuneError || n > 1) {
-				continue
-			}
-			esc = "\uFFFD"
-		}
-		b.WriteString(s[last : i-n])
-		b.WriteString(esc)
-		last = i
-	}
-	b.WriteString(s[last:])
-}
-
-// time7 writes an ACL time as the service does: 7 fractional digits.
-func time7(t edm.Ticks) string {
-	frac := int64(t) % 10_000_000
-	s := strconv.FormatInt(frac, 10)
-	return t.Time().Format("2006-01-02T15:04:05") + "." + strings.Repeat("0", 7-len(s)) + s + "Z"
-}
-
-// aclXML writes a table's stored access policies; a policy without fields
-// is left out, and an empty list is <SignedIdentifiers />.
-func aclXML(ids []store.SignedIdentifier) []byte {
-	var b bytes.Buffer
-	b.WriteString(xmlHead)
-	if len(ids) == 0 {
-		b.WriteString("<SignedIdentifiers />")
-		return b.Bytes()
-	}
-	b.WriteString("<SignedIdentifiers>")
-	for _, id := range ids {
-		b.WriteString("<SignedIdentifier><Id>")
-		xmlText(&b, id.ID)
-		b.WriteString("</Id>")
-		if id.Start != nil || id.Expiry != nil || id.Permission != "" {
-			b.WriteString("<AccessPolicy>")
-			if id.Start != nil {
-				b.WriteString("<Start>" + time7(*id.Start) + "</Start>")
-			}
-			if id.Expiry != nil {
-				b.WriteString("<Expiry>" + time7(*id.Expiry) + "</Expiry>")
-			}
-			if id.Permission != "" {
-				b.WriteString("<Permission>")
-				xmlText(&b, id.Permission)
-				b.WriteString("</Permission>")
-			}
-			b.WriteString("</AccessPolicy>")
-		}
-		b.WriteString("</SignedIdentifier>")
-	}
-	b.WriteString("</SignedIdentifiers>")
-	return b.Bytes()
-}
-
-// aclEntry is one SignedIdentifier as read; a pointer is nil when its
-// element is absent.
-type aclEntry struct {
-	ID     string
-	Policy *struct{ Start, Expiry, Permission *string }
-}
-
-// aclReader collects a Set Table ACL body's identifiers (xmlHandler).
-// Past one identifier over the limit (which the store refuses), each is
-// checked and then its place reused: a body of identifiers costs no more.
-type aclReader struct {
-	ids []aclEntry
-	bad bool // a reused identifier did not pass identifiers
-}
-
-func (r *aclReader) open(p [][]byte) bool {
-	if string(p[0]) != "SignedIdentifier" {
-		return false
-	}
-	switch {
-	case len(p) == 1 && len(r.ids) > store.MaxSignedIdentifiers:
-		if _, err := identifier(r.ids[len(r.ids)-1]); err != nil {
-			r.bad = true
-		}
-		r.ids[len(r.ids)-1] = aclEntry{}
-	case len(p) == 1:
-		r.ids = append(r.ids, aclEntry{})
-	case len(p) == 2 && string(p[1]) == "Id":
-		return true
-	case len(p) == 2 && string(p[1]) == "AccessPolicy":
-		if e := &r.ids[len(r.ids)-1]; e.Policy == nil {
-			e.Policy = new(struct{ Start, Expiry, Permission *string })
-		}
-	case len(p) == 3 && string(p[1]) == "AccessPolicy":
-		switch string(p[2]) {
-		case "Start", "Expiry", "Permission":
-			return true
-		}
-	}
-	return false
-}
-
-func (r *aclReader) close(p [][]byte, text []byte) bool {
-	e := &r.ids[len(r.ids)-1]
-	v := string(text)
-	switch string(p[len(p)-1]) {
-	case "Id":
-		e.ID = v
-	case "Start":
-		e.Policy.Start = &v
-	case "Expiry":
-		e.Policy.Expiry = &v
-	case "Permission":
-		e.Policy.Permission = &v
-	}
-	return true
-}
-
-// parseACL reads a Set Table ACL body. Times may be dates or date-times;
-// permissions are letters from raud.
-func parseACL(body []byte) ([]store.SignedIdentifier, *tableerr.Error) {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, nil
-	}
-	var d aclReader
-	if !xmlWithinDepth(body, maxXMLDepth) || !readXML(body, "SignedIdentifiers", &d) || d.bad {
-		return nil, tableerr.New(tableerr.InvalidXMLDocument)
-	}
-	return identifiers(d.ids)
-}
-
-// identifiers checks and converts the identifiers read.
-func identifiers(ids []aclEntry) ([]store.SignedIdentifier, *tableerr.Error) {
-	out := make([]store.SignedIdentifier, 0, len(ids))
-	for _, x := range ids {
-		id, err := identifier(x)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, nil
-}
-
-// identifier checks and converts one identifier read.
-func identifier(x aclEntry) (store.SignedIdentifier, *tableerr.Error) {
-	id := store.SignedIdentifier{ID: x.ID}
-	p := x.Policy
-	if p == nil {
-		return id, nil
-	}
-	for _, f := range []struct {
-		v   *string
-		dst **edm.Ticks
-	}{{p.Start, &id.Start}, {p.Expiry, &id.Expiry}} {
-		if f.v == nil || strings.TrimSpace(*f.v) == "" {
-			continue
-		}
-		t, ok := sasTime(strings.TrimSpace(*f.v))
-		if !ok {
-			return id, tableerr.New(tableerr.InvalidXMLDocument)
-		}
-		ticks := edm.TicksFromTime(t)
-		*f.dst = &ticks
-	}
-	if p.Permission != nil {
-		perm := strings.TrimSpace(*p.Permission)
-		if strings.Trim(perm, "raud") != "" {
-			return id, tableerr.New(tableerr.InvalidXMLDocument)
-		}
-		id.Permission = perm
-	}
-	// An <AccessPolicy/> without fields is kept as no policy, as the
-	// service's read omits it (and as a snapshot restores it).
-	id.HasPolicy = id.Start != nil || id.Expiry != nil || id.Permission != ""
-	return id, nil
-}
-
-// propertiesXML writes the service properties as the live service does.
-func propertiesXML(p store.ServiceProperties) []byte {
+// Properties writes the service properties as the live service does.
+func Properties(p store.ServiceProperties) []byte {
 	var b bytes.Buffer
 	boolS := strconv.FormatBool
 	retention := func(enabled bool, days int) {
@@ -229,7 +22,7 @@ func propertiesXML(p store.ServiceProperties) []byte {
 	}
 	metrics := func(name string, m store.Metrics) {
 		b.WriteString("<" + name + "><Version>")
-		xmlText(&b, m.Version)
+		escapeText(&b, m.Version)
 		b.WriteString("</Version><Enabled>" + boolS(m.Enabled) + "</Enabled>")
 		if m.Enabled {
 			inc := m.IncludeAPIs != nil && *m.IncludeAPIs
@@ -238,8 +31,8 @@ func propertiesXML(p store.ServiceProperties) []byte {
 		retention(m.RetentionEnabled, m.RetentionDays)
 		b.WriteString("</" + name + ">")
 	}
-	b.WriteString(xmlHead + "<StorageServiceProperties><Logging><Version>")
-	xmlText(&b, p.Logging.Version)
+	b.WriteString(head + "<StorageServiceProperties><Logging><Version>")
+	escapeText(&b, p.Logging.Version)
 	b.WriteString("</Version><Read>" + boolS(p.Logging.Read) + "</Read><Write>" + boolS(p.Logging.Write) + "</Write><Delete>" + boolS(p.Logging.Delete) + "</Delete>")
 	retention(p.Logging.RetentionEnabled, p.Logging.RetentionDays)
 	b.WriteString("</Logging>")
@@ -253,7 +46,7 @@ func propertiesXML(p store.ServiceProperties) []byte {
 			b.WriteString("<CorsRule>")
 			for _, f := range [][2]string{{"AllowedMethods", r.AllowedMethods}, {"AllowedOrigins", r.AllowedOrigins}, {"AllowedHeaders", r.AllowedHeaders}, {"ExposedHeaders", r.ExposedHeaders}} {
 				b.WriteString("<" + f[0] + ">")
-				xmlText(&b, f[1])
+				escapeText(&b, f[1])
 				b.WriteString("</" + f[0] + ">")
 			}
 			b.WriteString("<MaxAgeInSeconds>" + strconv.Itoa(r.MaxAgeInSeconds) + "</MaxAgeInSeconds></CorsRule>")
@@ -341,7 +134,7 @@ func (d *propertiesDoc) close(p [][]byte, text []byte) bool {
 	case "Cors":
 		dst = corsField(&d.Cors.Rules[len(d.Cors.Rules)-1], p[2])
 	}
-	return setXMLValue(dst, text)
+	return setValue(dst, text)
 }
 
 func (d *propertiesDoc) metrics(name string) **metricsXML {
@@ -411,35 +204,35 @@ func corsField(r *corsRuleXML, name []byte) any {
 	return nil
 }
 
-// setXMLValue stores an element's text as encoding/xml does: a string as
+// setValue stores an element's text as encoding/xml does: a string as
 // it is; a bool or an int from the text without surrounding space (an
 // empty text is false or 0, other text must parse); a pointer is set to a
 // new value.
-func setXMLValue(dst any, text []byte) bool {
+func setValue(dst any, text []byte) bool {
 	switch v := dst.(type) {
 	case *string:
 		*v = string(text)
 	case *bool:
-		b, ok := xmlBool(text)
+		b, ok := textBool(text)
 		*v = b
 		return ok
 	case **bool:
-		b, ok := xmlBool(text)
+		b, ok := textBool(text)
 		*v = &b
 		return ok
 	case *int:
-		n, ok := xmlInt(text)
+		n, ok := textInt(text)
 		*v = n
 		return ok
 	case **int:
-		n, ok := xmlInt(text)
+		n, ok := textInt(text)
 		*v = &n
 		return ok
 	}
 	return true
 }
 
-func xmlBool(text []byte) (bool, bool) {
+func textBool(text []byte) (bool, bool) {
 	if len(text) == 0 {
 		return false, true
 	}
@@ -447,7 +240,7 @@ func xmlBool(text []byte) (bool, bool) {
 	return b, err == nil
 }
 
-func xmlInt(text []byte) (int, bool) {
+func textInt(text []byte) (int, bool) {
 	if len(text) == 0 {
 		return 0, true
 	}
@@ -455,11 +248,11 @@ func xmlInt(text []byte) (int, bool) {
 	return int(n), err == nil
 }
 
-// mergeProperties applies a Set Service Properties body to the current
+// MergeProperties applies a Set Service Properties body to the current
 // settings: an element left out keeps its setting.
-func mergeProperties(cur store.ServiceProperties, body []byte) (store.ServiceProperties, *tableerr.Error) {
+func MergeProperties(cur store.ServiceProperties, body []byte) (store.ServiceProperties, *tableerr.Error) {
 	var d propertiesDoc
-	if !xmlWithinDepth(body, maxXMLDepth) || !readXML(body, "StorageServiceProperties", &d) {
+	if !withinDepth(body, maxDepth) || !readDoc(body, "StorageServiceProperties", &d) {
 		return cur, tableerr.New(tableerr.InvalidXMLDocument)
 	}
 	return applyProperties(cur, d)
@@ -510,20 +303,4 @@ func applyProperties(cur store.ServiceProperties, d propertiesDoc) (store.Servic
 		}
 	}
 	return cur, nil
-}
-
-// statsXML answers Get Service Stats: tableplay has one copy of the data,
-// always current.
-func statsXML(now time.Time) []byte {
-	return []byte(xmlHead + "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>" +
-		now.UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT") + "</LastSyncTime></GeoReplication></StorageServiceStats>")
-}
-
-// errorXML is an error body for the XML endpoints.
-func errorXML(e *tableerr.Error, id string, now time.Time) []byte {
-	var b bytes.Buffer
-	b.WriteString(xmlHead + "<Error><Code>" + string(e.Code) + "</Code><Message>")
-	xmlText(&b, e.Message+"\nRequestId:"+id+"\nTime:"+time7(edm.TicksFromTime(now)))
-	b.WriteString("</Message></Error>")
-	return b.Bytes()
 }

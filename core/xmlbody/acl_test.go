@@ -1,4 +1,4 @@
-package rest
+package xmlbody
 
 import "testing"
 
@@ -11,7 +11,7 @@ func TestACLEmptyPolicyIsNoPolicy(t *testing.T) {
 		`<SignedIdentifier><Id>blank</Id><AccessPolicy><Start> </Start></AccessPolicy></SignedIdentifier>` +
 		`<SignedIdentifier><Id>partial</Id><AccessPolicy><Permission>r</Permission></AccessPolicy></SignedIdentifier>` +
 		`<SignedIdentifier><Id>bare</Id></SignedIdentifier></SignedIdentifiers>`
-	ids, err := parseACL([]byte(body))
+	ids, err := ParseACL([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
