@@ -8,5 +8,8 @@
 // engine error into the service's status, headers and odata.error body.
 //
 // It is the only package under core that knows the Table API's HTTP
-// semantics; core/wire holds the message text it reads and writes.
+// semantics; the formats it reads and writes have packages of their own:
+// core/wire the HTTP message text, core/mediatype media types,
+// core/xmlbody the XML bodies of the ACL and service endpoints, core/mac
+// the signatures' HMAC-SHA256.
 package rest
