@@ -64,11 +64,8 @@ func TestJavaScriptRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs node")
 	}
-	root := repoRoot(t)
-	modules := filepath.Join(root, "node_modules")
-	if _, err := os.Stat(filepath.Join(modules, "@azure", "data-tables", "package.json")); err != nil {
-		t.Fatalf("@azure/data-tables is not installed (run npm ci): %v", err)
-	}
+	needCommand(t, "node", "install Node 20 (Debian: apt-get install nodejs)")
+	modules := needDataTables(t, repoRoot(t))
 	t.Parallel()
 	clock := fixedClock()
 	dir := t.TempDir()
@@ -90,9 +87,7 @@ func TestJavaScriptRuns(t *testing.T) {
 // TestCurlRuns runs every generated curl script with sh against a loopback
 // server; a query's script reads one page, compared with the engine's first.
 func TestCurlRuns(t *testing.T) {
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Fatal("curl is not installed")
-	}
+	needCommand(t, "curl", "install curl (Debian: apt-get install curl)")
 	clock := fixedClock()
 	srv := newServer(t, clock)
 	dir := t.TempDir()
@@ -176,10 +171,7 @@ func TestPythonCompilesAndRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs python")
 	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatal("python3 is not installed")
-	}
+	py := needCommand(t, "python3", "install Python 3 (Debian: apt-get install python3)")
 	// Debian's package installs for Debian's interpreter.
 	runner := ""
 	if exec.Command("/usr/bin/python3", "-c", "import azure.data.tables").Run() == nil {
@@ -187,7 +179,7 @@ func TestPythonCompilesAndRuns(t *testing.T) {
 	} else if exec.Command("dpkg", "-s", "python3-azure").Run() == nil {
 		t.Fatal("python3-azure is installed but /usr/bin/python3 cannot import azure.data.tables")
 	} else {
-		t.Log("python3-azure is not installed: the scripts are compiled, not run")
+		t.Log("python3-azure is not installed: the scripts are compiled, not run (apt-get install python3-azure runs them; .ci/run installs it)")
 	}
 	t.Parallel()
 	clock := fixedClock()
