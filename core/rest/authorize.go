@@ -115,7 +115,7 @@ func (x *exchange) crossSite() bool {
 	if !foreign {
 		return false
 	}
-	_, admitted := corsRule(x.h.store.Properties().Cors, origin, r.Method, nil)
+	_, admitted := corsRule(x.h.store.Cors(), origin, r.Method, nil)
 	return origin == "" || !admitted
 }
 
