@@ -32,7 +32,7 @@ func (x *exchange) authorize(o op.Operation) *tableerr.Error {
 func (x *exchange) authenticate() *tableerr.Error {
 	r := &x.r
 	if r.Header.Get("Authorization") != "" {
-		return x.h.creds.sharedKey(r, x.now)
+		return x.h.creds.sharedKey(r, x.query, x.now)
 	}
 	sas, ok, err := ParseSAS(x.query)
 	if err != nil {

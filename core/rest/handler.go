@@ -169,6 +169,12 @@ func (x *exchange) serve() {
 	}
 	x.query = q
 	x.format = negotiate(r, q)
+	if len(q["comp"]) > 1 {
+		// Which operation, and which comp the signature covers, would be
+		// ambiguous (F-QUERY-COMP-TWICE).
+		x.fail(tableerr.New(tableerr.InvalidQueryParameterValue))
+		return
+	}
 	if v, verr := version(r.Header); verr != nil {
 		x.fail(verr)
 		return
@@ -200,7 +206,9 @@ func (x *exchange) serve() {
 
 // parseQuery splits a query string on '&' only: a literal ';' belongs to the
 // value ($format=application/json;odata=nometadata), unlike in
-// url.ParseQuery.
+// url.ParseQuery. It is the one reading of a request's query: routing,
+// negotiation, Shared Key's canonical resource and shared access
+// signatures all take their values from its result.
 func parseQuery(raw string) (url.Values, bool) {
 	if raw == "" {
 		return nil, true // read-only from here on: a nil map reads as empty
