@@ -8,14 +8,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
 // The hostile reads: a query whose answer is far larger than its entities'
 // sizes, and requests that follow the largest CORS rules.
+
+// unsignedHandler serves st to unsigned requests, as hostile's handler
+// does (the hostile reads need only what anyone may read).
+func unsignedHandler(st *store.Store) http.Handler {
+	creds := rest.WellKnown()
+	creds.AllowUnsigned = true
+	return resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now}))
+}
 
 // fill inserts n entities into a new table, body(i) giving each one's JSON.
 func fill(tb testing.TB, st *store.Store, table string, n int, body func(i int) string) {

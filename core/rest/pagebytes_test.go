@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -23,9 +22,7 @@ func TestQueryPagesBoundByBytesWritten(t *testing.T) {
 	st := store.New(store.Options{Clock: time.Now})
 	smallEntities(t, st)
 	expandingEntities(t, st)
-	creds := rest.WellKnown()
-	creds.AllowUnsigned = true
-	h := resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now}))
+	h := unsignedHandler(st)
 	wide := url.Values{"$select": {absentNames(250, 250)}}
 	first := `"` + strings.Split(wide.Get("$select"), ",")[0] + `":null`
 	for _, c := range []struct {
@@ -104,9 +101,7 @@ func tail(s string) string { return s[max(0, len(s)-8):] }
 func TestSelectRepeatsAndAbsentNames(t *testing.T) {
 	st := store.New(store.Options{Clock: time.Now})
 	smallEntities(t, st)
-	creds := rest.WellKnown()
-	creds.AllowUnsigned = true
-	h := resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now}))
+	h := unsignedHandler(st)
 	for _, sel := range []string{"V,b,a,V,b,RowKey,c1,c2,c3,c4,c5,c6,c7,c8,c9,a", "b,V,a"} {
 		req := httptest.NewRequest("GET", "http://127.0.0.1/"+rest.WellKnownAccount+"/sel()?$top=1&$select="+sel, nil)
 		req.Header.Set("Accept", "application/json;odata=nometadata")

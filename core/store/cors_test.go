@@ -50,3 +50,47 @@ func TestCorsRulesPastLimitsRefused(t *testing.T) {
 		t.Errorf("rules after redo: %+v", r)
 	}
 }
+
+// listHas is a rule list's meaning read the plain way, the list split on
+// every request: "*", an exact item (case aside) or a prefix ending in "*";
+// empty items allow nothing.
+func listHas(list, value string) bool {
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		switch {
+		case item == "":
+		case item == "*":
+			return true
+		case strings.HasSuffix(item, "*") && len(value) >= len(item)-1 && strings.EqualFold(value[:len(item)-1], item[:len(item)-1]):
+			return true
+		case strings.EqualFold(item, value):
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzCheckCors: any rule is refused or taken with lists that answer as
+// the plain reading does, and a taken rule is within the limits.
+func FuzzCheckCors(f *testing.F) {
+	f.Add("https://a.example, http://b*", "GET,put", "x-ms-*,Content-Type", "", "https://A.example", "PUT", "x-ms-date")
+	f.Add("*", "GET", "", "*", "", "GET", "")
+	f.Add(",,, ,", "GET,,", "a*,b*,c*", "x", "http://b", "get", "b")
+	f.Fuzz(func(t *testing.T, origins, methods, headers, exposed, origin, method, header string) {
+		rules, err := checkCors([]CorsRule{{AllowedOrigins: origins, AllowedMethods: methods, AllowedHeaders: headers, ExposedHeaders: exposed}})
+		if err != nil {
+			if err.code != tableerr.InvalidXMLDocument && err.code != tableerr.InvalidXMLNodeValue {
+				t.Fatalf("code %s", err.code)
+			}
+			return
+		}
+		if len(origins)+len(methods)+len(headers)+len(exposed) > MaxCorsText {
+			t.Fatal("over 2 KiB taken")
+		}
+		r := rules[0]
+		want := listHas(origins, origin) && listHas(methods, method) && (strings.TrimSpace(header) == "" || listHas(headers, strings.TrimSpace(header)))
+		if got := r.Allows(origin, method, []string{header}); got != want {
+			t.Fatalf("Allows(%q, %q, %q) = %v, the plain reading says %v", origin, method, header, got, want)
+		}
+	})
+}
