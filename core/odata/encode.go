@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -38,16 +39,67 @@ type Projection struct {
 
 func (p *Projection) all() bool { return p == nil || len(p.Names) == 0 }
 
-func (p *Projection) has(name string) bool {
-	if p.all() {
-		return true
+// selection is a Projection read once for a body: which system properties
+// it names, and its other names without repeats, looked up by a set when
+// there are many, so that each entity costs one pass over its properties
+// and one over those names however long the $select.
+type selection struct {
+	all        bool
+	pk, rk, ts bool
+	custom     []string       // the other names, each once, in the order given
+	index      map[string]int // custom's positions, when it is long
+	seen       []bool         // per entity: which custom names it has
+}
+
+// manyNames is the length of a $select past which its names are found by
+// a set rather than by comparing each in turn.
+const manyNames = 8
+
+func (p *Projection) prepare() selection {
+	s := selection{all: p.all()}
+	if s.all {
+		return s
 	}
 	for _, n := range p.Names {
-		if n == name {
-			return true
+		switch n {
+		case entity.PartitionKey:
+			s.pk = true
+		case entity.RowKey:
+			s.rk = true
+		case entity.Timestamp:
+			s.ts = true
+		default:
+			if s.index != nil {
+				if _, dup := s.index[n]; dup {
+					continue
+				}
+				s.index[n] = len(s.custom)
+			} else if slices.Contains(s.custom, n) {
+				continue
+			}
+			s.custom = append(s.custom, n)
+			if s.index == nil && len(s.custom) > manyNames {
+				s.index = make(map[string]int, len(p.Names))
+				for i, c := range s.custom {
+					s.index[c] = i
+				}
+			}
 		}
 	}
-	return false
+	s.seen = make([]bool, len(s.custom))
+	return s
+}
+
+// find returns the position of a custom property name in the selection,
+// -1 when it is not selected.
+func (s *selection) find(name string) int {
+	if s.index != nil {
+		if i, ok := s.index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	return slices.Index(s.custom, name)
 }
 
 // AppendEntity appends a single-entity body (get entity, insert with
@@ -62,7 +114,8 @@ func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byt
 		b = appendMetadataURL(b, c, "/@Element", sel)
 		first = false
 	}
-	b = appendEntityMembers(b, c, e, sel, first)
+	s := sel.prepare()
+	b = appendEntityMembers(b, c, e, &s, first)
 	return append(b, '}')
 }
 
@@ -82,26 +135,51 @@ func sizeHint(c *Context, e *entity.Entity) int {
 
 // AppendEntities appends a query-entities body: {"odata.metadata":…,"value":[…]}.
 func AppendEntities(b []byte, c *Context, es []*entity.Entity, sel *Projection) []byte {
+	b, _ = AppendEntitiesWithin(b, c, es, sel, math.MaxInt)
+	return b
+}
+
+// AppendEntitiesWithin is AppendEntities writing at most limit bytes: it
+// stops before the entity that would take the body past limit and returns
+// how many entities it wrote. The first entity is always written, so a
+// body passes limit only when that one entity alone does.
+func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projection, limit int) ([]byte, int) {
+	s := sel.prepare()
+	nulls := 0 // the most the selected names add to an entity, as nulls
+	for _, name := range s.custom {
+		nulls += len(name) + 8
+	}
 	n := 128
 	for _, e := range es {
-		n += sizeHint(c, e)
+		if n += sizeHint(c, e) + nulls; n >= limit {
+			// Room for the last entity written past the limit, which
+			// is then taken back, without growing the buffer again.
+			n = limit + limit/8
+			break
+		}
 	}
 	b = slices.Grow(b, n)
+	start := len(b)
 	b = append(b, '{')
 	if c.Level != NoMetadata {
 		b = appendMetadataURL(b, c, "", sel)
 		b = append(b, ',')
 	}
 	b = append(b, `"value":[`...)
+	const end = "]}"
 	for i, e := range es {
+		before := len(b)
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = appendEntityMembers(b, c, e, sel, true)
+		b = appendEntityMembers(b, c, e, &s, true)
 		b = append(b, '}')
+		if i > 0 && len(b)-start+len(end) > limit {
+			return append(b[:before], end...), i
+		}
 	}
-	return append(b, "]}"...)
+	return append(b, end...), len(es)
 }
 
 func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []byte {
@@ -121,22 +199,22 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 // odata.type, odata.id, odata.etag, odata.editLink (as the level asks), then
 // PartitionKey, RowKey, Timestamp and the custom properties, each annotation
 // just before its value.
-func appendEntityMembers(b []byte, c *Context, e *entity.Entity, sel *Projection, first bool) []byte {
+func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, first bool) []byte {
 	var m *entity.Members
 	switch {
-	case c.Level == NoMetadata || !sel.all():
+	case c.Level == NoMetadata || !s.all:
 	case c.Transient:
 		m = e.CachedMembers()
 	default:
 		m = members(e)
 	}
-	return appendMembersWith(b, c, e, sel, first, m)
+	return appendMembersWith(b, c, e, s, first, m)
 }
 
 // appendMembersWith is appendEntityMembers with e's cached members m (nil
 // for none): AppendMembers encodes through it without looking for any, so
 // that its stand-in entity stays on the stack.
-func appendMembersWith(b []byte, c *Context, e *entity.Entity, sel *Projection, first bool, m *entity.Members) []byte {
+func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, first bool, m *entity.Members) []byte {
 	comma := func() {
 		if !first {
 			b = append(b, ',')
@@ -166,17 +244,17 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, sel *Projection, 
 		b = append(b, `"odata.etag":`...)
 		b = appendETagJSON(b, e.Timestamp)
 	}
-	if sel.has(entity.PartitionKey) {
+	if s.all || s.pk {
 		comma()
 		b = append(b, `"PartitionKey":`...)
 		b = edm.AppendJSONString(b, e.PartitionKey)
 	}
-	if sel.has(entity.RowKey) {
+	if s.all || s.rk {
 		comma()
 		b = append(b, `"RowKey":`...)
 		b = edm.AppendJSONString(b, e.RowKey)
 	}
-	if sel.has(entity.Timestamp) {
+	if s.all || s.ts {
 		comma()
 		if c.Level == FullMetadata {
 			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
@@ -190,25 +268,25 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, sel *Projection, 
 			comma()
 			b = append(b, props...)
 		}
-	} else {
-		for _, p := range e.Properties {
-			if !sel.has(p.Name) {
-				continue
-			}
-			comma()
-			b = appendProperty(b, c.Level, p.Name, p.Value)
-		}
+		return b
 	}
-	if !sel.all() {
-		for i, n := range sel.Names {
-			if isSystem(n) || seenBefore(sel.Names[:i], n) {
+	clear(s.seen)
+	for _, p := range e.Properties {
+		if !s.all {
+			i := s.find(p.Name)
+			if i < 0 {
 				continue
 			}
-			if _, ok := e.Get(n); !ok {
-				comma()
-				b = edm.AppendJSONString(b, n)
-				b = append(b, ":null"...) // F-SELECT-MISSING: a selected property the entity lacks
-			}
+			s.seen[i] = true
+		}
+		comma()
+		b = appendProperty(b, c.Level, p.Name, p.Value)
+	}
+	for i, n := range s.custom {
+		if !s.seen[i] {
+			comma()
+			b = edm.AppendJSONString(b, n)
+			b = append(b, ":null"...) // F-SELECT-MISSING: a selected property the entity lacks
 		}
 	}
 	return b
@@ -245,7 +323,8 @@ func MembersHint(e *entity.Entity) int { return sizeHint(&Context{}, e) }
 func AppendMembers(b []byte, e *entity.Entity) ([]byte, int) {
 	head := entity.Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp}
 	start := len(b)
-	b = appendMembersWith(b, &Context{Level: MinimalMetadata}, &head, nil, true, nil)
+	everything := selection{all: true}
+	b = appendMembersWith(b, &Context{Level: MinimalMetadata}, &head, &everything, true, nil)
 	props := len(b)
 	for _, p := range e.Properties {
 		b = append(b, ',')
@@ -276,17 +355,4 @@ func appendProperty(b []byte, l Level, name string, v edm.Value) []byte {
 	b = edm.AppendJSONString(b, name)
 	b = append(b, ':')
 	return v.AppendJSON(b)
-}
-
-func isSystem(n string) bool {
-	return n == entity.PartitionKey || n == entity.RowKey || n == entity.Timestamp
-}
-
-func seenBefore(names []string, n string) bool {
-	for _, m := range names {
-		if m == n {
-			return true
-		}
-	}
-	return false
 }

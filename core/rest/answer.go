@@ -48,16 +48,7 @@ func (x *exchange) execute(d decoded) {
 	case op.GetTable:
 		x.json(200, odata.AppendTable(nil, x.ctx(""), res.Table))
 	case op.Query:
-		page := res.Page
-		noteQuery(&x.r, &page)
-		if page.More() {
-			h.Set("x-ms-continuation-NextPartitionKey", page.NextPartitionKey)
-			h.Set("x-ms-continuation-NextRowKey", page.NextRowKey)
-		}
-		buf := x.h.bodies.get()
-		body := odata.AppendEntities(buf.b[:0], x.ctx(o.Table), page.Entities, projection(o, res))
-		x.json(200, body)
-		x.h.bodies.put(buf, body)
+		x.queryPage(o, res)
 	case op.Get:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		x.entityJSON(200, o.Table, res.Entity, projection(o, res), false)

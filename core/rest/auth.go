@@ -139,8 +139,9 @@ func parseAuthorization(h string) (a Authorization, sig [mac.Size]byte, ok bool)
 // sharedKey checks a request's Shared Key or Shared Key Lite signature
 // (the Table service's flavour of Shared Key). The string to sign uses x-ms-date (or Date) and the canonical
 // resource "/account" + the path as sent — for path-style URLs the account
-// appears twice — plus "?comp=…" when present.
-func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
+// appears twice — plus "?comp=…" when present. q is the request's query as
+// the handler parsed it: the comp signed is the comp routed.
+func (c Credentials) sharedKey(r *Request, q url.Values, now time.Time) *tableerr.Error {
 	a, want, ok := parseAuthorization(r.Header.Get("Authorization"))
 	if !ok || a.Account != c.Account {
 		return tableerr.New(tableerr.AuthenticationFailed)
@@ -167,7 +168,7 @@ func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
 		}
 		sts = append(sts, date...)
 		sts = append(sts, '\n')
-		return c.appendResource(sts, r.URL)
+		return c.appendResource(sts, r.URL.EscapedPath(), q)
 	})
 	if !mac.Equal(sum[:], want[:]) {
 		return tableerr.New(tableerr.AuthenticationFailed)
@@ -176,51 +177,28 @@ func (c Credentials) sharedKey(r *Request, now time.Time) *tableerr.Error {
 }
 
 // appendResource appends the canonical resource: "/account", the path as
-// sent and "?comp=…" when the query has comp.
-func (c Credentials) appendResource(b []byte, u *url.URL) []byte {
+// sent and "?comp=…" when the query has comp (a query naming comp twice is
+// refused before any signature is checked).
+func (c Credentials) appendResource(b []byte, path string, q url.Values) []byte {
 	b = append(b, '/')
 	b = append(b, c.Account...)
-	b = append(b, u.EscapedPath()...)
-	if comp, ok := queryValue(u.RawQuery, "comp"); ok {
+	b = append(b, path...)
+	if comp, ok := q["comp"]; ok {
 		b = append(b, "?comp="...)
-		b = append(b, comp...)
+		b = append(b, comp[0]...)
 	}
 	return b
 }
 
-// queryValue returns the first value of key in a raw query, decoded, as
-// url.URL.Query would give it (pairs with a ';' or a bad escape are
-// skipped), without building the whole map.
-func queryValue(raw, key string) (string, bool) {
-	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		if pair == "" || strings.Contains(pair, ";") {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		if k != key {
-			uk, err := url.QueryUnescape(k)
-			if err != nil || uk != key {
-				continue
-			}
-		}
-		uv, err := url.QueryUnescape(v)
-		if err != nil {
-			continue
-		}
-		return uv, true
-	}
-	return "", false
-}
-
 // Sign returns the SharedKeyLite Authorization value for a request, as the Go
-// SDK computes it; tests and the playground's request builder use it.
+// SDK computes it; tests and the playground's request builder use it. The
+// query is read as the handler reads it.
 func (c Credentials) Sign(date string, u *url.URL) string {
+	q, _ := parseQuery(u.RawQuery)
 	sum := c.sum(func(sts []byte) []byte {
 		sts = append(sts, date...)
 		sts = append(sts, '\n')
-		return c.appendResource(sts, u)
+		return c.appendResource(sts, u.EscapedPath(), q)
 	})
 	return "SharedKeyLite " + c.Account + ":" + base64.StdEncoding.EncodeToString(sum[:])
 }

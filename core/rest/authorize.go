@@ -33,7 +33,7 @@ func (x *exchange) authorize(o op.Operation) *tableerr.Error {
 func (x *exchange) authenticate() *tableerr.Error {
 	r := &x.r
 	if r.Header.Get("Authorization") != "" {
-		return x.h.creds.sharedKey(r, x.now)
+		return x.h.creds.sharedKey(r, x.query, x.now)
 	}
 	sas, ok, err := ParseSAS(x.query)
 	if err != nil {
@@ -116,7 +116,7 @@ func (x *exchange) crossSite() bool {
 	if !foreign {
 		return false
 	}
-	_, admitted := corsRule(x.h.store.Properties().Cors, origin, r.Method, nil)
+	_, admitted := corsRule(x.h.store.Cors(), origin, r.Method, nil)
 	return origin == "" || !admitted
 }
 

@@ -10,8 +10,9 @@ type bodyPool struct {
 	pool sync.Pool
 }
 
-// maxPooledBody is the largest buffer kept for reuse.
-const maxPooledBody = 4 << 20
+// maxPooledBody is the largest buffer kept for reuse: a whole page and
+// the room AppendEntitiesWithin leaves for the entity it takes back.
+const maxPooledBody = MaxPageBody + MaxPageBody/8
 
 // bodyBuf is a pooled buffer (a pointer, so that pooling it allocates nothing).
 type bodyBuf struct{ b []byte }

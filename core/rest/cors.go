@@ -8,39 +8,13 @@ import (
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
-// listHas reports whether a comma-separated rule list allows value: "*", an
-// exact match (case-insensitive), or a prefix ending in "*".
-func listHas(list, value string) bool {
-	for _, item := range strings.Split(list, ",") {
-		item = strings.TrimSpace(item)
-		switch {
-		case item == "*":
-			return true
-		case strings.HasSuffix(item, "*") && len(value) >= len(item)-1 && strings.EqualFold(value[:len(item)-1], item[:len(item)-1]):
-			return true
-		case strings.EqualFold(item, value):
-			return true
-		}
-	}
-	return false
-}
-
 // corsRule finds the first rule that allows an origin, a method and the
-// request headers a preflight names.
+// request headers a preflight names. The rules' lists were read when they
+// were set, so a request costs no more than the lists' items.
 func corsRule(rules []store.CorsRule, origin, method string, headers []string) (store.CorsRule, bool) {
-	for _, r := range rules {
-		if !listHas(r.AllowedOrigins, origin) || !listHas(r.AllowedMethods, method) {
-			continue
-		}
-		ok := true
-		for _, h := range headers {
-			if h = strings.TrimSpace(h); h != "" && !listHas(r.AllowedHeaders, h) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return r, true
+	for i := range rules {
+		if rules[i].Allows(origin, method, headers) {
+			return rules[i], true
 		}
 	}
 	return store.CorsRule{}, false
@@ -61,7 +35,7 @@ func (x *exchange) preflight() {
 	if h := x.r.Header.Get("Access-Control-Request-Headers"); h != "" {
 		headers = strings.Split(h, ",")
 	}
-	rule, ok := corsRule(x.h.store.Properties().Cors, origin, method, headers)
+	rule, ok := corsRule(x.h.store.Cors(), origin, method, headers)
 	if !ok {
 		x.failAuth(tableerr.New(tableerr.CorsPreflightFailure))
 		return
@@ -73,7 +47,7 @@ func (x *exchange) preflight() {
 		h.Set("Access-Control-Allow-Headers", x.r.Header.Get("Access-Control-Request-Headers"))
 	}
 	h.Set("Access-Control-Max-Age", strconv.Itoa(rule.MaxAgeInSeconds))
-	if rule.AllowedOrigins != "*" {
+	if !rule.AllOrigins() {
 		h.Set("Access-Control-Allow-Credentials", "true")
 	}
 	h.Set("Content-Length", "0")
@@ -81,7 +55,7 @@ func (x *exchange) preflight() {
 }
 
 func allowOrigin(rule store.CorsRule, origin string) string {
-	if strings.TrimSpace(rule.AllowedOrigins) == "*" {
+	if rule.AllOrigins() {
 		return "*"
 	}
 	return origin
@@ -93,7 +67,7 @@ func allowOrigin(rule store.CorsRule, origin string) string {
 // answer that depends on the origin: when CORS is on and no rule allowing
 // every origin ("*") matched (F-CORS-VARY).
 func (x *exchange) corsHeaders() {
-	rules := x.h.store.Properties().Cors
+	rules := x.h.store.Cors()
 	if len(rules) == 0 {
 		return
 	}
@@ -116,7 +90,7 @@ func (x *exchange) corsHeaders() {
 		return
 	}
 	h.Set("Access-Control-Allow-Origin", allowOrigin(rule, origin))
-	if rule.AllowedOrigins != "*" {
+	if !rule.AllOrigins() {
 		if cacheable {
 			h.Add("Vary", "Origin")
 		}

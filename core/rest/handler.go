@@ -4,6 +4,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -168,6 +169,12 @@ func (x *exchange) serve() {
 	}
 	x.query = q
 	x.format = negotiate(r, q)
+	if len(q["comp"]) > 1 {
+		// Which operation, and which comp the signature covers, would be
+		// ambiguous (F-QUERY-COMP-TWICE).
+		x.fail(tableerr.New(tableerr.InvalidQueryParameterValue))
+		return
+	}
 	if v, verr := version(r.Header); verr != nil {
 		x.fail(verr)
 		return
@@ -199,7 +206,9 @@ func (x *exchange) serve() {
 
 // parseQuery splits a query string on '&' only: a literal ';' belongs to the
 // value ($format=application/json;odata=nometadata), unlike in
-// url.ParseQuery.
+// url.ParseQuery. It is the one reading of a request's query: routing,
+// negotiation, Shared Key's canonical resource and shared access
+// signatures all take their values from its result.
 func parseQuery(raw string) (url.Values, bool) {
 	if raw == "" {
 		return nil, true // read-only from here on: a nil map reads as empty
@@ -267,7 +276,7 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	// grows as bytes arrive, so a claimed length reserves little); one more
 	// byte lets the read that meets the end fit.
 	lr := io.LimitedReader{R: x.r.Stream, N: MaxBody + 1}
-	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 1<<20)+1)
+	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 1<<20)+1, x.r.ContentLength+1)
 	if err != nil {
 		return nil, tableerr.New(tableerr.InvalidInput)
 	}
@@ -277,8 +286,12 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	return b, nil
 }
 
-// readAll is io.ReadAll starting from a buffer of capacity size.
-func readAll(r *io.LimitedReader, size int64) ([]byte, error) {
+// readAll is io.ReadAll starting from a buffer of capacity size. A full
+// buffer doubles, up to want bytes when that is more than it holds (the
+// declared length and the byte that meets the end): a body is read in a
+// few steps, and a length claimed but not sent reserves at most what has
+// arrived.
+func readAll(r *io.LimitedReader, size, want int64) ([]byte, error) {
 	b := make([]byte, 0, size)
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
@@ -290,7 +303,11 @@ func readAll(r *io.LimitedReader, size int64) ([]byte, error) {
 			return b, err
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			more := len(b)
+			if rest := want - int64(len(b)); rest > 0 && rest < int64(more) {
+				more = int(rest)
+			}
+			b = slices.Grow(b, max(more, 1))
 		}
 	}
 }

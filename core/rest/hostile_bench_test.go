@@ -21,7 +21,8 @@ import (
 	"github.com/tableplay/tableplay/core/wire"
 )
 
-// The hostile inputs: each parser's worst case within the 4 MiB body limit.
+// The hostile inputs: each parser's worst case within the 4 MiB body limit,
+// and the reads whose answers outgrow their requests most.
 // Each must cost at most 50 ms of CPU (BenchmarkHostile, one core) and 32 MB
 // of heap (TestHostileInputsStayBounded).
 
@@ -209,6 +210,13 @@ func hostile(tb testing.TB) []struct {
 	lines, tooMany, falseDelims := headerLines(wire.MaxHeaders-1), headerLines(200000), falseBoundaries()
 	manyParts, manyPartsOver := partsOfLines(wire.MaxHeaders-1, false), partsOfLines(9990, false)
 	manyDistinct := partsOfLines(wire.MaxHeaders-1, true)
+	smallEntities(tb, st)
+	expandingEntities(tb, st)
+	ruled := store.New(store.Options{Clock: time.Now})
+	if err := ruled.SetProperties(store.ServiceProperties{Cors: largestCors()}); err != nil {
+		tb.Fatal(err)
+	}
+	afterRules := afterCors(unsignedHandler(ruled))
 	return []struct {
 		name string
 		call func() bool
@@ -268,6 +276,10 @@ func hostile(tb testing.TB) []struct {
 		{"play.RequestFor/nested", func() bool { return strings.Contains(string(api.RequestFor(objects)), "error") }},
 		{"play.ReadEntities/nested", func() bool { return strings.Contains(string(api.ReadEntities(string(arrays))), "error") }},
 		{"store.Restore/nested", func() bool { return st.Restore(objects) != nil }},
+		{"Handler/query-select-absent-names", pageWithin(h, "/sel()?$select="+absentNames(250, 250), "application/json;odata=minimalmetadata")},
+		{"Handler/query-fullmetadata-expanding", pageWithin(h, "/full()", "application/json;odata=fullmetadata")},
+		{"Handler/set-properties-comma-origins", signedXML(h, "/?restype=service&comp=properties", commaOrigins())},
+		{"Handler/request-after-largest-cors-rules", afterRules},
 	}
 }
 

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/tableplay/tableplay/core/tableerr"
+import (
+	"fmt"
+
+	"github.com/tableplay/tableplay/core/tableerr"
+)
 
 // ServiceProperties are the account's table service settings (the service-properties XML):
 // analytics logging, hour and minute metrics, and CORS rules.
@@ -11,7 +15,8 @@ type ServiceProperties struct {
 	HourMetrics Metrics `json:"hourMetrics"`
 	// MinuteMetrics is the per-minute metrics setting.
 	MinuteMetrics Metrics `json:"minuteMetrics"`
-	// Cors are the CORS rules, at most MaxCorsRules, in the order given.
+	// Cors are the CORS rules, within the service's limits (MaxCorsRules
+	// and the others), in the order given.
 	Cors []CorsRule `json:"cors"`
 }
 
@@ -57,10 +62,10 @@ type CorsRule struct {
 	ExposedHeaders string `json:"exposedHeaders"`
 	// MaxAgeInSeconds is how long a browser may cache the preflight answer.
 	MaxAgeInSeconds int `json:"maxAgeInSeconds"`
+	// parsed are the lists read when the store took the rule; nil for a
+	// rule built elsewhere.
+	parsed *corsLists
 }
-
-// MaxCorsRules is the most CORS rules a service holds.
-const MaxCorsRules = 5
 
 // defaultProperties are a new storage account's settings
 // (F-DEFAULT-PROPERTIES): hour metrics on, API-level included, kept 7 days;
@@ -74,20 +79,20 @@ func defaultProperties() ServiceProperties {
 	}
 }
 
-// valid checks settings read from a snapshot the way Set Service Properties
-// checks them.
-func (p ServiceProperties) valid() bool {
+// check applies Set Service Properties' rules to settings read from a log
+// or a document, and returns them with their CORS lists read.
+func (p ServiceProperties) check() (ServiceProperties, error) {
 	days := func(enabled bool, n int) bool { return !enabled || n >= 1 && n <= 365 }
-	if len(p.Cors) > MaxCorsRules || !days(p.Logging.RetentionEnabled, p.Logging.RetentionDays) ||
-		!days(p.HourMetrics.RetentionEnabled, p.HourMetrics.RetentionDays) || !days(p.MinuteMetrics.RetentionEnabled, p.MinuteMetrics.RetentionDays) {
-		return false
+	if !days(p.Logging.RetentionEnabled, p.Logging.RetentionDays) || !days(p.HourMetrics.RetentionEnabled, p.HourMetrics.RetentionDays) ||
+		!days(p.MinuteMetrics.RetentionEnabled, p.MinuteMetrics.RetentionDays) {
+		return p, fmt.Errorf("a retention outside 1 to 365 days")
 	}
-	for _, r := range p.Cors {
-		if r.AllowedOrigins == "" || r.AllowedMethods == "" || r.MaxAgeInSeconds < 0 {
-			return false
-		}
+	rules, err := checkCors(p.Cors)
+	if err != nil {
+		return p, err
 	}
-	return true
+	p.Cors = rules
+	return p, nil
 }
 
 // Properties returns the account's service properties.
@@ -100,9 +105,15 @@ func (s *Store) Properties() ServiceProperties {
 }
 
 // SetProperties replaces the account's service properties (the REST layer
-// merges a partial request into the current ones first). It fails only when
-// the change cannot be made durable.
+// merges a partial request into the current ones first). CORS rules beyond
+// the service's limits are refused with its error (F-CORS-LIMITS);
+// otherwise it fails only when the change cannot be made durable.
 func (s *Store) SetProperties(p ServiceProperties) *tableerr.Error {
+	rules, err := checkCors(p.Cors)
+	if err != nil {
+		return tableerr.New(err.code)
+	}
+	p.Cors = rules
 	if err := s.durable(s.setProperties(p)); err != nil {
 		return err
 	}
@@ -110,10 +121,10 @@ func (s *Store) SetProperties(p ServiceProperties) *tableerr.Error {
 	return nil
 }
 
+// setProperties installs settings already checked (their CORS lists read).
 func (s *Store) setProperties(p ServiceProperties) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p.Cors = append([]CorsRule(nil), p.Cors...)
 	s.props = p
 	return s.record(func() change { return change{Op: opProperties, Properties: &p} })
 }

@@ -54,9 +54,9 @@ func pageSize(top int) int {
 
 // MaxPageBytes bounds a page by the entities' sizes (the published size
 // formula) as well as by count: a page that would pass it ends early with a
-// continuation, as the service ends large pages, so one response stays a few
-// MiB even when its entities are near the 1 MiB limit. A page always holds at
-// least one entity.
+// continuation, as the service ends large pages. The text written can be
+// several times those sizes, so the REST layer cuts the page again by the
+// bytes it writes (F-PAGE-BYTES). A page always holds at least one entity.
 const MaxPageBytes = 4 << 20
 
 // Query answers one page of a query. Entities are in (PartitionKey, RowKey)

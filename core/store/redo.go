@@ -42,10 +42,14 @@ func (s *Store) Redo(rec []byte) error {
 	case opACL:
 		return s.redoACL(c)
 	case opProperties:
-		if c.Properties == nil || !c.Properties.valid() {
-			return fmt.Errorf("properties record: not valid service properties")
+		if c.Properties == nil {
+			return fmt.Errorf("properties record: no properties")
 		}
-		s.setProperties(*c.Properties)
+		p, err := c.Properties.check()
+		if err != nil {
+			return fmt.Errorf("properties record: not valid service properties: %v", err)
+		}
+		s.setProperties(p)
 		return nil
 	case opRestore:
 		tables, props, max, err := parseSnapshot(c.Doc)

@@ -194,10 +194,11 @@ func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.T
 	}
 	*props = defaultProperties()
 	if d.Properties != nil {
-		if !d.Properties.valid() {
-			return nil, 0, fmt.Errorf("properties: not valid service properties (at most 5 CORS rules with origins and methods, retention of 1 to 365 days)")
+		p, err := d.Properties.check()
+		if err != nil {
+			return nil, 0, fmt.Errorf("properties: not valid service properties: %v", err)
 		}
-		*props = *d.Properties
+		*props = p
 	}
 	tables := make(map[string]*table, len(d.Tables))
 	var max edm.Ticks

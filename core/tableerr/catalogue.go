@@ -48,6 +48,7 @@ const (
 	AuthorizationProtocolMismatch           Code = "AuthorizationProtocolMismatch"
 	AuthorizationSourceIPMismatch           Code = "AuthorizationSourceIPMismatch"
 	InvalidXMLDocument                      Code = "InvalidXmlDocument"
+	InvalidXMLNodeValue                     Code = "InvalidXmlNodeValue"
 	CorsPreflightFailure                    Code = "CorsPreflightFailure"
 	InternalError                           Code = "InternalError"
 	OperationTimedOut                       Code = "OperationTimedOut"
@@ -160,6 +161,8 @@ func lookup(c Code) (entry, bool) {
 	// The storage services' messages for XML bodies and CORS.
 	case InvalidXMLDocument:
 		return entry{400, "XML specified is not syntactically valid."}, true
+	case InvalidXMLNodeValue:
+		return entry{400, "The value for one of the XML nodes is not in the correct format."}, true
 	case CorsPreflightFailure:
 		return entry{403, "CORS not enabled or no matching rule found for this request."}, true
 	case InternalError:
@@ -217,6 +220,7 @@ func Codes() []Code {
 		AuthorizationProtocolMismatch,
 		AuthorizationSourceIPMismatch,
 		InvalidXMLDocument,
+		InvalidXMLNodeValue,
 		CorsPreflightFailure,
 		InternalError,
 		OperationTimedOut,

@@ -348,6 +348,15 @@ func (s *scanner) directive() token {
 // that every character is one XML allows.
 func (s *scanner) charData(quote int, cdata bool) token {
 	out := s.text[:0]
+	// The text is at most the bytes before the next '<' (CDATA aside): sized
+	// once, not grown step by step through a long text.
+	n := bytes.IndexByte(s.b[s.i:], '<')
+	if n < 0 {
+		n = len(s.b) - s.i
+	}
+	if n > cap(out) {
+		out = make([]byte, 0, n)
+	}
 	var b0, b1 byte
 	trunc := 0
 	for {
