@@ -103,17 +103,22 @@ func (s *Store) Properties() ServiceProperties {
 // merges a partial request into the current ones first). It fails only when
 // the change cannot be made durable.
 func (s *Store) SetProperties(p ServiceProperties) *tableerr.Error {
-	if err := s.durable(s.setProperties(p)); err != nil {
+	if err := s.durable(s.setProperties(p, true)); err != nil {
 		return err
 	}
 	s.changed()
 	return nil
 }
 
-func (s *Store) setProperties(p ServiceProperties) uint64 {
+// setProperties sets the properties; journal records the change (Redo,
+// which replays a record, must not record it again).
+func (s *Store) setProperties(p ServiceProperties, journal bool) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.Cors = append([]CorsRule(nil), p.Cors...)
 	s.props = p
+	if !journal {
+		return 0
+	}
 	return s.record(func() change { return change{Op: opProperties, Properties: &p} })
 }

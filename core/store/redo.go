@@ -45,7 +45,7 @@ func (s *Store) Redo(rec []byte) error {
 		if c.Properties == nil || !c.Properties.valid() {
 			return fmt.Errorf("properties record: not valid service properties")
 		}
-		s.setProperties(*c.Properties)
+		s.setProperties(*c.Properties, false)
 		return nil
 	case opRestore:
 		tables, props, max, err := parseSnapshot(c.Doc)
