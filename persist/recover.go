@@ -46,7 +46,7 @@ func (r Report) String() string {
 		b.WriteString("; the last stop was not clean")
 	}
 	if c := r.Cut; c != nil {
-		fmt.Fprintf(&b, "; cut %d byte(s) at offset %d of %s (%s): the unfinished last write, never acknowledged, not loaded", c.Dropped, c.Offset, c.File, c.Reason)
+		fmt.Fprintf(&b, "; cut %d byte(s) at offset %d of %s (%s): taken as the last write, unfinished when the server stopped uncleanly (acknowledged only if the disk was damaged since), not loaded", c.Dropped, c.Offset, c.File, c.Reason)
 	}
 	return b.String()
 }
