@@ -127,22 +127,22 @@ func (f *recordReader) next() (frame, error) {
 	return frame{seq: seq, write: write, payload: payload}, nil
 }
 
-// laterWrite looks through rest, the segment's bytes from the damaged frame
-// at offset bad to its end, for an intact frame of a write that began after
-// bad: proof that the damage is not a torn tail. legacy segments are also
-// searched for intact legacy frames, which carry no write offset. It returns
-// the offset of the first one found.
-func laterWrite(rest []byte, bad int64, legacy bool) (int64, bool) {
-	for i := 1; i < len(rest); i++ {
-		at := bad + int64(i)
-		if b := rest[i:]; len(b) >= recHeaderSize {
-			n, _, write, sum, ok := parseHeader(b)
-			if ok && n <= uint64(len(b)-recHeaderSize) && write > bad && write <= at &&
-				crc32.Checksum(b[recHeaderSize:recHeaderSize+int(n)], castagnoli) == sum {
+// intactFrame looks through b, the segment's bytes from offset base on,
+// for an intact frame of a write that began after offset after; legacy
+// segments are also searched for intact legacy frames, which carry no write
+// offset. It returns the offset of the first one found. After a damaged
+// frame, finding one proves the damage is not a torn tail.
+func intactFrame(b []byte, base, after int64, legacy bool) (int64, bool) {
+	for i := range b {
+		at := base + int64(i)
+		if r := b[i:]; len(r) >= recHeaderSize {
+			n, _, write, sum, ok := parseHeader(r)
+			if ok && n <= uint64(len(r)-recHeaderSize) && write > after && write <= at && write >= int64(len(segmentMagic)) &&
+				crc32.Checksum(r[recHeaderSize:recHeaderSize+int(n)], castagnoli) == sum {
 				return at, true
 			}
 		}
-		if legacy && legacyFrameAt(rest[i:]) {
+		if legacy && legacyFrameAt(b[i:]) {
 			return at, true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -99,11 +100,11 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	// there can a crash have left a torn tail.
 	lastWrite := -1
 	for i, g := range gens {
-		empty, err := emptySegment(l.dir, g)
+		holds, err := holdsWrite(l.dir, g)
 		if err != nil {
 			return rep, err
 		}
-		if !empty {
+		if holds {
 			lastWrite = i
 		}
 	}
@@ -179,20 +180,38 @@ type segmentEnd struct {
 	legacy bool // the format before seals; never sealed, never written to
 }
 
-// emptySegment reports whether a segment holds no write: it is empty or a
-// part of its magic (a crash while it was created).
-func emptySegment(dir string, gen uint64) (bool, error) {
+// holdsWrite reports whether a segment holds an intact frame: one that
+// some write put there, which a crash cannot make.
+func holdsWrite(dir string, gen uint64) (bool, error) {
 	f, err := os.Open(filepath.Join(dir, logName(gen)))
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	head := make([]byte, len(segmentMagic)+1)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+	st, err := f.Stat()
+	if err != nil {
 		return false, err
 	}
-	return n <= len(segmentMagic) && (bytes.HasPrefix(segmentMagic, head[:n]) || allZero(head[:n])), nil
+	// The usual case: an intact first frame after the magic.
+	head := make([]byte, len(segmentMagic)+recHeaderSize)
+	if n, _ := f.ReadAt(head, 0); n == len(head) && bytes.HasPrefix(head, segmentMagic) {
+		h := head[len(segmentMagic):]
+		if n, _, write, sum, ok := parseHeader(h); ok && write == int64(len(segmentMagic)) && n <= uint64(st.Size()-int64(len(head))) {
+			payload := make([]byte, n)
+			if _, err := f.ReadAt(payload, int64(len(head))); err != nil {
+				return false, err
+			}
+			if crc32.Checksum(payload, castagnoli) == sum {
+				return true, nil
+			}
+		}
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return false, err
+	}
+	_, ok := intactFrame(b, 0, -1, !bytes.HasPrefix(b, segmentMagic))
+	return ok, nil
 }
 
 func allZero(b []byte) bool {
@@ -332,7 +351,7 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	if _, err := f.ReadAt(rest, at); err != nil {
 		return fmt.Errorf("%s: %v", r.name(), err)
 	}
-	if later, ok := laterWrite(rest, at, legacy); ok {
+	if later, ok := intactFrame(rest[1:], at+1, at, legacy); ok {
 		return r.refuse(f, at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
 	}
 	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error()}
