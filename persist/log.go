@@ -181,6 +181,7 @@ func (l *Log) take() *batch {
 }
 
 // finish ends a flush; it returns the error the first time the log fails.
+// After the flush that sealed the live segment nothing is written again.
 func (l *Log) finish(b *batch, err error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -188,6 +189,13 @@ func (l *Log) finish(b *batch, err error) error {
 	l.flushing = false
 	if err != nil {
 		return l.fail(err)
+	}
+	if b.seal {
+		if b.f != nil {
+			l.advance(b)
+		}
+		l.err = fmt.Errorf("data log in %s: closed", l.dir)
+		return nil
 	}
 	l.advance(b)
 	if cap(b.buf) <= 1<<20 {
@@ -239,28 +247,12 @@ func (l *Log) Close() error {
 // follows (the log counts as closed from then on).
 func (l *Log) sealLive() error {
 	b := l.claimAll()
-	if b.f == nil { // never recovered
-		l.finishSeal(b, nil)
-		return nil
-	}
 	b.seal = true
-	err := b.write()
-	return l.finishSeal(b, err)
-}
-
-func (l *Log) finishSeal(b *batch, err error) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	defer l.flushed.Broadcast()
-	l.flushing = false
-	if err != nil {
-		return l.fail(err)
+	var err error
+	if b.f != nil { // nil: never recovered, nothing to seal
+		err = b.write()
 	}
-	if b.f != nil {
-		l.advance(b)
-	}
-	l.err = fmt.Errorf("data log in %s: closed", l.dir)
-	return nil
+	return l.finish(b, err)
 }
 
 // shut stops compactions from starting and returns the last record.

@@ -119,20 +119,7 @@ func segment(t testing.TB, dir string) string {
 // written makes a directory whose newest segment holds n inserts, and
 // returns the segment and the account.
 func written(t *testing.T, n int) (dir, seg string, want []byte) {
-	dir = t.TempDir()
-	l, st, _ := open(t, dir, Options{})
-	if _, err := st.CreateTable("Orders"); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < n; i++ {
-		insert(t, st, "Orders", "p", fmt.Sprint("r", i), i)
-	}
-	want = st.Snapshot()
-	seg = segment(t, dir)
-	if err := l.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir, seg, want
+	return inserts(t, n, false)
 }
 
 func TestTornTailIsCutAndReported(t *testing.T) {

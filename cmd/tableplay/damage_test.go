@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -49,47 +47,22 @@ func TestFlippedByteInTheLogStopsTheStart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--quiet", "--web", t.TempDir(), "--data", dir)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan string, 8)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var started []string
+	c, lines := spawn(t, nil, "--data", dir)
 	deadline := time.After(20 * time.Second)
-	for done := false; !done; {
+	for open := true; open && len(c.lines) < 4; {
 		select {
 		case l, ok := <-lines:
-			if !ok {
-				done = true
-				break
-			}
-			started = append(started, l)
-			if len(started) == 4 {
-				done = true
+			if open = ok; ok {
+				c.lines = append(c.lines, l)
 			}
 		case <-deadline:
-			cmd.Process.Kill()
+			c.cmd.Process.Kill()
 			t.Fatal("the server neither started nor stopped")
 		}
 	}
-	if len(started) == 4 {
+	if len(c.lines) == 4 {
 		// It started: count what it serves, then stop it.
-		c := &child{cmd: cmd, lines: started, stderr: stderr, exited: make(chan error, 1)}
-		c.url = strings.TrimPrefix(started[0], "tableplay serving on ")
+		c.url = strings.TrimPrefix(c.lines[0], "tableplay serving on ")
 		n := 0
 		pager := c.service(t).NewClient("flip").NewListEntitiesPager(&aztables.ListEntitiesOptions{Select: to.Ptr("RowKey")})
 		for pages := 0; pager.More() && pages < 100; pages++ {
@@ -99,13 +72,12 @@ func TestFlippedByteInTheLogStopsTheStart(t *testing.T) {
 			}
 			n += len(page.Entities)
 		}
-		cmd.Process.Kill()
-		cmd.Wait()
+		c.kill(t)
 		st, _ := os.Stat(seg)
 		t.Fatalf("600 inserts acknowledged, byte %d of %d flipped: the server started, serving %d entities; the segment is now %d bytes; %s", flip, len(b), n, st.Size(), c.account())
 	}
-	err = cmd.Wait()
-	msg := stderr.String()
+	err = <-c.exited
+	msg := c.stderr.String()
 	t.Logf("600 inserts acknowledged, byte %d of %d flipped: %v; %s", flip, len(b), err, msg)
 	if err == nil || !strings.Contains(msg, filepath.Base(seg)+" is damaged at offset ") || !strings.Contains(msg, "refusing to start") || !strings.Contains(msg, "truncate -s ") {
 		t.Errorf("exit %v, stderr %q", err, msg)
