@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 )
@@ -84,5 +87,48 @@ func TestFlippedByteInTheLogStopsTheStart(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(seg); string(now) != string(b) {
 		t.Errorf("the segment was changed: %d bytes, was %d", len(now), len(b))
+	}
+}
+
+// Issue 29, item 6, through the data directory: keys that are not UTF-8
+// are refused, and what bodies' invalid bytes and lone surrogate escapes
+// were stored as (U+FFFD) is exactly what the log brings back.
+func TestKeysAfterRestartAreWhatWasAcknowledged(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c := startChild(t, nil, "--data", dir)
+	tc := c.service(t).NewClient("utf")
+	if _, err := tc.CreateTable(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, pk := range []string{"caf\xe9", "caf\xc0\x80", "caf\xe8"} {
+		_, err := tc.UpsertEntity(ctx, []byte(`{"PartitionKey":"x","RowKey":"r","V":1}`), nil) // a valid one goes through
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tc.GetEntity(ctx, pk, "r", nil)
+		var re *azcore.ResponseError
+		if !errors.As(err, &re) || re.StatusCode != 400 || re.ErrorCode != "InvalidInput" {
+			t.Errorf("GET of PartitionKey %q: %v", pk, err)
+		}
+	}
+	body := []byte("{\"PartitionKey\":\"caf\xe9\",\"RowKey\":\"\\ud800\",\"V\":\"x\\udc00y\"}")
+	if _, err := tc.AddEntity(ctx, body, nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := tc.GetEntity(ctx, "caf\uFFFD", "\uFFFD", nil)
+	if err != nil || !strings.Contains(string(before.Value), `"V":"x`+"\uFFFD"+`y"`) {
+		t.Fatalf("stored: %v %s", err, before.Value)
+	}
+	c.stop(t)
+	c = startChild(t, nil, "--data", dir)
+	defer c.stop(t)
+	after, err := c.service(t).NewClient("utf").GetEntity(ctx, "caf\uFFFD", "\uFFFD", nil)
+	// The answers differ only in the server's address.
+	same := func(b []byte) string {
+		return regexp.MustCompile(`"odata.metadata":"[^"]*"`).ReplaceAllString(string(b), "")
+	}
+	if err != nil || same(after.Value) != same(before.Value) {
+		t.Fatalf("after a restart: %v\n%s\nbefore:\n%s", err, after.Value, before.Value)
 	}
 }
