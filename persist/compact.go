@@ -69,8 +69,10 @@ func (l *Log) last() uint64 {
 }
 
 // rotate makes a new segment the live one. Everything recorded before goes
-// to the old segment, which is fsynced and closed; a failure there is the
-// log's failure (acknowledgements may be waiting on it).
+// to the old segment, which is fsynced, sealed and closed; a failure there is
+// the log's failure (acknowledgements may be waiting on it). The new segment
+// exists before the old one is sealed: a crash in between leaves it empty,
+// and the old one's last write is then still the log's last.
 func (l *Log) rotate() (uint64, error) {
 	gen := l.nextGen()
 	seg, err := createSegment(l.dir, gen)
@@ -78,6 +80,7 @@ func (l *Log) rotate() (uint64, error) {
 		return 0, err
 	}
 	b := l.claimAll()
+	b.seal = true
 	// The old segment is closed whether or not its last write worked.
 	err = errors.Join(b.write(), b.f.Close())
 	if failed := l.switchTo(b, seg, gen, err); failed != nil && l.opts.OnFail != nil {
@@ -115,6 +118,6 @@ func (l *Log) switchTo(b *batch, seg *os.File, gen uint64, err error) error {
 		return l.fail(err)
 	}
 	l.advance(b)
-	l.seg, l.gen, l.segBytes = seg, gen, 0
+	l.seg, l.gen, l.segBytes = seg, gen, int64(len(segmentMagic))
 	return nil
 }

@@ -3,12 +3,17 @@
 // in the background.
 //
 // A data directory holds log segments (log-<generation>), at most one
-// current snapshot (snapshot-<generation>) and a LOCK file. Every change the
-// store commits is one record: a frame of its length, a CRC-32C of length and
-// payload, and the payload (a change record of core/store). Records are
+// current snapshot (snapshot-<generation>) and a LOCK file. A segment begins
+// with a magic; every change the store commits is one record frame in it:
+// the payload's length, the record's sequence number, the offset where the
+// write holding the frame began, the CRC-32C of the payload and of the
+// header, and the payload (a change record of core/store). Records are
 // written and fsynced by whichever waiting writer comes first, for everyone
 // who recorded before it (group commit), and a write is answered only after
-// its record is durable.
+// its record is durable. A segment ends with a seal, a frame of no payload
+// written on its own once everything before it is durable: when the log
+// rotates, when the server stops cleanly, and at start for a segment a
+// crash left unsealed.
 //
 // Compaction rotates to segment G, takes the store's snapshot while writes go
 // on into segment G, waits until the log holds everything the snapshot
@@ -18,13 +23,22 @@
 // set state outright, so replaying writes the snapshot already reflects
 // gives the same account.
 //
-// A crash can leave the newest segment with a torn or unflushed tail: the
-// first frame that is incomplete or fails its checksum ends the log. That
-// tail is cut off (the file truncated and fsynced) and reported, never
-// loaded; only records nobody was told had succeeded can be in it. Damage
-// anywhere else (an older segment, the snapshot, a missing segment, a record
-// the store refuses) stops the start with an error naming the file, rather
-// than silently losing acknowledged writes.
+// A crash can leave the log's last write torn or unflushed, and nothing
+// else: a write starts only once the one before it is durable. So a bad
+// frame is a torn tail only when no intact frame of a later write follows
+// it, in its segment (a frame's write offset says which write it belongs
+// to) or in a newer one, and no seal does; such a tail is cut off (the file
+// truncated and fsynced), reported, and never loaded. Anything else — a bad
+// frame followed by a later write, a sealed segment with more after its
+// seal, an unsealed one followed by writes (cut short at a frame boundary),
+// a record out of sequence, an older damaged segment, the snapshot, a
+// missing segment, a record the store refuses — stops the start with an
+// error naming the file and the offset and saying how to start with the
+// intact part, and changes nothing.
+//
+// Segments written before the magic existed (bare frames: length, CRC-32C,
+// payload) still load; a bad frame in one is a torn tail only when no intact
+// frame follows it. New records always go to a new segment.
 //
 // The package is only for native builds: it uses files, and core stays free
 // of them so that it compiles for js/wasm.

@@ -55,13 +55,21 @@ func listDir(dir string) (dirFiles, error) {
 	return d, nil
 }
 
-// createSegment creates an empty log segment and makes its name durable.
+// createSegment creates a log segment holding its magic and makes it and
+// its name durable.
 func createSegment(dir string, gen uint64) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(dir, logName(gen)), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	if err := syncDir(dir); err != nil {
+	_, err = f.Write(segmentMagic)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = syncDir(dir)
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -51,6 +51,7 @@ type Log struct {
 	mu          sync.Mutex
 	flushed     sync.Cond // on mu: a flush ended
 	pending     []byte    // frames recorded but not yet written
+	frames      []int     // where each frame of pending starts
 	spare       []byte    // a written buffer kept for reuse
 	appended    uint64    // sequence number of the last record
 	durable     uint64    // every record up to this one is fsynced
@@ -58,7 +59,7 @@ type Log struct {
 	err         error     // the first write or sync error: sticky
 	seg         *os.File  // the live segment
 	gen         uint64    // its generation
-	segBytes    int64     // its size
+	segBytes    int64     // its size (the writes that succeeded)
 	acct        Account   // set by Recover; compaction needs it
 	compacting  bool
 	nextCompact int64 // segBytes at which to compact
@@ -93,10 +94,11 @@ func (l *Log) Record(change []byte) uint64 {
 	defer l.mu.Unlock()
 	// After a failure nothing is written again (Wait answers the error), so
 	// the record is not kept: memory must not grow with every later write.
-	if l.err == nil {
-		l.pending = appendFrame(l.pending, change)
-	}
 	l.appended++
+	if l.err == nil {
+		l.frames = append(l.frames, len(l.pending))
+		l.pending = appendRecord(l.pending, l.appended, change)
+	}
 	return l.appended
 }
 
@@ -120,7 +122,10 @@ func (l *Log) Wait(seq uint64) error {
 type batch struct {
 	f    *os.File
 	buf  []byte
-	upto uint64
+	upto uint64 // the last record's sequence number
+	at   int64  // the segment offset the write begins at
+	// seal: once buf is durable, seal the segment (a write of its own)
+	seal bool
 }
 
 func (b *batch) write() error {
@@ -129,7 +134,21 @@ func (b *batch) write() error {
 			return err
 		}
 	}
+	if err := b.f.Sync(); err != nil || !b.seal {
+		return err
+	}
+	if _, err := b.f.Write(sealFrame(b.upto, b.at+int64(len(b.buf)))); err != nil {
+		return err
+	}
 	return b.f.Sync()
+}
+
+// size is what the batch adds to its segment.
+func (b *batch) size() int64 {
+	if b.seal {
+		return int64(len(b.buf)) + recHeaderSize
+	}
+	return int64(len(b.buf))
 }
 
 // claim returns done when seq is durable (or the log has failed); otherwise
@@ -155,12 +174,14 @@ func (l *Log) claim(seq uint64) (*batch, bool, error) {
 // and no flush running.
 func (l *Log) take() *batch {
 	l.flushing = true
-	b := &batch{f: l.seg, buf: l.pending, upto: l.appended}
-	l.pending, l.spare = l.spare[:0], nil
+	b := &batch{f: l.seg, buf: l.pending, upto: l.appended, at: l.segBytes}
+	stampWrite(b.buf, l.frames, b.at)
+	l.pending, l.spare, l.frames = l.spare[:0], nil, l.frames[:0]
 	return b
 }
 
 // finish ends a flush; it returns the error the first time the log fails.
+// After the flush that sealed the live segment nothing is written again.
 func (l *Log) finish(b *batch, err error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -168,6 +189,13 @@ func (l *Log) finish(b *batch, err error) error {
 	l.flushing = false
 	if err != nil {
 		return l.fail(err)
+	}
+	if b.seal {
+		if b.f != nil {
+			l.advance(b)
+		}
+		l.err = fmt.Errorf("data log in %s: closed", l.dir)
+		return nil
 	}
 	l.advance(b)
 	if cap(b.buf) <= 1<<20 {
@@ -181,9 +209,9 @@ func (l *Log) finish(b *batch, err error) error {
 func (l *Log) advance(b *batch) {
 	l.stats.Records += b.upto - l.durable
 	l.stats.Syncs++
-	l.stats.Bytes += int64(len(b.buf))
+	l.stats.Bytes += b.size()
 	l.durable = b.upto
-	l.segBytes += int64(len(b.buf))
+	l.segBytes += b.size()
 }
 
 // fail makes err the log's sticky error; it returns err the first time.
@@ -203,13 +231,28 @@ func (l *Log) Stats() Stats {
 	return l.stats
 }
 
-// Close waits for a running compaction, makes every record durable and
-// releases the directory.
+// Close waits for a running compaction, makes every record durable, seals
+// the live segment (the mark of a clean stop) and releases the directory.
 func (l *Log) Close() error {
 	last := l.shut()
 	l.background.Wait()
 	err := l.Wait(last)
+	if err == nil {
+		err = l.sealLive()
+	}
 	return errors.Join(err, l.closeFiles())
+}
+
+// sealLive writes what is pending and seals the live segment; no write
+// follows (the log counts as closed from then on).
+func (l *Log) sealLive() error {
+	b := l.claimAll()
+	b.seal = true
+	var err error
+	if b.f != nil { // nil: never recovered, nothing to seal
+		err = b.write()
+	}
+	return l.finish(b, err)
 }
 
 // shut stops compactions from starting and returns the last record.

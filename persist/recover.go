@@ -1,16 +1,18 @@
 package persist
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// Cut is a log tail that was cut off at start: its records were never
-// acknowledged as durable, and are not loaded.
+// Cut is a log tail that was cut off at start: the unfinished last write of
+// a server that did not stop cleanly, never acknowledged, not loaded.
 type Cut struct {
 	// File is the segment's file name within the data directory.
 	File    string
@@ -27,7 +29,10 @@ type Report struct {
 	Snapshot string // the snapshot loaded, "" for none
 	Segments int    // log segments replayed
 	Records  int    // change records replayed
-	Cut      *Cut   // a torn or corrupt tail that was cut off
+	Cut      *Cut   // a torn tail that was cut off
+	// Unclean: the log was not sealed, so the server before did not stop
+	// cleanly (its unanswered writes may be missing).
+	Unclean bool
 }
 
 // String is one line for the server's log.
@@ -38,16 +43,20 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "snapshot %s, ", r.Snapshot)
 	}
 	fmt.Fprintf(&b, "%d change(s) replayed from %d log segment(s)", r.Records, r.Segments)
+	if r.Unclean {
+		b.WriteString("; the last stop was not clean")
+	}
 	if c := r.Cut; c != nil {
-		fmt.Fprintf(&b, "; cut %d byte(s) at offset %d of %s (%s): writes never acknowledged, not loaded", c.Dropped, c.Offset, c.File, c.Reason)
+		fmt.Fprintf(&b, "; cut %d byte(s) at offset %d of %s (%s): taken as the last write, unfinished when the server stopped uncleanly (acknowledged only if the disk was damaged since), not loaded", c.Dropped, c.Offset, c.File, c.Reason)
 	}
 	return b.String()
 }
 
 // Recover loads the account from the directory into acct — the newest
-// snapshot, then every record of the segments from its generation on — cuts a
-// torn or corrupt tail off the newest segment, and opens a new segment for
-// the records to come. Any other damage is an error and nothing is removed.
+// snapshot, then every record of the segments from its generation on — cuts
+// a torn tail off the log's last write, seals the segments a crash left
+// unsealed, and opens a new segment for the records to come. Any other
+// damage is an error and nothing is changed.
 func (l *Log) Recover(acct Account) (Report, error) {
 	rep := Report{Dir: l.dir}
 	d, err := listDir(l.dir)
@@ -87,15 +96,45 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	if base > 0 && len(gens) == 0 {
 		return rep, fmt.Errorf("%s: %s is missing", l.dir, logName(base))
 	}
+	// The log's last write is in the last segment that holds one: only
+	// there can a crash have left a torn tail.
+	lastWrite := -1
 	for i, g := range gens {
-		n, cut, err := replaySegment(l.dir, g, acct, i == len(gens)-1)
-		rep.Records += n
+		holds, err := holdsWrite(l.dir, g)
 		if err != nil {
 			return rep, err
 		}
-		rep.Cut = cut
+		if holds {
+			lastWrite = i
+		}
+	}
+	var seq sequence
+	var unsealed []segmentEnd
+	for i, g := range gens {
+		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite}
+		end, err := r.replay()
+		rep.Records += r.records
+		if err != nil {
+			return rep, err
+		}
+		if r.cut != nil {
+			rep.Cut = r.cut
+		}
+		if !end.sealed && !end.legacy {
+			unsealed = append(unsealed, end)
+		}
 	}
 	rep.Segments = len(gens)
+	rep.Unclean = len(unsealed) > 0
+	if l.last() != 0 {
+		// Its sequence numbers would collide with the log's.
+		return rep, fmt.Errorf("%s: the account recorded changes while the log was replayed", l.dir)
+	}
+	for _, e := range unsealed {
+		if err := seal(l.dir, e); err != nil {
+			return rep, err
+		}
+	}
 	if err := removeBefore(l.dir, base); err != nil {
 		return rep, err
 	}
@@ -103,64 +142,267 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	l.start(acct, seg, want, len(gens) > 1)
+	l.start(acct, seg, want, seq.last, len(gens) > 1)
 	if rep.Cut != nil && l.opts.Report != nil {
 		l.opts.Report(rep.String())
 	}
 	return rep, nil
 }
 
-// start installs the live segment; compact asks for a compaction now (the
-// replayed log spans several segments).
-func (l *Log) start(acct Account, seg *os.File, gen uint64, compact bool) {
+// start installs the live segment and the last record's sequence number;
+// compact asks for a compaction now (the replayed log spans several
+// segments).
+func (l *Log) start(acct Account, seg *os.File, gen, seq uint64, compact bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.acct, l.seg, l.gen = acct, seg, gen
+	l.segBytes = int64(len(segmentMagic))
+	l.appended, l.durable = seq, seq
 	if compact {
 		l.nextCompact = 0
 		l.maybeCompact()
 	}
 }
 
-// replaySegment feeds a segment's records to acct. In the last segment a
-// torn or corrupt frame ends the log: the file is truncated there and the
-// cut returned. Anywhere else it is an error.
-func replaySegment(dir string, gen uint64, acct Account, last bool) (int, *Cut, error) {
-	name := logName(gen)
-	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+// sequence is the last record's sequence number, when known (legacy
+// segments carry none).
+type sequence struct {
+	last  uint64
+	known bool
+}
+
+// segmentEnd is how a replayed segment ends.
+type segmentEnd struct {
+	gen    uint64
+	end    int64  // where its intact frames end (0: not even its magic)
+	seq    uint64 // the last record's sequence number
+	sealed bool
+	legacy bool // the format before seals; never sealed, never written to
+}
+
+// holdsWrite reports whether a segment holds an intact frame: one that
+// some write put there, which a crash cannot make.
+func holdsWrite(dir string, gen uint64) (bool, error) {
+	f, err := os.Open(filepath.Join(dir, logName(gen)))
 	if err != nil {
-		return 0, nil, err
+		return false, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return 0, nil, err
+		return false, err
 	}
-	fr := newFrameReader(f, st.Size())
-	n := 0
+	// The usual case: an intact first frame after the magic.
+	head := make([]byte, len(segmentMagic)+recHeaderSize)
+	if n, _ := f.ReadAt(head, 0); n == len(head) && bytes.HasPrefix(head, segmentMagic) {
+		h := head[len(segmentMagic):]
+		if n, _, write, sum, ok := parseHeader(h); ok && write == int64(len(segmentMagic)) && n <= uint64(st.Size()-int64(len(head))) {
+			payload := make([]byte, n)
+			if _, err := f.ReadAt(payload, int64(len(head))); err != nil {
+				return false, err
+			}
+			if crc32.Checksum(payload, castagnoli) == sum {
+				return true, nil
+			}
+		}
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return false, err
+	}
+	_, ok := intactFrame(b, 0, -1, !bytes.HasPrefix(b, segmentMagic))
+	return ok, nil
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// replayer feeds one segment's records to the account.
+type replayer struct {
+	dir    string
+	gen    uint64
+	acct   Account
+	seq    *sequence
+	before int      // records replayed from the segments before
+	later  []uint64 // the segments after it
+	last   bool     // no segment after it holds a write
+
+	records int
+	cut     *Cut
+}
+
+func (r *replayer) name() string { return logName(r.gen) }
+
+// replay reads the segment. Damage in the log's last write is a torn tail:
+// it is cut off (the file truncated and fsynced). Any other damage, a
+// sealed segment with more after its seal, an unsealed one followed by
+// writes, or records out of sequence stop the start.
+func (r *replayer) replay() (segmentEnd, error) {
+	end := segmentEnd{gen: r.gen}
+	f, err := os.OpenFile(filepath.Join(r.dir, r.name()), os.O_RDWR, 0)
+	if err != nil {
+		return end, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return end, err
+	}
+	size := st.Size()
+	head := make([]byte, len(segmentMagic))
+	n, _ := io.ReadFull(f, head)
+	switch {
+	case bytes.Equal(head, segmentMagic):
+		err = r.records2(f, size, &end)
+	case size <= int64(len(segmentMagic)) && (bytes.HasPrefix(segmentMagic, head[:n]) || allZero(head[:n])):
+		if !r.last {
+			return end, r.refuse(f, 0, size, errTorn, "newer segments hold writes")
+		}
+	default:
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return end, err
+		}
+		end.legacy = true
+		err = r.legacyRecords(f, size, &end)
+	}
+	end.seq = r.seq.last
+	return end, err
+}
+
+// records2 replays a segment of record frames.
+func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
+	fr := newRecordReader(f, size)
+	for {
+		at := fr.offset
+		fm, err := fr.next()
+		switch {
+		case err == io.EOF:
+			end.end = at
+			if !end.sealed && !r.last {
+				return fmt.Errorf("%s ends at offset %d without its seal while newer segments hold writes: it was cut short; refusing to start. %s", r.name(), at, r.howTo(at))
+			}
+			return nil
+		case end.sealed && err == nil:
+			return r.refuse(f, at, size, errors.New("a record after the segment's seal"), "a sealed segment is never written again")
+		case errors.Is(err, errTorn) || errors.Is(err, errChecksum) || errors.Is(err, errFraming):
+			// Bytes after a seal hold nothing acknowledged: cutting
+			// them loses nothing, unless they hold a later write.
+			return r.damaged(f, at, size, err, false, end)
+		case err != nil:
+			return fmt.Errorf("%s: %v", r.name(), err)
+		}
+		want := r.seq.last + 1
+		if fm.seal() {
+			want--
+		}
+		if r.seq.known && fm.seq != want {
+			return r.refuse(f, at, size, fmt.Errorf("%w: number %d where %d was due", errFraming, fm.seq, want), "records are missing or repeated")
+		}
+		r.seq.last, r.seq.known = fm.seq, true
+		if fm.seal() {
+			end.sealed = true
+			continue
+		}
+		if err := r.acct.Redo(fm.payload); err != nil {
+			return fmt.Errorf("%s, record at offset %d: %v", r.name(), at, err)
+		}
+		r.records++
+	}
+}
+
+// legacyRecords replays a segment of the format before seals and sequence
+// numbers.
+func (r *replayer) legacyRecords(f *os.File, size int64, end *segmentEnd) error {
+	r.seq.known = false
+	fr := newFrameReader(f, size)
 	for {
 		at := fr.offset
 		rec, err := fr.next()
-		if err == io.EOF {
-			return n, nil, nil
+		switch {
+		case err == io.EOF:
+			end.end = at
+			return nil
+		case errors.Is(err, errTorn) || errors.Is(err, errChecksum):
+			return r.damaged(f, at, size, err, true, end)
+		case err != nil:
+			return fmt.Errorf("%s: %v", r.name(), err)
 		}
-		if errors.Is(err, errTorn) || errors.Is(err, errChecksum) {
-			if !last {
-				return n, nil, fmt.Errorf("%s is damaged at offset %d (%v) and newer segments follow it: refusing to start; move %s aside to start empty", name, at, err, dir)
-			}
-			cut := &Cut{File: name, Offset: at, Dropped: st.Size() - at, Reason: err.Error()}
-			if err := f.Truncate(at); err != nil {
-				return n, nil, err
-			}
-			return n, cut, f.Sync()
+		if err := r.acct.Redo(rec); err != nil {
+			return fmt.Errorf("%s, record at offset %d: %v", r.name(), at, err)
 		}
-		if err != nil {
-			return n, nil, fmt.Errorf("%s: %v", name, err)
-		}
-		if err := acct.Redo(rec); err != nil {
-			return n, nil, fmt.Errorf("%s, record at offset %d: %v", name, at, err)
-		}
-		n++
+		r.records++
 	}
+}
+
+// damaged decides what a bad frame at offset at is: a torn tail when it is
+// in the log's last write (no later segment holds a write, and no intact
+// frame of a later write follows it), which is cut off; else corruption.
+func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, end *segmentEnd) error {
+	if !r.last {
+		return r.refuse(f, at, size, why, "newer segments hold writes")
+	}
+	rest := make([]byte, size-at)
+	if _, err := f.ReadAt(rest, at); err != nil {
+		return fmt.Errorf("%s: %v", r.name(), err)
+	}
+	if later, ok := intactFrame(rest[1:], at+1, at, legacy); ok {
+		return r.refuse(f, at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
+	}
+	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error()}
+	end.end = at
+	if err := f.Truncate(at); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// refuse is the error for damage that is not a torn tail; nothing is
+// changed.
+func (r *replayer) refuse(f *os.File, at, size int64, why error, proof string) error {
+	return fmt.Errorf("%s is damaged at offset %d of %d (%v), and it is not a torn tail (%s): refusing to start, nothing was changed. %s", r.name(), at, size, why, proof, r.howTo(at))
+}
+
+// howTo says how to start with what is intact.
+func (r *replayer) howTo(at int64) string {
+	var later []string
+	for _, g := range r.later {
+		later = append(later, logName(g))
+	}
+	drop := ""
+	if len(later) > 0 {
+		drop = " and delete " + strings.Join(later, ", ")
+	}
+	return fmt.Sprintf("The %d change(s) before offset %d are intact; to start with them alone (losing every change after it), copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s)%s. Or restore the directory from a copy.",
+		r.before+r.records, at, r.dir, r.name(), at, at, filepath.Join(r.dir, r.name()), drop)
+}
+
+// seal ends a segment a crash left unsealed: the magic if it lacks it, and
+// a seal after its intact frames, each step fsynced.
+func seal(dir string, e segmentEnd) error {
+	f, err := os.OpenFile(filepath.Join(dir, logName(e.gen)), os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	at, buf := e.end, []byte(nil)
+	if at < int64(len(segmentMagic)) {
+		at, buf = 0, segmentMagic
+	}
+	if err := f.Truncate(at); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	buf = append(bytes.Clone(buf), sealFrame(e.seq, at+int64(len(buf)))...)
+	if _, err := f.WriteAt(buf, at); err != nil {
+		return err
+	}
+	return f.Sync()
 }

@@ -80,6 +80,31 @@ func (b *lockedBuffer) String() string {
 // waits for its start-up lines.
 func startChild(t testing.TB, env []string, args ...string) *child {
 	t.Helper()
+	c, lines := spawn(t, env, args...)
+	deadline := time.After(20 * time.Second)
+	for len(c.lines) < 4 {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("server exited during start: %s", c.stderr)
+			}
+			c.lines = append(c.lines, l)
+			if u, ok := strings.CutPrefix(l, "tableplay serving on "); ok {
+				c.url = u
+			}
+		case <-deadline:
+			c.cmd.Process.Kill()
+			t.Fatalf("server did not start: %q %s", c.lines, c.stderr)
+		}
+	}
+	return c
+}
+
+// spawn starts `tableplay serve --addr 127.0.0.1:0 --quiet args…` and
+// returns it and the lines it prints, closed when it has exited (its exit
+// is then on c.exited).
+func spawn(t testing.TB, env []string, args ...string) (*child, <-chan string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0", "--quiet", "--web", t.TempDir()}, args...)...)
 	cmd.Env = append(append(os.Environ(), childEnv+"=1"), env...)
 	c := &child{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan error, 1)}
@@ -97,26 +122,10 @@ func startChild(t testing.TB, env []string, args ...string) *child {
 		for sc.Scan() {
 			lines <- sc.Text()
 		}
-		close(lines)
 		c.exited <- cmd.Wait()
+		close(lines)
 	}()
-	deadline := time.After(20 * time.Second)
-	for len(c.lines) < 4 {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("server exited during start: %s", c.stderr)
-			}
-			c.lines = append(c.lines, l)
-			if u, ok := strings.CutPrefix(l, "tableplay serving on "); ok {
-				c.url = u
-			}
-		case <-deadline:
-			cmd.Process.Kill()
-			t.Fatalf("server did not start: %q %s", c.lines, c.stderr)
-		}
-	}
-	return c
+	return c, lines
 }
 
 // account returns the "account:" start-up line.

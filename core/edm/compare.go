@@ -28,7 +28,12 @@ func CompareStrings(a, b string) int {
 	}
 	ra, _ := utf8.DecodeRuneInString(a[i:])
 	rb, _ := utf8.DecodeRuneInString(b[i:])
-	return cmp.Compare(utf16Key(ra), utf16Key(rb))
+	if c := cmp.Compare(utf16Key(ra), utf16Key(rb)); c != 0 {
+		return c
+	}
+	// Different bytes that decode alike (U+FFFD for bytes that are not
+	// UTF-8) are still different strings (F-KEY-UTF8).
+	return strings.Compare(a[i:], b[i:])
 }
 
 // utf16Key maps a code point to a key whose order is the order of the

@@ -113,3 +113,14 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// Strings equal only when their bytes are: bytes that are not UTF-8 decode
+// to U+FFFD alike but are different strings, ordered consistently.
+func TestCompareStringsNotUTF8(t *testing.T) {
+	for _, p := range [][2]string{{"caf\xe9", "caf\xe8"}, {"caf\xe9", "caf\uFFFD"}, {"caf\xc0\x80", "caf\xe9"}, {"ab\xe9zzz", "ab\xe8"}} {
+		x, y := CompareStrings(p[0], p[1]), CompareStrings(p[1], p[0])
+		if x == 0 || x != -y {
+			t.Errorf("%q vs %q: %d, %d", p[0], p[1], x, y)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/tableerr"
@@ -216,8 +217,8 @@ func TooManyProperties(count int) *tableerr.Error {
 	})
 }
 
-// checkKey applies the key rules (F-KEY-SIZE, F-KEY-CHARACTERS) to PartitionKey or
-// RowKey and returns its text.
+// checkKey applies the key rules (F-KEY-UTF8, F-KEY-SIZE,
+// F-KEY-CHARACTERS) to PartitionKey or RowKey and returns its text.
 func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bool) {
 	section, url := secKeys, dataModelURL+"#partitionkey-property"
 	if name == RowKey {
@@ -240,6 +241,16 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 		return "", false
 	}
 	key := f.Value.Str()
+	if !utf8.ValidString(key) {
+		// Only a URL's percent-encoding can bring such bytes (a JSON body's
+		// are read as U+FFFD); F-KEY-UTF8.
+		add(stageKeys, tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
+			ID: "key-not-utf8", Property: name, Detail: "its bytes are not UTF-8",
+			Statement: "A key is text: percent-encoded in a URL, it must decode to UTF-8.",
+			Section:   section, DocURL: url,
+		}))
+		return "", false
+	}
 	ok := true
 	if i, r, bad := forbiddenKeyChar(key); bad {
 		e := tableerr.Broke(tableerr.OutOfRangeInput, tableerr.Rule{

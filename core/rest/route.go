@@ -3,6 +3,7 @@ package rest
 import (
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tableplay/tableplay/core/tableerr"
 )
@@ -89,8 +90,15 @@ func isTableSegment(s string) bool {
 
 // ParseKeyPredicate reads the inside of an entity's key predicate, already
 // percent-decoded: PartitionKey='a',RowKey='b' (either order), with ” for a
-// quote inside a key, as OData string literals double it.
+// quote inside a key, as OData string literals double it. A key whose
+// decoded bytes are not UTF-8 is refused (F-KEY-UTF8): stored, it would
+// compare equal to other such keys and be rewritten by the log.
 func ParseKeyPredicate(s string) (pk, rk string, ok bool) {
+	pk, rk, ok = parseKeys(s)
+	return pk, rk, ok && utf8.ValidString(pk) && utf8.ValidString(rk)
+}
+
+func parseKeys(s string) (pk, rk string, ok bool) {
 	var havePK, haveRK bool
 	for s != "" {
 		eq := strings.IndexByte(s, '=')

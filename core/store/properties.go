@@ -114,17 +114,22 @@ func (s *Store) SetProperties(p ServiceProperties) *tableerr.Error {
 		return tableerr.New(err.code)
 	}
 	p.Cors = rules
-	if err := s.durable(s.setProperties(p)); err != nil {
+	if err := s.durable(s.setProperties(p, true)); err != nil {
 		return err
 	}
 	s.changed()
 	return nil
 }
 
-// setProperties installs settings already checked (their CORS lists read).
-func (s *Store) setProperties(p ServiceProperties) uint64 {
+// setProperties installs settings already checked (their CORS lists read);
+// journal records the change (Redo, which replays a record, must not record
+// it again).
+func (s *Store) setProperties(p ServiceProperties, journal bool) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.props = p
+	if !journal {
+		return 0
+	}
 	return s.record(func() change { return change{Op: opProperties, Properties: &p} })
 }

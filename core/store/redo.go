@@ -49,7 +49,7 @@ func (s *Store) Redo(rec []byte) error {
 		if err != nil {
 			return fmt.Errorf("properties record: not valid service properties: %v", err)
 		}
-		s.setProperties(p)
+		s.setProperties(p, false)
 		return nil
 	case opRestore:
 		tables, props, max, err := parseSnapshot(c.Doc)

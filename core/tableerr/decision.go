@@ -31,6 +31,7 @@ func decisions() []Decision {
 		{"F-NOT-FOUND", "which \"not found\" code", "high"},
 		{"F-KEY-SIZE", "how long a key may be", "medium"},
 		{"F-KEY-CHARACTERS", "forbidden characters in keys", "medium"},
+		{"F-KEY-UTF8", "keys whose bytes are not UTF-8", "low"},
 		{"F-PROPERTY-NAMES", "what a property name may be", "medium"},
 		{"F-STRING-SIZE", "the longest string", "medium"},
 		{"F-SIZE-FORMULA", "how an entity's size is measured", "medium"},
