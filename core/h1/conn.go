@@ -173,16 +173,29 @@ const rstAvoidanceDelay = 500 * time.Millisecond
 
 // closeWriteAndWait closes the writing side of the connection and waits,
 // as net/http does after an answer to a request whose body it left unread.
+// Meanwhile it reads what the client still sends, up to what net/http
+// would discard of a body: a client that closes on reading the answer (as
+// clients do after Connection: close) leaves nothing unread, and the
+// connection ends then rather than half a second later.
 func (c *conn) closeWriteAndWait() {
 	if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
-	time.Sleep(rstAvoidanceDelay)
+	until := time.Now().Add(rstAvoidanceDelay)
+	c.nc.SetReadDeadline(until)
+	for read := 0; read <= maxPostHandlerRead; read += c.w {
+		c.r, c.w = 0, 0
+		if !c.fill(len(c.in)) {
+			return // closed by the client, or the time is up
+		}
+	}
+	time.Sleep(time.Until(until))
 }
 
 // fill reads once into c.in[c.w:]. When c.in is full, what is unread
-// moves to its start, and it grows towards need bytes, doubling: with
-// what has arrived, never with what a head declares. It reports whether
+// moves to its start, and it grows towards need bytes, to at most four
+// times what it held: with what has arrived (a body of up to four buffers
+// in one step), never with what a head declares. It reports whether
 // anything was read.
 func (c *conn) fill(need int) bool {
 	if c.w == len(c.in) {
@@ -194,7 +207,7 @@ func (c *conn) fill(need int) bool {
 			if len(c.in) >= need {
 				return false
 			}
-			grown := make([]byte, min(max(2*len(c.in), readSize), need))
+			grown := make([]byte, min(max(4*len(c.in), readSize), need))
 			copy(grown, c.in[:c.w])
 			c.in = grown
 		}

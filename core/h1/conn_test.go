@@ -114,6 +114,11 @@ func FuzzConn(f *testing.F) {
 	f.Add([]byte("OPTIONS /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nOrigin: http://x\r\nAccess-Control-Request-Method: GET\r\n\r\n\r\n\r\n"), 2)
 	post := "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 600\r\n\r\n" + strings.Repeat(" ", 600)
 	f.Add([]byte(strings.Repeat(post, 20)), 1000) // bodies across the read buffer's end
+	// Bodies past the read buffer, refused on their head (an unsigned
+	// write with no Content-Type): one read past, then one closing.
+	refused := "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Length: 20000\r\n\r\n" + strings.Repeat(" ", 20000)
+	f.Add([]byte(refused+"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\n\r\n"), 4096)
+	f.Add([]byte("POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Length: 4194304\r\n\r\n"+strings.Repeat(" ", 9000)), 4096)
 	f.Fuzz(func(t *testing.T, in []byte, step int) {
 		if step < 0 {
 			step = -step
