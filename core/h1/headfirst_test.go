@@ -15,9 +15,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/core/store"
 )
 
 // declaredHead is an insert's head declaring the most body the service
@@ -35,13 +32,7 @@ var sentBody = `{"PartitionKey":"p","RowKey":"r","V":"` + strings.Repeat("x", 90
 // `tableplay serve` (a minute to read a request); connections handed over
 // are closed.
 func declaredFront(t testing.TB, anonymous bool) *Server {
-	st := store.New(store.Options{Clock: time.Now})
-	if _, err := st.CreateTable("people"); err != nil {
-		t.Fatal(err)
-	}
-	creds := rest.WellKnown()
-	creds.AllowUnsigned = anonymous
-	s := &Server{API: rest.New(rest.Options{Store: st, Credentials: creds, Clock: time.Now}),
+	s := &Server{API: tableHandler(t, "people", anonymous),
 		Fallback: &http.Server{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)},
 		conns:    map[*conn]bool{}}
 	s.handoff = newHandoffListener(&net.TCPAddr{})
@@ -136,7 +127,6 @@ func TestDeclaredBodiesHoldLittle(t *testing.T) {
 func TestDeclaredBodyRefusedAtOnce(t *testing.T) {
 	for _, dc := range declaredCases[:2] {
 		s := declaredFront(t, false)
-		s.handoff = nil // Serve makes its own
 		conn := dialFront(t, s)
 		if _, err := io.WriteString(conn, declaredHead(dc.fields)+sentBody); err != nil {
 			t.Fatal(err)
