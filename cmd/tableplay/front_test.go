@@ -218,6 +218,11 @@ func TestFrontAnswersAsNetHTTP(t *testing.T) {
 			req("POST", "/devstoreaccount1/People", `{"PartitionKey":"p","RowKey":"after"}`, "Accept", jsonNo, "Content-Type", "application/json") +
 			req("GET", "/devstoreaccount1/People(PartitionKey='p',RowKey='after')", "", "Accept", jsonNo), []int{400, 201, 200}, 3},
 		{"a large body left unread closes", req("POST", "/devstoreaccount1/Tables", big, "Content-Type", "application/json", "Authorization", "SharedKey devstoreaccount1:AAAA", "X-Ms-Date", twinStart.Format(http.TimeFormat)) + req("GET", "/devstoreaccount1/Tables", ""), []int{403}, 1},
+		{"a body refused on its head is read past", req("POST", "/devstoreaccount1/Tables", big[:100<<10], "Content-Type", "application/json", "Authorization", "SharedKey devstoreaccount1:AAAA", "X-Ms-Date", twinStart.Format(http.TimeFormat)) +
+			req("GET", "/devstoreaccount1/Tables", "", "Accept", jsonNo), []int{403, 200}, 2},
+		{"a bad Host with a body", strings.Replace(req("POST", "/devstoreaccount1/Tables", big[:100<<10], "Content-Type", "application/json"), "127.0.0.1:10002", "evil.example", 1) +
+			req("GET", "/devstoreaccount1/Tables", "", "Accept", jsonNo), []int{403, 200}, 2},
+		{"a declared 4 MiB body refused on its head closes", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nContent-Length: 4194304\r\n\r\n" + big[:9000], []int{403}, 1},
 		{"a body over the limit", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 4194305\r\n\r\n{}", []int{413}, 0},
 		{"a body cut short", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"TableName\"", []int{400}, 0},
 		{"chunked: handed over", req("GET", "/devstoreaccount1/Tables", "", "Accept", jsonNo) +

@@ -66,7 +66,7 @@ func refusal(host string) string {
 // (http.Error's fields and text) before the API.
 type hostGate struct {
 	rule hostRule
-	next rest.Server
+	next rest.HeadServer
 }
 
 // Handle refuses a Host the rule does not allow, as checkHost does.
@@ -75,6 +75,22 @@ func (g hostGate) Handle(w rest.ResponseWriter, header rest.Header, r rest.Reque
 		g.next.Handle(w, header, r)
 		return
 	}
+	g.refuse(w, header, r)
+}
+
+// HandleHead refuses a Host the rule does not allow on the head alone, and
+// otherwise begins the request in the API (rest.HeadServer), so that the
+// front reads a body only for a request let through.
+func (g hostGate) HandleHead(w rest.ResponseWriter, header rest.Header, r rest.Request) func(rest.Request) {
+	if g.rule.allows(r.Host) {
+		return g.next.HandleHead(w, header, r)
+	}
+	g.refuse(w, header, r)
+	return nil
+}
+
+// refuse answers a Host the rule does not allow.
+func (g hostGate) refuse(w rest.ResponseWriter, header rest.Header, r rest.Request) {
 	header.Set("Content-Type", "text/plain; charset=utf-8")
 	header.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusForbidden)

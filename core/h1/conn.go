@@ -40,9 +40,12 @@ type conn struct {
 	// lastPost: the last request was a POST, after which net/http skips a
 	// stray CR LF that old clients send.
 	lastPost bool
-	mem      headMemory
-	scratch  [20]byte
-	dateBuf  [29]byte
+	// unread is the declared body of a request answered on its head,
+	// which the handler was not given (writeHead counts it as unread).
+	unread  int64
+	mem     headMemory
+	scratch [20]byte
+	dateBuf [29]byte
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -123,14 +126,37 @@ func (c *conn) serve() {
 			p := h.url.EscapedPath()
 			ok = cleanPath(p) && (c.s.Takes == nil || c.s.Takes(p))
 		}
-		// Reading the body may move what is unread to the buffer's start.
-		headLen := end - c.r
-		if !ok || !c.readBody(headLen, h.length, reqDeadline) {
+		if !ok {
 			c.handOver(hdrDeadline, reqDeadline)
 			handed = true
 			return
 		}
-		if !c.answer(&h, c.r+headLen, headRead) {
+		// Reading the body may move what is unread to the buffer's start.
+		headLen := end - c.r
+		var finish func(rest.Request)
+		var began time.Time
+		if hs, judges := c.s.API.(rest.HeadServer); judges && headLen+int(h.length) > len(c.in) {
+			// A body that would grow the buffer is read only once the
+			// handler has judged the head, as under net/http: a request
+			// its gate refuses is answered at once, and holds no more
+			// than the buffer it was read into.
+			began = c.start(&h, headRead)
+			c.unread = h.length
+			if finish = hs.HandleHead(&c.resp, c.resp.header, c.request(&h)); finish == nil {
+				c.r += headLen
+				if !c.endUnread(&h, began, reqDeadline) {
+					return
+				}
+				continue
+			}
+			c.unread = 0
+		}
+		if !c.readBody(headLen, h.length, reqDeadline) {
+			c.handOver(hdrDeadline, reqDeadline)
+			handed = true
+			return
+		}
+		if !c.answer(&h, c.r+headLen, headRead, finish, began) {
 			if c.resp.limitHit {
 				c.closeWriteAndWait()
 			}
@@ -147,17 +173,30 @@ const rstAvoidanceDelay = 500 * time.Millisecond
 
 // closeWriteAndWait closes the writing side of the connection and waits,
 // as net/http does after an answer to a request whose body it left unread.
+// Meanwhile it reads what the client still sends, up to what net/http
+// would discard of a body: a client that closes on reading the answer (as
+// clients do after Connection: close) leaves nothing unread, and the
+// connection ends then rather than half a second later.
 func (c *conn) closeWriteAndWait() {
 	if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
-	time.Sleep(rstAvoidanceDelay)
+	until := time.Now().Add(rstAvoidanceDelay)
+	c.nc.SetReadDeadline(until)
+	for read := 0; read <= maxPostHandlerRead; read += c.w {
+		c.r, c.w = 0, 0
+		if !c.fill(len(c.in)) {
+			return // closed by the client, or the time is up
+		}
+	}
+	time.Sleep(time.Until(until))
 }
 
 // fill reads once into c.in[c.w:]. When c.in is full, what is unread
-// moves to its start, and it grows towards need bytes (at once up to 1 MiB,
-// so that a claimed length reserves little, then as bytes arrive). It
-// reports whether anything was read.
+// moves to its start, and it grows towards need bytes, to at most four
+// times what it held: with what has arrived (a body of up to four buffers
+// in one step), never with what a head declares. It reports whether
+// anything was read.
 func (c *conn) fill(need int) bool {
 	if c.w == len(c.in) {
 		if c.r > 0 {
@@ -168,7 +207,7 @@ func (c *conn) fill(need int) bool {
 			if len(c.in) >= need {
 				return false
 			}
-			grown := make([]byte, min(max(2*len(c.in), readSize, min(need, 1<<20)), need))
+			grown := make([]byte, min(max(4*len(c.in), readSize), need))
 			copy(grown, c.in[:c.w])
 			c.in = grown
 		}
@@ -228,13 +267,54 @@ func (c *conn) readBody(headLen int, n int64, deadline time.Time) bool {
 	return true
 }
 
+// skip reads past the next n bytes of input: those in the buffer, then as
+// many read into it, which does not grow.
+func (c *conn) skip(n int64, deadline time.Time) bool {
+	for set := false; ; {
+		k := min(int64(c.w-c.r), n)
+		c.r += int(k)
+		if n -= k; n == 0 {
+			return true
+		}
+		c.r, c.w = 0, 0
+		if !set {
+			c.nc.SetReadDeadline(deadline)
+			set = true
+		}
+		if !c.fill(len(c.in)) {
+			return false
+		}
+	}
+}
+
+// request is h as the handler takes it, without its body.
+func (c *conn) request(h *head) rest.Request {
+	return rest.Request{Method: h.method, URL: h.url, Host: h.host, Header: h.header, ContentLength: h.length, RemoteAddr: c.remote}
+}
+
+// start prepares the answer to h, whose head was read at headRead; it
+// returns when the handler begins (for the log).
+func (c *conn) start(h *head, headRead time.Time) (began time.Time) {
+	c.lastPost = h.method == "POST"
+	if d := c.s.Fallback.WriteTimeout; d > 0 {
+		c.nc.SetWriteDeadline(headRead.Add(d))
+	}
+	c.resp.reset(h)
+	// The request log times the handler's run, as it does through net/http.
+	if c.s.Log != nil {
+		began = time.Now()
+	}
+	return began
+}
+
 // answer has the handler answer the request whose head ends at end and
-// writes the answer; it reports whether the connection stays open.
-func (c *conn) answer(h *head, end int, headRead time.Time) bool {
+// writes the answer; it reports whether the connection stays open. finish,
+// when not nil, is the answer the handler began on the head at began; it
+// then takes the body.
+func (c *conn) answer(h *head, end int, headRead time.Time, finish func(rest.Request), began time.Time) bool {
 	body := c.in[end : end+int(h.length)]
 	c.r = end + int(h.length)
-	c.lastPost = h.method == "POST"
-	req := rest.Request{Method: h.method, URL: h.url, Host: h.host, Header: h.header, ContentLength: h.length, RemoteAddr: c.remote}
+	req := c.request(h)
 	// Below maxPostHandlerRead, net/http keeps the connection whether or not
 	// the handler reads the body, so the engine gets it whole, as bytes and
 	// as text, never written again. A large body (a batch) is lent as it
@@ -257,16 +337,36 @@ func (c *conn) answer(h *head, end int, headRead time.Time) bool {
 		c.body.Reset(body)
 		req.Stream = &c.body
 	}
-	if d := c.s.Fallback.WriteTimeout; d > 0 {
-		c.nc.SetWriteDeadline(headRead.Add(d))
+	if finish == nil {
+		began = c.start(h, headRead)
+		c.s.API.Handle(&c.resp, c.resp.header, req)
+	} else {
+		finish(req)
 	}
-	c.resp.reset(h)
-	// The request log times the handler's run, as it does through net/http.
-	var began time.Time
-	if c.s.Log != nil {
-		began = time.Now()
+	return c.end(h, began, lent)
+}
+
+// endUnread ends a request the handler answered on its head, its body
+// unread: as under net/http, the connection closes after the answer when
+// that body is maxPostHandlerRead or more (writeHead), and otherwise the
+// body is read past first, the connection closing if it cannot be. It
+// reports whether the connection stays open.
+func (c *conn) endUnread(h *head, began, deadline time.Time) bool {
+	if h.length < maxPostHandlerRead && !c.skip(h.length, deadline) {
+		c.resp.closeAfter = true
 	}
-	c.s.API.Handle(&c.resp, c.resp.header, req)
+	keep := c.end(h, began, false)
+	c.unread = 0
+	if !keep && c.resp.limitHit {
+		c.closeWriteAndWait()
+	}
+	return keep
+}
+
+// end writes the answer to h once the handler has returned (it began at
+// began), and reports whether the connection stays open; lent says the
+// input buffer holds a body the engine may keep.
+func (c *conn) end(h *head, began time.Time, lent bool) bool {
 	var elapsed time.Duration
 	if c.s.Log != nil {
 		elapsed = time.Since(began)

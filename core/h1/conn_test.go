@@ -114,6 +114,11 @@ func FuzzConn(f *testing.F) {
 	f.Add([]byte("OPTIONS /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nOrigin: http://x\r\nAccess-Control-Request-Method: GET\r\n\r\n\r\n\r\n"), 2)
 	post := "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: 600\r\n\r\n" + strings.Repeat(" ", 600)
 	f.Add([]byte(strings.Repeat(post, 20)), 1000) // bodies across the read buffer's end
+	// Bodies past the read buffer, refused on their head (an unsigned
+	// write with no Content-Type): one read past, then one closing.
+	refused := "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Length: 20000\r\n\r\n" + strings.Repeat(" ", 20000)
+	f.Add([]byte(refused+"GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\n\r\n"), 4096)
+	f.Add([]byte("POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Length: 4194304\r\n\r\n"+strings.Repeat(" ", 9000)), 4096)
 	f.Fuzz(func(t *testing.T, in []byte, step int) {
 		if step < 0 {
 			step = -step
@@ -151,7 +156,8 @@ func FuzzConn(f *testing.F) {
 // TestHostileConnectionsStayBounded: what one hostile connection costs the
 // front, measured, and held under a bound: a header block trickled a byte
 // at a time, a block over 64 KiB, a Content-Length of 4 MiB with a short
-// body, 64 KiB of fields, thousands of pipelined requests.
+// body (refused on its head, or let through), 64 KiB of fields, thousands
+// of pipelined requests.
 func TestHostileConnectionsStayBounded(t *testing.T) {
 	get := "GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: localhost\r\nAccept: application/json;odata=nometadata\r\n\r\n"
 	var fields strings.Builder
@@ -170,7 +176,12 @@ func TestHostileConnectionsStayBounded(t *testing.T) {
 	}{
 		{"header trickled byte by byte", get, 1, 1, false, 64 << 10},
 		{"header block of 1 MiB", "GET /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nX: " + strings.Repeat("a", 1<<20), 4096, 0, true, 256 << 10},
-		{"4 MiB declared, 10 bytes sent", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Length: 4194304\r\n\r\n0123456789", 4096, 0, true, 2 << 20},
+		// A create table with no Content-Type: the gate refuses it on its
+		// head (an unsigned write another site could send), at once.
+		{"4 MiB declared, 10 bytes sent, refused", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Length: 4194304\r\n\r\n0123456789", 4096, 1, false, 256 << 10},
+		// Let through: the body is awaited, with a buffer sized by what came.
+		{"4 MiB declared, 10 bytes sent", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 4194304\r\n\r\n0123456789", 4096, 0, true, 256 << 10},
+		{"4 MiB declared, 1 MiB sent", "POST /devstoreaccount1/Tables HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 4194304\r\n\r\n" + strings.Repeat(" ", 1<<20), 64 << 10, 0, true, 8 << 20},
 		{"60 KiB of short fields", fields.String(), 4096, 1, false, 4 << 20},
 		{"10,000 pipelined requests", strings.Repeat(get, 10000), 64 << 10, 10000, false, 64 << 20},
 	}

@@ -191,7 +191,7 @@ func (r *response) writeHead(p []byte) {
 	if r.req.close || r.get("Connection") == "close" || r.c.s.isClosing() {
 		r.closeAfter = true
 	}
-	if r.req.length != 0 && !r.closeAfter && r.c.body.Len() >= maxPostHandlerRead {
+	if r.req.length != 0 && !r.closeAfter && int64(r.c.body.Len())+r.c.unread >= maxPostHandlerRead {
 		r.closeAfter, r.limitHit = true, true
 		r.drop("Connection")
 		connection = "close"

@@ -2,7 +2,11 @@
 // requests the Azure SDKs send (HTTP/1.1, a clean path the caller takes, no
 // body or a Content-Length one, no Expect, Transfer-Encoding or Upgrade)
 // are read and answered here, each answer in one write, framed as
-// net/http's server would frame it. At the first request it does not take,
+// net/http's server would frame it. A body larger than the connection's
+// buffer is read only once the API (a rest.HeadServer) has judged the
+// head, as the handler judges it under net/http before reading: a refusal
+// is answered at once, and the buffer grows with what arrives, never with
+// what a head declares. At the first request it does not take,
 // a connection goes to a net/http server with the bytes already read, and
 // stays there: whatever net/http answers today (files, redirects, 400, 431,
 // chunked bodies, HTTP/1.0) it still answers.

@@ -140,32 +140,45 @@ func (x *exchange) set(key string, i int, value string) {
 // then its status and body to w. A panic anywhere below becomes a 500
 // InternalError answer, never a dead server.
 func (h *Handler) Handle(w ResponseWriter, header Header, r Request) {
-	x := &exchange{h: h, w: w, out: header, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
-	defer func() {
-		if p := recover(); p != nil {
-			x.fail(tableerr.New(tableerr.InternalError))
-		}
-	}()
-	x.serve()
+	x := h.begin(w, header, r)
+	defer x.guard()
+	if path, ok := x.prelude(); ok {
+		x.respond(x.decode(x.top(path)))
+	}
 }
 
-func (x *exchange) serve() {
+// begin starts the answer to a request.
+func (h *Handler) begin(w ResponseWriter, header Header, r Request) *exchange {
+	return &exchange{h: h, w: w, out: header, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
+}
+
+// guard, deferred, answers a panic with a 500 InternalError.
+func (x *exchange) guard() {
+	if p := recover(); p != nil {
+		x.fail(tableerr.New(tableerr.InternalError))
+	}
+}
+
+// prelude reads what comes before the operation: the account, the query,
+// the format and the version. It answers an unknown account, a query or
+// version it cannot read, and a CORS preflight, and then reports false;
+// otherwise path is the resource after the account, still escaped.
+func (x *exchange) prelude() (path string, ok bool) {
 	r := &x.r
-	path := strings.TrimPrefix(r.URL.EscapedPath(), "/")
-	account, rest, _ := strings.Cut(path, "/")
+	account, path, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
 	switch account {
 	case x.h.creds.Account:
 	case x.h.creds.Account + secondarySuffix:
 		x.secondary = true
 	default:
 		x.fail(tableerr.New(tableerr.ResourceNotFound))
-		return
+		return "", false
 	}
 	x.base = x.h.base.url(r, account)
 	q, ok := parseQuery(r.URL.RawQuery)
 	if !ok {
 		x.fail(tableerr.New(tableerr.InvalidInput))
-		return
+		return "", false
 	}
 	x.query = q
 	x.format = negotiate(r, q)
@@ -177,17 +190,27 @@ func (x *exchange) serve() {
 	}
 	if v, verr := version(r.Header); verr != nil {
 		x.fail(verr)
-		return
+		return "", false
 	} else {
 		x.version = v
 	}
 	if r.Method == "OPTIONS" {
 		x.preflight() // CORS preflights carry no credentials
-		return
+		return "", false
 	}
 	x.corsHeaders()
-	d := x.decode(source{r: r, path: rest, query: q, json: x.format, gate: (*exchange).authorize})
-	if d.early == nil && honoursPrefer(d.op.Kind, q) {
+	return path, true
+}
+
+// top is what decode reads of the request itself (not a batch part), whose
+// resource path is path.
+func (x *exchange) top(path string) source {
+	return source{r: &x.r, path: path, query: x.query, json: x.format, gate: (*exchange).authorize}
+}
+
+// respond answers a decoded request: its error, or its operation's result.
+func (x *exchange) respond(d decoded) {
+	if d.early == nil && honoursPrefer(d.op.Kind, x.query) {
 		x.applied = d.prefer
 	}
 	switch {

@@ -53,10 +53,14 @@ func (rt *Router) Lookup(account string) *Handler {
 
 // Handle hands the request to its account's handler.
 func (rt *Router) Handle(w ResponseWriter, header Header, r Request) {
+	rt.route(&r).Handle(w, header, r)
+}
+
+// route is the handler of the account r names, or the fallback.
+func (rt *Router) route(r *Request) *Handler {
 	account, _, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
-	h := rt.Lookup(account)
-	if h == nil {
-		h = rt.fallback
+	if h := rt.Lookup(account); h != nil {
+		return h
 	}
-	h.Handle(w, header, r)
+	return rt.fallback
 }
