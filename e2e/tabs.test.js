@@ -81,3 +81,47 @@ test("two tabs are two clients of one service: B sees A's table live, and A's st
   assert.equal(statusA, 412, "A's ETag is stale after B's write");
   await context.close();
 });
+
+// The race of two tabs on one ETag: each round tab A inserts a fresh
+// entity, both tabs read it, and both MERGE it with that ETag at the same
+// instant (the pages share the clock). One service answers one 204 and one
+// 412; a fresh tab then reads the winner's change from what was saved.
+test("two tabs merging one entity with the same If-Match at the same moment: one 204 and one 412, and the 204's change is what was saved", async () => {
+  const rounds = 20;
+  const context = await env.browser.newContext();
+  const a = await open(context);
+  const b = await open(context);
+  await createIn(a, "Race");
+  await b.getByRole("button", { name: "Race", exact: true }).waitFor({ timeout: 10000 });
+  const url = (i) => `/devstoreaccount1/Race(PartitionKey='p',RowKey='r${i}')`;
+  const etagIn = (page, i) => page.evaluate(async (u) => (await tableplay.fetch(u, { headers: { Accept: "application/json" } })).headers.get("ETag"), url(i));
+  const merge = (page, i, etag, at, by) =>
+    page.evaluate(
+      async ({ u, etag, at, by, i }) => {
+        await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+        const r = await tableplay.fetch(u, { method: "MERGE", headers: { "Content-Type": "application/json", "If-Match": etag }, body: JSON.stringify({ By: by, Round: i }) });
+        return r.status;
+      },
+      { u: url(i), etag, at, by, i },
+    );
+  const winners = [];
+  let doubles = 0;
+  for (let i = 0; i < rounds; i++) {
+    await a.evaluate((i) => tableplay.fetch("/devstoreaccount1/Race", { method: "POST", headers: { Accept: "application/json;odata=nometadata", "Content-Type": "application/json" }, body: JSON.stringify({ PartitionKey: "p", RowKey: "r" + i, By: "" }) }), i);
+    const etag = await etagIn(a, i);
+    await eventually(`B sees round ${i}'s entity`, async () => (await etagIn(b, i)) === etag);
+    const at = Date.now() + 40;
+    const [sa, sb] = await Promise.all([merge(a, i, etag, at, "A"), merge(b, i, etag, at, "B")]);
+    if (sa === 204 && sb === 204) doubles++;
+    winners.push(sa === 204 && sb === 412 ? "A" : sb === 204 && sa === 412 ? "B" : `${sa}/${sb}`);
+  }
+  console.log(`race: ${rounds} rounds, ${doubles} with two 204s; winners ${winners.join("")}`);
+  assert.equal(doubles, 0, "two tabs both succeeded with one ETag");
+  assert.ok(winners.every((w) => w === "A" || w === "B"), `each round one 204 and one 412: ${winners}`);
+  // A fresh tab reads the saved account: each round's entity holds its winner's change.
+  const c = await open(context);
+  const saved = await c.evaluate(async () => (await (await tableplay.fetch("/devstoreaccount1/Race()", { headers: { Accept: "application/json;odata=nometadata" } })).json()).value);
+  const byRound = Object.fromEntries(saved.map((e) => [e.RowKey, e.By]));
+  assert.deepEqual(winners.map((_, i) => byRound["r" + i]), winners, "after a reload each round's acknowledged change is there");
+  await context.close();
+});
