@@ -125,3 +125,57 @@ test("two tabs merging one entity with the same If-Match at the same moment: one
   assert.deepEqual(winners.map((_, i) => byRound["r" + i]), winners, "after a reload each round's acknowledged change is there");
   await context.close();
 });
+
+// A tab that has not heard of the other's write (its messages held back)
+// still answers as the one service: its write first reads what the other
+// tab stored, through tableplay.fetch and through the page's own form.
+test("a tab that missed the other's write still gets 412 for the ETag it holds, from the API and from the form", async () => {
+  const context = await env.browser.newContext();
+  await context.addInitScript(() => {
+    const Real = BroadcastChannel;
+    window.BroadcastChannel = class extends Real {
+      set onmessage(f) {
+        super.onmessage = (e) => {
+          if (!window.deaf) f(e);
+        };
+      }
+    };
+  });
+  const a = await open(context);
+  const b = await open(context);
+  await createIn(a, "Deaf");
+  await b.getByRole("button", { name: "Deaf", exact: true }).waitFor({ timeout: 10000 });
+  const u = "/devstoreaccount1/Deaf(PartitionKey='p',RowKey='r')";
+  const h = { Accept: "application/json;odata=nometadata", "Content-Type": "application/json" };
+  const write = (page, method, ifMatch, body) => page.evaluate(async ({ u, h, method, ifMatch, body }) => (await tableplay.fetch(u, { method, headers: ifMatch ? { ...h, "If-Match": ifMatch } : h, body: JSON.stringify(body) })).status, { u, h, method, ifMatch, body });
+  const etagIn = (page) => page.evaluate(async (u) => (await tableplay.fetch(u, { headers: { Accept: "application/json" } })).headers.get("ETag"), u);
+  assert.equal(await write(a, "PUT", null, { V: 1 }), 204);
+  await eventually("B sees the entity", async () => (await etagIn(b)) === (await etagIn(a)));
+  const old = await etagIn(b);
+
+  await b.evaluate(() => (window.deaf = true));
+  assert.equal(await write(a, "MERGE", "*", { V: 2 }), 204);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await etagIn(b), old, "B has not heard of A's write");
+  assert.equal(await write(b, "MERGE", old, { V: 20 }), 412, "B's stale ETag through tableplay.fetch");
+
+  const held = await etagIn(b); // B read A's write with its own
+  assert.equal(await write(a, "MERGE", "*", { V: 3 }), 204);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await etagIn(b), held, "B has not heard of A's second write");
+  await b.getByRole("button", { name: "Deaf", exact: true }).click();
+  await b.getByLabel("PartitionKey").fill("p");
+  await b.getByLabel("RowKey").fill("r");
+  await b.getByLabel("Operation", { exact: true }).selectOption("merge");
+  await b.locator('input[name="ifmatch"][value="current"]').check();
+  await b.evaluate(() => (document.getElementById("status").textContent = ""));
+  await b.getByRole("button", { name: "Send" }).click();
+  await b.waitForFunction(() => document.getElementById("status").textContent.startsWith("merge:"));
+  assert.match(await b.locator("#status").innerText(), /^merge: 412/, "the form's merge with the ETag B held");
+
+  // What was saved is A's last write.
+  const c = await open(context);
+  const v = await c.evaluate(async (u) => (await (await tableplay.fetch(u, { headers: { Accept: "application/json;odata=nometadata" } })).json()).V, u);
+  assert.equal(v, 3);
+  await context.close();
+});
