@@ -23,7 +23,7 @@ const tableNames = (page) =>
 // createIn creates a table through the page's own form, as a person does.
 async function createIn(page, name) {
   await page.getByLabel("New table name").fill(name);
-  await page.getByRole("button", { name: "Create" }).click();
+  await page.getByRole("button", { name: "Create", exact: true }).click();
   await page.getByRole("button", { name, exact: true }).waitFor();
 }
 
@@ -177,5 +177,30 @@ test("a tab that missed the other's write still gets 412 for the ETag it holds, 
   const c = await open(context);
   const v = await c.evaluate(async (u) => (await (await tableplay.fetch(u, { headers: { Accept: "application/json;odata=nometadata" } })).json()).V, u);
   assert.equal(v, 3);
+  await context.close();
+});
+
+// Keep replaces the saved account with the temporary session's as it is,
+// even when other tabs wrote (and a new tab folded the log) meanwhile; the
+// other tabs then read it afresh.
+test("Keep in one tab while another wrote: the saved account is the kept one, in every tab", async () => {
+  const context = await env.browser.newContext();
+  const a = await open(context);
+  await createIn(a, "Linked");
+  await a.getByRole("button", { name: "Share link" }).click();
+  await a.locator("#share-box").waitFor();
+  const link = await a.locator("#share-link").inputValue();
+  const b = await context.newPage();
+  await b.goto(link);
+  await b.waitForSelector("body[data-ready=true]", { timeout: 15000 });
+  await b.getByRole("region", { name: "Shared workspace" }).waitFor();
+  await createIn(a, "Other");
+  await eventually("A's table saved", async () => Number(await a.evaluate(() => document.body.dataset.saved ?? 0)) >= 2);
+  await (await open(context)).close(); // a new tab folds the log into the base
+  await b.getByRole("button", { name: "Keep" }).click();
+  await b.getByRole("region", { name: "Shared workspace" }).waitFor({ state: "hidden" });
+  await eventually("Keep saved", async () => /^Saved/.test(await b.locator("#storage-status").innerText()));
+  await eventually("A reads the kept account", async () => JSON.stringify(await tableNames(a)) === '["Linked"]');
+  assert.deepEqual(await tableNames(await open(context)), ["Linked"]);
   await context.close();
 });

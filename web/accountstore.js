@@ -81,13 +81,14 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
 
   // catchUp brings the engine up to the saved account inside tx: the log
   // records after applied, or (a new base, or this tab's first read) the base
-  // and the whole log; then calls next(meta, changed, problem). A tab whose
-  // own save failed (dirty) reads nothing: it writes its whole account next.
-  function catchUp(tx, next) {
+  // and the whole log; then calls next(meta, changed, problem). With read
+  // unset, or when this tab's own save failed (dirty), it reads nothing: the
+  // tab writes its whole account next.
+  function catchUp(tx, next, read = true) {
     const metaReq = tx.objectStore(BASE).get(META);
     metaReq.onsuccess = () => {
       const meta = metaReq.result ?? { epoch: "", through: 0 };
-      if (dirty) return next(meta, false, "");
+      if (dirty || !read) return next(meta, false, "");
       const afresh = epoch !== meta.epoch || meta.through > applied;
       const log = tx.objectStore(LOG);
       const range = afresh ? null : IDBKeyRange.lowerBound(applied, true);
@@ -182,7 +183,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
       }
       drain();
       if (write) after = store(tx, meta, whole);
-    });
+    }, !whole); // a whole save replaces the saved account with this one as it is
     await committed;
     after?.commit();
     if (problem) say(problem);
