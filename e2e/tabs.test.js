@@ -204,3 +204,35 @@ test("Keep in one tab while another wrote: the saved account is the kept one, in
   assert.deepEqual(await tableNames(await open(context)), ["Linked"]);
   await context.close();
 });
+
+// A change of this tab that is not a write through the keeper (Reset here)
+// is stored after what other tabs stored first; the tab then shows the
+// account as the log has it, the same a fresh tab reads.
+test("Reset in a tab that missed another tab's write: the tab shows what a fresh tab reads", async () => {
+  const context = await env.browser.newContext();
+  await context.addInitScript(() => {
+    const Real = BroadcastChannel;
+    window.BroadcastChannel = class extends Real {
+      set onmessage(f) {
+        super.onmessage = (e) => {
+          if (!window.deaf) f(e);
+        };
+      }
+    };
+  });
+  const a = await open(context);
+  const b = await open(context);
+  await createIn(a, "Old");
+  await eventually("B sees A's table", async () => (await tableNames(b)).includes("Old"));
+  await a.evaluate(() => (window.deaf = true));
+  await b.evaluate(() => tableplay.fetch("/devstoreaccount1/Tables", { method: "POST", headers: { Accept: "application/json;odata=nometadata", "Content-Type": "application/json" }, body: '{"TableName":"FromB"}' }));
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(await tableNames(a), ["Old"], "A has not heard of B's table");
+  const saves = Number(await a.evaluate(() => document.body.dataset.saved ?? 0));
+  await a.getByRole("button", { name: "Reset" }).click();
+  await a.getByRole("button", { name: "Reset", exact: true }).last().click();
+  await eventually("A's reset saved", async () => Number(await a.evaluate(() => document.body.dataset.saved ?? 0)) > saves);
+  const fresh = await tableNames(await open(context));
+  assert.deepEqual(await tableNames(a), fresh, "the tab and the saved account agree");
+  await context.close();
+});

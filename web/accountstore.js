@@ -79,25 +79,36 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
     held.full ||= d.full;
   }
 
-  // catchUp brings the engine up to the saved account inside tx: the log
-  // records after applied, or (a new base, or this tab's first read) the base
-  // and the whole log; then calls next(meta, changed, problem). With read
-  // unset, or when this tab's own save failed (dirty), it reads nothing: the
-  // tab writes its whole account next.
+  // catchUp brings the engine up to the saved account inside tx, then calls
+  // next(meta, changed, problem). It reads the log records after applied; or
+  // the base and the whole log (a new base, this tab's first read, or records
+  // of this tab not stored yet, which must follow the others' as in the log:
+  // they are applied again on top). With read unset, when this tab's own
+  // save failed (dirty), or when it holds too many records to apply again
+  // and would have to read a new base, it reads nothing: the tab writes its
+  // whole account next.
   function catchUp(tx, next, read = true) {
     const metaReq = tx.objectStore(BASE).get(META);
     metaReq.onsuccess = () => {
       const meta = metaReq.result ?? { epoch: "", through: 0 };
       if (dirty || !read) return next(meta, false, "");
+      drain(); // this tab's own unsaved records stay held
       const afresh = epoch !== meta.epoch || meta.through > applied;
+      if (afresh && held.full) {
+        dirty = true;
+        return next(meta, false, "");
+      }
+      readLog(meta, afresh, next);
+    };
+    function readLog(meta, afresh, next) {
       const log = tx.objectStore(LOG);
       const range = afresh ? null : IDBKeyRange.lowerBound(applied, true);
       const base = afresh ? tx.objectStore(BASE).get(KEY) : null;
       const keys = log.getAllKeys(range);
       const values = log.getAll(range);
       values.onsuccess = () => {
+        if (!afresh && values.result.length && held.changes.length && !held.full) return readLog(meta, true, next);
         let problem = "";
-        drain(); // this tab's own unsaved records stay held
         if (afresh) {
           try {
             if (base.result) engine.restore(base.result);
@@ -117,8 +128,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
           }
           applied = keys.result[i];
         });
-        if (afresh && !held.full) {
-          // Records this tab had not stored yet go on top of what it read.
+        if (afresh) {
           for (const rec of held.changes) {
             try {
               engine.applyChange(rec);
@@ -130,7 +140,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
         engine.changes(); // what reading recorded is already saved (or held)
         next(meta, afresh || values.result.length > 0, problem);
       };
-    };
+    }
   }
 
   // store writes held into tx after catchUp: the records, or the whole
