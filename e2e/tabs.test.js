@@ -1,6 +1,8 @@
 // e2e/tabs.test.js is responsible for testing two tabs of the page in one
 // browser: neither loses the other's changes, and each sees the other's
-// writes as a second client of one service would (a stale ETag gets 412).
+// writes as a second client of one service would (a stale ETag gets 412,
+// also when both write at the same moment); and the page's saving when this
+// browser's storage goes away under it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { useBrowser } from "./harness.js";
@@ -25,6 +27,23 @@ async function createIn(page, name) {
   await page.getByLabel("New table name").fill(name);
   await page.getByRole("button", { name: "Create", exact: true }).click();
   await page.getByRole("button", { name, exact: true }).waitFor();
+}
+
+// deafContext is a browser context whose tabs drop the messages of their
+// other tabs while window.deaf is set: a tab that has not heard of a write.
+async function deafContext() {
+  const context = await env.browser.newContext();
+  await context.addInitScript(() => {
+    const Real = BroadcastChannel;
+    window.BroadcastChannel = class extends Real {
+      set onmessage(f) {
+        super.onmessage = (e) => {
+          if (!window.deaf) f(e);
+        };
+      }
+    };
+  });
+  return context;
 }
 
 // eventually retries check (bounded) until it holds.
@@ -130,17 +149,7 @@ test("two tabs merging one entity with the same If-Match at the same moment: one
 // still answers as the one service: its write first reads what the other
 // tab stored, through tableplay.fetch and through the page's own form.
 test("a tab that missed the other's write still gets 412 for the ETag it holds, from the API and from the form", async () => {
-  const context = await env.browser.newContext();
-  await context.addInitScript(() => {
-    const Real = BroadcastChannel;
-    window.BroadcastChannel = class extends Real {
-      set onmessage(f) {
-        super.onmessage = (e) => {
-          if (!window.deaf) f(e);
-        };
-      }
-    };
-  });
+  const context = await deafContext();
   const a = await open(context);
   const b = await open(context);
   await createIn(a, "Deaf");
@@ -209,17 +218,7 @@ test("Keep in one tab while another wrote: the saved account is the kept one, in
 // is stored after what other tabs stored first; the tab then shows the
 // account as the log has it, the same a fresh tab reads.
 test("Reset in a tab that missed another tab's write: the tab shows what a fresh tab reads", async () => {
-  const context = await env.browser.newContext();
-  await context.addInitScript(() => {
-    const Real = BroadcastChannel;
-    window.BroadcastChannel = class extends Real {
-      set onmessage(f) {
-        super.onmessage = (e) => {
-          if (!window.deaf) f(e);
-        };
-      }
-    };
-  });
+  const context = await deafContext();
   const a = await open(context);
   const b = await open(context);
   await createIn(a, "Old");
@@ -234,5 +233,68 @@ test("Reset in a tab that missed another tab's write: the tab shows what a fresh
   await eventually("A's reset saved", async () => Number(await a.evaluate(() => document.body.dataset.saved ?? 0)) > saves);
   const fresh = await tableNames(await open(context));
   assert.deepEqual(await tableNames(a), fresh, "the tab and the saved account agree");
+  await context.close();
+});
+
+// The page when storage goes away under it (the origin's data cleared while
+// it is open, IndexedDB refusing to open): every failed save is reported and
+// retried, the status never says Saved for a save that did not happen, and
+// once storage is back the retry saves the whole account.
+const status = (page) => page.locator("#storage-status").innerText();
+const count = (page, key) => page.evaluate((key) => Number(document.body.dataset[key] ?? 0), key);
+
+test("storage cleared under the open page: the failed saves are reported and retried, never called Saved, and the retry saves the whole account once storage is back", async () => {
+  const context = await env.browser.newContext();
+  const page = await open(context);
+  await createIn(page, "Before");
+  await eventually("the first save", async () => /^Saved in this browser/.test(await status(page)));
+  const savedBefore = await count(page, "saved");
+
+  // From here every text the status shows is recorded.
+  await page.evaluate(() => {
+    window.statusSeen = [];
+    const node = document.getElementById("storage-status");
+    new MutationObserver(() => window.statusSeen.push(node.textContent)).observe(node, { childList: true, characterData: true, subtree: true });
+  });
+  // IndexedDB refuses to open, and the origin's data goes away (as with
+  // Clear site data): the open connection is closed, the database deleted.
+  await page.evaluate(() => {
+    window.realOpen = IDBFactory.prototype.open;
+    IDBFactory.prototype.open = function () {
+      throw new DOMException("storage is gone", "UnknownError");
+    };
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Storage.clearDataForOrigin", { origin: env.server.url, storageTypes: "indexeddb" });
+
+  // A change now cannot be saved: the status says so, and a retry runs
+  // (and fails, and says so) without another change.
+  await createIn(page, "During");
+  await eventually("the failure reported", async () => /^Not saved/.test(await status(page)));
+  await eventually("two failed attempts", async () => (await count(page, "saveFailures")) >= 2);
+  assert.equal(await count(page, "saved"), savedBefore, "no save counted while storage was gone");
+  assert.match(await status(page), /^Not saved \(storage is gone\).*trying again/);
+
+  // Storage is back: the retry (no new change needed) saves the account.
+  await page.evaluate(() => {
+    IDBFactory.prototype.open = window.realOpen;
+  });
+  await eventually("the retry's save", async () => /^Saved in this browser/.test(await status(page)));
+  const seen = await page.evaluate(() => window.statusSeen);
+  const firstSaved = seen.findIndex((t) => t.startsWith("Saved"));
+  assert.ok(seen.slice(0, firstSaved).some((t) => t.startsWith("Not saved")), `failures reported: ${seen.join(" | ")}`);
+  assert.ok(seen.slice(0, firstSaved).every((t) => !/Saved in this browser/.test(t)), `Saved shown while storage was gone: ${seen.join(" | ")}`);
+  assert.equal(await count(page, "saved"), savedBefore + 1);
+
+  // The saved account is the whole account: a reload has both tables.
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.deepEqual(await tableNames(page), ["Before", "During"]);
+  // And saving goes on change by change.
+  await createIn(page, "After");
+  await eventually("a later save", async () => (await count(page, "saved")) >= 1);
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.deepEqual(await tableNames(page), ["After", "Before", "During"]);
   await context.close();
 });

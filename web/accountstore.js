@@ -156,14 +156,14 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
       tx.objectStore(BASE).put(JSON.stringify(engine.snapshot()), KEY);
       tx.objectStore(BASE).put({ epoch: fresh, through: 0 }, META);
       log.clear();
-      return { wrote: true, whole: true, commit: () => ((epoch = fresh), (applied = 0), (dirty = false)) };
+      return { wrote: true, commit: () => ((epoch = fresh), (applied = 0), (dirty = false)) };
     }
     let last = applied;
     for (const rec of records) {
       const add = log.add(typeof rec === "string" ? rec : JSON.stringify(rec));
       add.onsuccess = () => (last = Math.max(last, add.result));
     }
-    return { wrote: records.length > 0, whole: false, commit: () => (applied = Math.max(applied, last)) };
+    return { wrote: records.length > 0, commit: () => (applied = Math.max(applied, last)) };
   }
 
   // attempt runs one transaction: catch up, run fn (a synchronous call into
