@@ -106,7 +106,7 @@ test("two tabs are two clients of one service: B sees A's table live, and A's st
 // instant (the pages share the clock). One service answers one 204 and one
 // 412; a fresh tab then reads the winner's change from what was saved.
 test("two tabs merging one entity with the same If-Match at the same moment: one 204 and one 412, and the 204's change is what was saved", async () => {
-  const rounds = 20;
+  const rounds = 30;
   const context = await env.browser.newContext();
   const a = await open(context);
   const b = await open(context);
