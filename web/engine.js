@@ -71,7 +71,7 @@ const ready = start();
 // the page's account: keeper(fn) calls fn, the engine's synchronous answer,
 // when this tab holds every other tab's earlier writes, and resolves with it
 // once the change is stored (web/accountstore.js). Accounts made by
-// createAccount (embeds, lessons) live in this tab alone.
+// createAccount (the embeds') live in this tab alone.
 let keeper = null;
 const ownAccounts = new Set();
 
