@@ -198,3 +198,65 @@ test("make site served by a plain static server under a prefix: every page works
     server.stop();
   }
 });
+
+// headersFor reads a Netlify/Cloudflare Pages _headers file and returns the
+// headers every rule matching urlPath adds (a rule ending in * matches the
+// paths it begins), lower-cased names.
+function headersFor(text, urlPath) {
+  const out = [];
+  let matches = false;
+  for (const line of text.split("\n")) {
+    if (!line.trim() || line.trimStart().startsWith("#")) continue;
+    if (!/^\s/.test(line)) {
+      const rule = line.trim();
+      matches = rule.endsWith("*") ? urlPath.startsWith(rule.slice(0, -1)) : urlPath === rule;
+      continue;
+    }
+    if (matches) {
+      const [name, ...value] = line.trim().split(":");
+      out.push([name.trim().toLowerCase(), value.join(":").trim()]);
+    }
+  }
+  return out;
+}
+
+test("make site's _headers let only the site frame the page, and anyone frame embed.html", () => {
+  const text = readFileSync(path.join(site, "_headers"), "utf8");
+  for (const p of ["/", "/index.html"]) {
+    const h = headersFor(text, p);
+    assert.ok(h.some(([k, v]) => k === "content-security-policy" && v === "frame-ancestors 'self'"), `${p}: no frame-ancestors 'self'`);
+    assert.ok(h.some(([k, v]) => k === "x-frame-options" && v === "SAMEORIGIN"), `${p}: no X-Frame-Options SAMEORIGIN`);
+  }
+  const embed = headersFor(text, "/embed.html");
+  assert.ok(embed.length > 0, "the catch-all rule reaches embed.html");
+  assert.deepEqual(embed.filter(([k]) => k === "x-frame-options" || k === "content-security-policy"), [], "embed.html is framable");
+});
+
+// A page of another origin (localhost against 127.0.0.1) puts the binary's
+// page and its embed in frames: the page refuses to load there, the embed
+// loads.
+test("another origin cannot frame the binary's page; it can frame embed.html", async () => {
+  const server = await startBinary();
+  const port = new URL(server.url).port;
+  const other = createServer((req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><iframe id=page src="http://127.0.0.1:${port}/"></iframe><iframe id=embed src="http://127.0.0.1:${port}/embed.html"></iframe>`);
+  });
+  await new Promise((resolve) => other.listen(0, "127.0.0.1", resolve));
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`http://localhost:${other.address().port}/`);
+    const frameAt = async (id) => (await (await page.$("#" + id)).contentFrame());
+    const embed = await frameAt("embed");
+    await embed.waitForSelector("body", { timeout: 10000 });
+    assert.equal(new URL(embed.url()).pathname, "/embed.html", "the embed loads in another origin's frame");
+    const framed = await frameAt("page");
+    assert.ok(!framed.url().startsWith(server.url), `the page loaded in another origin's frame: ${framed.url()}`);
+    assert.equal(await framed.evaluate(() => "tableplay" in window).catch(() => false), false, "no engine in the blocked frame");
+  } finally {
+    await context.close();
+    other.close();
+    server.stop();
+  }
+});

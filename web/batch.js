@@ -8,7 +8,7 @@
 // "entities-changed" and "queued" ({count, …}).
 import { el, replace, number, mount } from "./dom.js";
 import { card } from "./cards.js";
-import { send, header } from "./exchange.js";
+import { sendWrite, header } from "./exchange.js";
 import { answer as answerLine } from "./answer.js";
 
 const HTML = `
@@ -52,9 +52,9 @@ export function mountBatch(root, session) {
     render();
   }
 
-  function submit() {
+  async function submit() {
     const before = engine.snapshot();
-    const x = send(session, { kind: "batch", operations: queue });
+    const x = await sendWrite(session, { kind: "batch", operations: queue });
     session.emit("exchange", x);
     if (x.error) {
       replace($("batch-result"), el("p", { class: "card" }, x.error));

@@ -44,7 +44,7 @@ async function startState(c, session) {
     return { note, table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
   } else if (c.example) {
     const note = c.example === "sample" ? "" : `There is no example named “${c.example}”: this is the built-in sample.`;
-    return { note, table: loadSample(session), entity: inline.entity ?? sampleUser, filter: inline.filter ?? "" };
+    return { note, table: await loadSample(session), entity: inline.entity ?? sampleUser, filter: inline.filter ?? "" };
   }
   return { table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
 }

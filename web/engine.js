@@ -67,6 +67,22 @@ async function start() {
 
 const ready = start();
 
+// keeper, when the page sets one (tableplay.keepWrites), runs every write to
+// the page's account: keeper(fn) calls fn, the engine's synchronous answer,
+// when this tab holds every other tab's earlier writes, and resolves with it
+// once the change is stored (web/accountstore.js). Accounts made by
+// createAccount (the embeds') live in this tab alone.
+let keeper = null;
+const ownAccounts = new Set();
+
+// keeps says whether a request goes to the kept account: any account name
+// the engine does not hold falls back to the page's, as in its router.
+function keeps(url) {
+  if (!keeper) return false;
+  const first = new URL(url).pathname.split("/")[1] ?? "";
+  return !ownAccounts.has(first);
+}
+
 // Statuses whose answers have no body (a Response refuses one).
 const bodiless = new Set([101, 204, 205, 304]);
 
@@ -81,7 +97,8 @@ async function engineFetch(input, init) {
       ? new Uint8Array(0)
       : new Uint8Array(await request.arrayBuffer());
   try {
-    const answer = binding.handleRequest(request.method, request.url, [...request.headers], bytes);
+    const handle = () => binding.handleRequest(request.method, request.url, [...request.headers], bytes);
+    const answer = request.method === "GET" || request.method === "HEAD" || !keeps(request.url) ? handle() : await keeper(handle);
     return new Response(bodiless.has(answer.status) ? null : answer.body, {
       status: answer.status,
       statusText: answer.statusText,
@@ -162,12 +179,21 @@ const tableplay = {
     await ready;
     const answer = JSON.parse(call("createAccount", String(name)));
     if (answer.error) throw new Error(answer.error);
+    ownAccounts.add(answer.name);
     return account(answer.name);
   },
   dropAccount(name) {
     const error = call("dropAccount", String(name));
     if (error) throw new Error(error);
+    ownAccounts.delete(name);
   },
+  // keepWrites(fn) makes fn the keeper of the page's account (see keeper);
+  // write(fn) runs fn, a synchronous call that may change the page's
+  // account, through it and resolves with fn's answer.
+  keepWrites(fn) {
+    keeper = fn;
+  },
+  write: (fn) => (keeper ? keeper(fn) : Promise.resolve().then(fn)),
   // memory reports the Go heap after a collection ({heapAlloc, sys} in
   // bytes), for make measure.
   memory: () => JSON.parse(call("memory")),

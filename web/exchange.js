@@ -18,5 +18,15 @@ export function send(session, operation) {
   return { operation, request: ran.request, response: ran.response, stats: ran.stats, code: ran.code ?? "", message: ran.message ?? "" };
 }
 
+// sendWrite answers as send does, for an operation that may change the
+// account, through the account's keeper when it has one (tableplay.write,
+// web/engine.js): the page's account is shared by the page's tabs, and the
+// keeper runs the operation after every earlier write of the other tabs, so
+// a stale If-Match gets 412 there too, and resolves once it is stored.
+export async function sendWrite(session, operation) {
+  const keep = session.engine.write;
+  return keep ? keep(() => send(session, operation)) : send(session, operation);
+}
+
 export const header = (response, name) =>
   response.headers.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];

@@ -6,7 +6,7 @@
 // from session.draft(), emits "exchange", "entities-changed",
 // "entity-written" and "enqueue" ({operation}), and listens for
 // "load-entity" and "table-selected".
-import { send, header } from "./exchange.js";
+import { send, sendWrite, header } from "./exchange.js";
 import { indent } from "./jsontext.js";
 import { mount, el } from "./dom.js";
 import { answer } from "./answer.js";
@@ -108,7 +108,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       : "This entity has no ETag yet: insert it first.";
   }
 
-  function run(e) {
+  async function run(e) {
     e.preventDefault();
     const kind = $("op-kind").value;
     const table = session.table;
@@ -144,7 +144,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       }
     }
     const before = read(table, d);
-    const x = send(session, op);
+    const x = await sendWrite(session, op);
     session.emit("exchange", x);
     if (x.error) {
       session.setStatus(x.error);

@@ -26,7 +26,7 @@ export function mountParts(session, slots, { filter = "" } = {}) {
   if (slots.query) mountQuery(slots.query, session, { filter });
   if (slots.batch) out.batch = mountBatch(slots.batch, session);
   session.on("load-sample", async () => {
-    const table = loadSample(session);
+    const table = await loadSample(session);
     await out.tables?.refresh();
     select(session, out, table);
     out.editor?.setDraft(sampleUser);

@@ -14,8 +14,13 @@ export function createPersistence(engine, status, { onRemote = () => {} } = {}) 
     onRemote: () => onRemote(),
   });
   return {
-    // load puts the saved account into the engine.
-    load: () => store.load(),
+    // load puts the saved account into the engine and, from then on, every
+    // write to it goes through the store (one sequence for all tabs).
+    load: async () => {
+      const ok = await store.load();
+      engine.keepWrites?.((fn) => store.write(fn));
+      return ok;
+    },
     save: () => store.save(),
     // watch saves after every change to this account (an event without an
     // account name counts as the page's).

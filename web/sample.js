@@ -1,6 +1,6 @@
 // web/sample.js is responsible for the one-click sample: two tables with a
 // user and a product, written through the same requests a person would send.
-import { send } from "./exchange.js";
+import { sendWrite } from "./exchange.js";
 
 export const sampleUser = {
   PartitionKey: "users",
@@ -33,15 +33,15 @@ export const sampleProduct = {
 };
 
 // loadSample writes the sample into a playground's account, each request on
-// its wire view, and returns the table to select.
-export function loadSample(session) {
+// its wire view, and resolves with the table to select.
+export async function loadSample(session) {
   for (const op of [
     { kind: "createTable", table: "Users" },
     { kind: "createTable", table: "Products" },
     { kind: "insertOrReplace", table: "Users", entity: sampleUser },
     { kind: "insertOrReplace", table: "Products", entity: sampleProduct },
   ]) {
-    session.emit("exchange", send(session, op));
+    session.emit("exchange", await sendWrite(session, op));
   }
   session.emit("tables-changed");
   return "Users";

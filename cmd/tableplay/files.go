@@ -136,6 +136,10 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 	}
 	h.Set("Content-Type", ctype)
 	h.Set("X-Content-Type-Options", "nosniff")
+	if framedOnlyHere(name) {
+		h.Set("Content-Security-Policy", frameAncestors)
+		h.Set("X-Frame-Options", frameOptions)
+	}
 	h.Set("Cache-Control", cacheControl(r.URL.RawQuery))
 	sent, sentInfo, coding := name, info, ""
 	hasVariant := false
