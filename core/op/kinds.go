@@ -47,15 +47,15 @@ type Resource uint8
 
 // The resources of the Table service.
 const (
-	NoResource         Resource = iota
-	ServiceProperties           // the account root, ?restype=service&comp=properties
-	ServiceStats                // the account root, ?restype=service&comp=stats
-	TableList                   // Tables
-	OneTable                    // Tables('name')
-	BatchResource               // $batch
-	Entities                    // t or t(): a table's entities
-	OneEntity                   // t(PartitionKey='…',RowKey='…')
-	TableACL                    // t?comp=acl
+	NoResource        Resource = iota
+	ServiceProperties          // the account root, ?restype=service&comp=properties
+	ServiceStats               // the account root, ?restype=service&comp=stats
+	TableList                  // Tables
+	OneTable                   // Tables('name')
+	BatchResource              // $batch
+	Entities                   // t or t(): a table's entities
+	OneEntity                  // t(PartitionKey='…',RowKey='…')
+	TableACL                   // t?comp=acl
 	resourceCount
 )
 
