@@ -89,7 +89,9 @@ func curlCommands(o op.Operation, opt Options) (string, error) {
 		}
 		cmd("GET", op.EntityPath(o.Table, o.PartitionKey, o.RowKey), nil, "", params, false)
 	case op.Batch:
-		curlBatch(&b, o, base)
+		if err := curlBatch(&b, o, base); err != nil {
+			return "", err
+		}
 		w("curl -sS --fail-with-body -X POST \"$BASE\"'/$batch?'\"$SAS\"")
 		for _, h := range []string{"Content-Type: multipart/mixed; boundary=batch_tableplay", "x-ms-version: 2019-02-02", "DataServiceVersion: 3.0"} {
 			w(" \\\n  -H %s", shellQuote(h))
@@ -115,13 +117,17 @@ func curlWrite(o op.Operation) (string, []string) {
 }
 
 // curlBatch writes the multipart body with printf, one line per argument, so
-// that every line ends in CRLF as the format requires.
-func curlBatch(b *strings.Builder, o op.Operation, base string) {
+// that every line ends in CRLF as the format requires. Each part is its
+// row's verb and resource.
+func curlBatch(b *strings.Builder, o op.Operation, base string) error {
 	lines := []string{"--batch_tableplay", "Content-Type: multipart/mixed; boundary=changeset_tableplay", ""}
 	for _, p := range o.Operations {
 		lines = append(lines, "--changeset_tableplay", "Content-Type: application/http", "Content-Transfer-Encoding: binary", "")
 		pk, rk := keys(p)
 		method, h := curlWrite(p)
+		if !p.Kind.Spec().Writes {
+			return noCode(p.Kind, Curl)
+		}
 		path := "/" + url.PathEscape(p.Table)
 		if p.Kind.Spec().Addressed {
 			path = op.EntityPath(p.Table, pk, rk)
@@ -141,6 +147,7 @@ func curlBatch(b *strings.Builder, o op.Operation, base string) {
 		fmt.Fprintf(b, " \\\n  %s", shellQuote(l))
 	}
 	b.WriteString(" |\n")
+	return nil
 }
 
 // curlParams are the query options as curl --data-urlencode pairs.

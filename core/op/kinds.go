@@ -273,15 +273,19 @@ func Kinds() []Kind {
 }
 
 // routes is the table read the other way: the kind a verb asks of a
-// resource (the first row with both), built once from specs.
-var routes = func() (t [resourceCount][methodCount]Kind) {
-	for k := len(specs) - 1; k > 0; k-- {
-		if s := &specs[k]; s.Resource != NoResource && s.Method != NoMethod {
+// resource, built once from specs.
+var routes = routeTable(specs[:])
+
+// routeTable indexes rows by resource and verb; the first row with both
+// wins (an update over the upsert it becomes without If-Match).
+func routeTable(rows []Spec) (t [resourceCount][methodCount]Kind) {
+	for k := len(rows) - 1; k > 0; k-- {
+		if s := &rows[k]; s.Resource != NoResource && s.Method != NoMethod {
 			t[s.Resource][s.Method] = Kind(k)
 		}
 	}
 	return t
-}()
+}
 
 // Route names the operation a verb asks of a resource (0 when the resource
 // does not answer that verb). An update is routed as such; the caller makes
