@@ -34,7 +34,7 @@ func kinds() []Kind { return Kinds() }
 // String is the operation's name in the playground's JSON (window.tableplay
 // operations use these names).
 func (k Kind) String() string {
-	if n := k.Spec().Name; n != "" {
+	if n := k.row().Name; n != "" {
 		return n
 	}
 	return "unknown"
@@ -52,18 +52,18 @@ func ParseKind(s string) (Kind, bool) {
 
 // Write reports the store write an entity operation is, if it is one.
 func (k Kind) Write() (store.Kind, bool) {
-	s := k.Spec()
+	s := k.row()
 	return s.Store, s.Writes
 }
 
 // Addressed reports whether the operation names one entity by its keys in
 // the URL (get, the updates, the upserts and delete; not insert, whose keys
 // are in its body).
-func (k Kind) Addressed() bool { return k.Spec().Addressed }
+func (k Kind) Addressed() bool { return k.row().Addressed }
 
 // Changes reports whether the operation changes the account.
-func (k Kind) Changes() bool { return k.Spec().Changes }
+func (k Kind) Changes() bool { return k.row().Changes }
 
 // InBatch reports whether the operation may be a part of a $batch: the six
 // writes in a changeset, or a single Get.
-func (k Kind) InBatch() bool { return k.Spec().InBatch }
+func (k Kind) InBatch() bool { return k.row().InBatch }

@@ -255,13 +255,42 @@ var specs = [...]Spec{
 }
 
 // Spec is k's row (the zero row, which no layer accepts, for a Kind
-// without one).
-func (k Kind) Spec() Spec {
+// without one): a copy, for a layer that reads several of its fields once.
+// The accessors below read one field without copying the row, for the
+// paths every request takes.
+func (k Kind) Spec() Spec { return *k.row() }
+
+// row is k's row in place; nothing writes through it.
+func (k Kind) row() *Spec {
 	if int(k) >= len(specs) {
-		return Spec{}
+		return &specs[0]
 	}
-	return specs[k]
+	return &specs[k]
 }
+
+// Upsert is the kind k becomes without If-Match (0 when it stays itself).
+func (k Kind) Upsert() Kind { return k.row().Upsert }
+
+// Condition is how k reads If-Match.
+func (k Kind) Condition() Condition { return k.row().Condition }
+
+// Params are the query options k reads.
+func (k Kind) Params() Params { return k.row().Params }
+
+// Body is the request body k decodes.
+func (k Kind) Body() Body { return k.row().Body }
+
+// Answer is the shape of k's successful answer.
+func (k Kind) Answer() Answer { return k.row().Answer }
+
+// XML reports whether k answers in XML, its errors included.
+func (k Kind) XML() bool { return k.row().XML }
+
+// Prefer reports whether k honours Prefer (F-PREFER).
+func (k Kind) Prefer() bool { return k.row().Prefer }
+
+// Permission is what a shared access signature must grant for k.
+func (k Kind) Permission() Permission { return k.row().Permission }
 
 // Kinds lists every Kind that has a row, in order.
 func Kinds() []Kind {

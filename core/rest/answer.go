@@ -12,7 +12,7 @@ import (
 // documents are the REST layer's); everything else runs through op.Execute.
 func (x *exchange) execute(d decoded) {
 	o := d.op
-	shape := o.Kind.Spec().Answer
+	shape := o.Kind.Answer()
 	switch shape {
 	case op.PropertiesDocument, op.PropertiesSet, op.StatsDocument:
 		x.service(o, shape)

@@ -76,7 +76,7 @@ func (x *exchange) allow(o op.Operation) *tableerr.Error {
 // ACLs), and no change a page on another site could make the browser send.
 func (x *exchange) allowUnsigned(o op.Operation) *tableerr.Error {
 	switch {
-	case o.Kind.Spec().Permission.Policy:
+	case o.Kind.Permission().Policy:
 		return tableerr.WithMessage(tableerr.AuthorizationFailure,
 			"Unsigned requests may not change service properties or table ACLs: sign the request with the account key.")
 	case o.Kind.Changes() && x.crossSite():
@@ -127,11 +127,12 @@ func (x *exchange) crossSite() bool {
 // service, c tables, o entities) and its account letters. A batch is judged
 // part by part; table ACLs need the account key.
 func (g *grant) allow(o op.Operation) *tableerr.Error {
-	return g.judge(o.Kind.Spec().Permission, o)
+	p := o.Kind.Permission()
+	return g.judge(&p, o)
 }
 
 // judge is allow for the permission p.
-func (g *grant) judge(p op.Permission, o op.Operation) *tableerr.Error {
+func (g *grant) judge(p *op.Permission, o op.Operation) *tableerr.Error {
 	has := func(letters string) bool {
 		for _, l := range letters {
 			if !strings.ContainsRune(g.perms, l) {

@@ -141,7 +141,7 @@ func (x *exchange) decodeHead(s source) head {
 	d.op = op.Operation{Kind: kindOf(res, method, s.query), Table: res.table, PartitionKey: res.pk, RowKey: res.rk}
 	o := &d.op
 	if _, present := s.r.Header["If-Match"]; !present {
-		if u := o.Kind.Spec().Upsert; u != 0 {
+		if u := o.Kind.Upsert(); u != 0 {
 			o.Kind = u // an update without If-Match is its upsert
 		}
 	}
@@ -174,8 +174,8 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		}
 		return s.json.requireJSON()
 	}
-	spec := o.Kind.Spec()
-	if spec.Answer == op.NoAnswer { // no such operation
+	k := o.Kind
+	if k.Answer() == op.NoAnswer { // no such operation
 		if res.kind == resService || isACL(res, s.query) {
 			d.xml = true
 			if res.kind == resService && s.query.Get("restype") != "service" || res.kind == resService && !isServiceComp(s.query.Get("comp")) {
@@ -187,39 +187,40 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		}
 		return fail(tableerr.New(tableerr.MethodNotAllowed))
 	}
-	d.xml = spec.XML
-	if spec.Condition != op.Unconditional {
+	d.xml = k.XML()
+	if cond := k.Condition(); cond != op.Unconditional {
 		m, err := ifMatch(s.r.Header)
 		if err != nil {
 			return fail(err)
 		}
 		// A batch part without If-Match that has no upsert form is refused.
-		if s.part && spec.Condition == op.Conditional && spec.Upsert == 0 && m.Kind == store.MatchNone {
+		if s.part && cond == op.Conditional && k.Upsert() == 0 && m.Kind == store.MatchNone {
 			return fail(tableerr.New(tableerr.MissingRequiredHeader))
 		}
 		o.IfMatch = m
 	}
-	switch always, byPrefer := jsonAnswer(spec.Answer); {
-	case always, byPrefer && d.prefer == "return-content" && honoursPrefer(spec, s.query):
+	switch always, byPrefer := jsonAnswer(k.Answer()); {
+	case always, byPrefer && d.prefer == "return-content" && honoursPrefer(k, s.query):
 		// The answer is JSON, the entity by Prefer included (F-PREFER).
 		if err := needJSON(); err != nil {
 			return fail(err)
 		}
 	}
-	switch spec.Params {
+	switch k.Params() {
 	case op.QueryParams:
 		o.Query = options(s.query)
 	case op.SelectParams:
 		o.Query.Select = optional(s.query, "$select")
 	}
-	if spec.Body == op.NoBody {
+	shape := k.Body()
+	if shape == op.NoBody {
 		return d
 	}
 	body, err := readBody()
 	if err != nil {
 		return fail(err)
 	}
-	switch spec.Body {
+	switch shape {
 	case op.TableNameBody:
 		if o.Table, err = odata.DecodeTableName(body); err != nil {
 			return fail(err)
@@ -414,8 +415,8 @@ func resourceOf(res resource, q url.Values) op.Resource {
 // batchRead reports whether a batch part is the read a $batch may hold
 // instead of a changeset (a single Get): in a batch, but no store write.
 func batchRead(k op.Kind) bool {
-	s := k.Spec()
-	return s.InBatch && !s.Writes
+	_, writes := k.Write()
+	return k.InBatch() && !writes
 }
 
 // isACL reports whether a request addresses a table's ACL (t?comp=acl).

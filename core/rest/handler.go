@@ -180,7 +180,7 @@ func (x *exchange) serve() {
 	}
 	x.corsHeaders()
 	d := x.decode(source{r: r, path: rest, query: q, json: x.format, gate: (*exchange).authorize})
-	if d.early == nil && honoursPrefer(d.op.Kind.Spec(), q) {
+	if d.early == nil && honoursPrefer(d.op.Kind, q) {
 		x.applied = d.prefer
 	}
 	switch {

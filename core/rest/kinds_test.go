@@ -200,13 +200,8 @@ func TestEveryKindHonoursPreferAsItsRowSays(t *testing.T) {
 			t.Errorf("%v: Preference-Applied %q (%d %s); the row says Prefer %v", k, rec.Header().Get("Preference-Applied"), rec.Code, rec.Body, k.Spec().Prefer)
 		}
 	}
-	s := op.Insert.Spec()
-	if !honoursPrefer(s, nil) || honoursPrefer(s, map[string][]string{"comp": {"x"}}) {
-		t.Error("an operation that honours Prefer does not, or does with comp")
-	}
-	s.Prefer = false // a row changed in one place
-	if honoursPrefer(s, nil) {
-		t.Error("honoursPrefer does not follow the row")
+	if !honoursPrefer(op.Insert, nil) || honoursPrefer(op.Insert, map[string][]string{"comp": {"x"}}) || honoursPrefer(op.Kind(255), nil) {
+		t.Error("an operation that honours Prefer does not, or does with comp, or a kind without a row does")
 	}
 }
 
@@ -283,10 +278,10 @@ func TestEveryKindIsJudgedByItsRowsPermission(t *testing.T) {
 	p := op.Get.Spec().Permission
 	p.Service, p.Account = "d", "d"
 	g := &grant{table: kindsTable, perms: "r"}
-	if g.judge(p, o(op.Get)) == nil || (&grant{table: kindsTable, perms: "d"}).judge(p, o(op.Get)) != nil {
+	if g.judge(&p, o(op.Get)) == nil || (&grant{table: kindsTable, perms: "d"}).judge(&p, o(op.Get)) != nil {
 		t.Error("the service SAS judgment does not follow the permission")
 	}
-	if (&grant{account: true, resourceTypes: "o", perms: "d"}).judge(p, o(op.Get)) != nil {
+	if (&grant{account: true, resourceTypes: "o", perms: "d"}).judge(&p, o(op.Get)) != nil {
 		t.Error("the account SAS judgment does not follow the permission")
 	}
 }

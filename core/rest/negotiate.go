@@ -134,11 +134,11 @@ func (f format) requireJSON() *tableerr.Error {
 // and update, merge and their upserts. Reads, deletes, the XML endpoints and
 // $batch (whose parts carry their own Prefer) do not, nor does a request
 // with comp.
-func honoursPrefer(s op.Spec, q map[string][]string) bool {
+func honoursPrefer(k op.Kind, q map[string][]string) bool {
 	if _, comp := q["comp"]; comp {
 		return false
 	}
-	return s.Prefer
+	return k.Prefer()
 }
 
 // preference reads Prefer for the operations that honour it (F-PREFER):
