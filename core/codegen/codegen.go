@@ -163,6 +163,26 @@ func callOf(k op.Kind) (c call, merge bool) {
 	return noCall, false
 }
 
+// calls names each call in a language's vocabulary, by call.
+type calls [deleteCall + 1]string
+
+// name is a write's call in the vocabulary names, with its mode appended
+// for an update or an upsert (Merge or Replace, spelt by modes); a kind
+// that is no write has none.
+func (names calls) name(k op.Kind, language string, modes [2]string) (string, error) {
+	c, merge := callOf(k)
+	if names[c] == "" {
+		return "", noCode(k, language)
+	}
+	if c == updateCall || c == upsertCall {
+		if merge {
+			return names[c] + modes[1], nil
+		}
+		return names[c] + modes[0], nil
+	}
+	return names[c], nil
+}
+
 // serviceLevel reports whether an operation is the service client's (one
 // on tables), not a table client's.
 func serviceLevel(k op.Kind) bool {

@@ -167,19 +167,9 @@ func csBody(c *coder, o op.Operation) error {
 
 // csAction is one TableTransactionAction.
 func csAction(p op.Operation, name string) (string, error) {
-	kind, merge := callOf(p.Kind)
-	var t string
-	switch kind {
-	case addCall:
-		t = "Add"
-	case updateCall:
-		t = "Update" + csMode(merge)
-	case upsertCall:
-		t = "Upsert" + csMode(merge)
-	case deleteCall:
-		t = "Delete"
-	default:
-		return "", noCode(p.Kind, CSharp)
+	t, err := calls{addCall: "Add", updateCall: "Update", upsertCall: "Upsert", deleteCall: "Delete"}.name(p.Kind, CSharp, [2]string{"Replace", "Merge"})
+	if err != nil {
+		return "", err
 	}
 	etag := ""
 	if conditional(p) {

@@ -156,22 +156,7 @@ func goBody(o op.Operation, imports map[string]bool) (string, error) {
 
 // goAction is a write's aztables.TransactionType name.
 func goAction(k op.Kind) (string, error) {
-	c, merge := callOf(k)
-	mode := "Replace"
-	if merge {
-		mode = "Merge"
-	}
-	switch c {
-	case addCall:
-		return "Add", nil
-	case updateCall:
-		return "Update" + mode, nil
-	case upsertCall:
-		return "Insert" + mode, nil
-	case deleteCall:
-		return "Delete", nil
-	}
-	return "", noCode(k, Go)
+	return calls{addCall: "Add", updateCall: "Update", upsertCall: "Insert", deleteCall: "Delete"}.name(k, Go, [2]string{"Replace", "Merge"})
 }
 
 // goQueryOptions sets $filter, $select and $top on an options value.

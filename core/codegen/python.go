@@ -191,21 +191,11 @@ func pyBody(c *coder, o op.Operation, imports map[string]bool) error {
 // pyAction is one operation tuple of submit_transaction.
 func pyAction(p op.Operation, name string, imports map[string]bool) (string, error) {
 	var kw []string
-	kind, merge := callOf(p.Kind)
-	var verb string
-	switch kind {
-	case addCall:
-		verb = "create"
-	case updateCall:
-		verb = "update"
-	case upsertCall:
-		verb = "upsert"
-	case deleteCall:
-		verb = "delete"
-	default:
-		return "", noCode(p.Kind, Python)
+	verb, err := calls{addCall: "create", updateCall: "update", upsertCall: "upsert", deleteCall: "delete"}.name(p.Kind, Python, [2]string{})
+	if err != nil {
+		return "", err
 	}
-	if kind == updateCall || kind == upsertCall {
+	if kind, merge := callOf(p.Kind); kind == updateCall || kind == upsertCall {
 		kw = append(kw, `"mode": `+pyMode(merge))
 		imports["mode"] = true
 	}
