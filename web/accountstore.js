@@ -83,15 +83,24 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
   // next(meta, changed, problem). It reads the log records after applied; or
   // the base and the whole log (a new base, this tab's first read, or records
   // of this tab not stored yet, which must follow the others' as in the log:
-  // they are applied again on top). With read unset, when this tab's own
-  // save failed (dirty), or when it holds too many records to apply again
-  // and would have to read a new base, it reads nothing: the tab writes its
-  // whole account next.
+  // they are applied again on top). When this tab's own save failed (dirty)
+  // it reads only the log records after applied, on top of its account.
+  // With read unset, or dirty with those records gone (a new base, a fold),
+  // or when it holds too many records to apply again and would have to read
+  // a new base, it reads nothing: the tab writes its whole account next.
   function catchUp(tx, next, read = true) {
     const metaReq = tx.objectStore(BASE).get(META);
     metaReq.onsuccess = () => {
       const meta = metaReq.result ?? { epoch: "", through: 0 };
-      if (dirty || !read) return next(meta, false, "");
+      if (!read) return next(meta, false, "");
+      if (dirty) {
+        // The whole account goes next; what other tabs stored since this
+        // tab last read goes into it first, while the log still holds it
+        // (the same base, not folded away), or the whole write would
+        // erase their acknowledged writes.
+        if (epoch !== meta.epoch || meta.through > applied) return next(meta, false, "");
+        return readLog(meta, false, next);
+      }
       drain(); // this tab's own unsaved records stay held
       const afresh = epoch !== meta.epoch || meta.through > applied;
       if (afresh && held.full) {
@@ -107,7 +116,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
       const keys = log.getAllKeys(range);
       const values = log.getAll(range);
       values.onsuccess = () => {
-        if (!afresh && values.result.length && held.changes.length && !held.full) return readLog(meta, true, next);
+        if (!afresh && !dirty && values.result.length && held.changes.length && !held.full) return readLog(meta, true, next);
         let problem = "";
         if (afresh) {
           try {
