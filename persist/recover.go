@@ -215,7 +215,7 @@ func holdsWrite(dir string, gen uint64) (holds, legacy bool, err error) {
 		return false, false, err
 	}
 	legacy = !bytes.HasPrefix(b, segmentMagic)
-	_, holds = intactFrame(b, 0, -1, legacy)
+	_, holds = intactFrame(b, 0, -1, 0, legacy)
 	return holds, legacy && holds, nil
 }
 
@@ -365,7 +365,14 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	if _, err := f.ReadAt(rest, at); err != nil {
 		return fmt.Errorf("%s: %v", r.name(), err)
 	}
-	if later, ok := intactFrame(rest[1:], at+1, at, legacy); ok {
+	// A later write's frame carries a later number: a stale frame left by a
+	// deleted segment (file systems may show old blocks after a crash)
+	// proves nothing.
+	minSeq := uint64(0)
+	if r.seq.known {
+		minSeq = r.seq.last + 1
+	}
+	if later, ok := intactFrame(rest[1:], at+1, at, minSeq, legacy); ok {
 		return r.refuse(f, at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
 	}
 	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error()}
