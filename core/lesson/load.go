@@ -131,8 +131,11 @@ func gens(ps []GenProperty) []Gen {
 }
 
 func (s *Step) validate(clients []string) error {
-	if s.Title == "" || s.Text == "" {
-		return errors.New("title and text are required")
+	if s.Title == "" || s.Text == "" || s.Explain == "" {
+		return errors.New("title, text and explain are required")
+	}
+	if err := s.checkPlaceholders(); err != nil {
+		return err
 	}
 	actions := 0
 	for _, set := range []bool{s.Operation != nil, s.Draft != nil, s.TableName != nil, s.Filter != nil} {

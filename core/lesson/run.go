@@ -64,7 +64,11 @@ type Result struct {
 	Expect Expect `json:"expect"`
 	// Diffs lists how Outcome differs from Expect (or the error), one line each.
 	Diffs []string `json:"diffs"`
-	// OK says the step went as the lesson says.
+	// Explanation is the step's after-text with the figures of this run in
+	// it; the page shows it once the step has run.
+	Explanation string `json:"explanation"`
+	// OK says the step went as the lesson says (the author's check; the
+	// page does not show it to learners).
 	OK bool `json:"ok"`
 	// Held maps each client to the ETag it holds after the step.
 	Held map[string]string `json:"held,omitempty"`
@@ -204,6 +208,9 @@ func (s *Session) Run(i int) Result {
 		r.Diffs = []string{r.Error}
 	}
 	r.OK = len(r.Diffs) == 0
+	if r.Error == "" {
+		r.Explanation = Explanation(st, r.Outcome)
+	}
 	r.Held = copyMap(s.held)
 	r.Timeline = append([]Event{}, s.timeline...)
 	return r
