@@ -168,3 +168,49 @@ func TestExplainPlaceholdersChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryDecoded gives a step's query as text: partition-design step 3's
+// $filter, $select and $top, and paging step 2's continuation.
+func TestQueryDecoded(t *testing.T) {
+	for _, l := range loadAll(t) {
+		if l.ID != "partition-design" && l.ID != "paging" {
+			continue
+		}
+		s := newSession()
+		if err := s.Start(l); err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]string
+		for i := 0; i < 3; i++ {
+			got = s.Run(i).Query
+		}
+		if l.ID == "partition-design" {
+			want := [][2]string{{"$filter", "Customer eq 'customer-07'"}, {"$select", "RowKey"}, {"$top", "5"}}
+			for _, w := range want {
+				if !containsPair(got, w) {
+					t.Errorf("partition-design step 3: query %q lacks %q", got, w)
+				}
+			}
+		} else if !containsPairPrefix(got, "NextPartitionKey") || !containsPairPrefix(got, "NextRowKey") {
+			t.Errorf("paging step 3: query %q lacks the continuation", got)
+		}
+	}
+}
+
+func containsPair(list [][2]string, p [2]string) bool {
+	for _, x := range list {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+func containsPairPrefix(list [][2]string, name string) bool {
+	for _, x := range list {
+		if x[0] == name && x[1] != "" {
+			return true
+		}
+	}
+	return false
+}
