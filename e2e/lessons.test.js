@@ -9,7 +9,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { useBrowser, assertNamed } from "./harness.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { useBrowser, assertNamed, root } from "./harness.js";
 
 const env = useBrowser({ before, after });
 
@@ -412,6 +413,111 @@ test("<table-playground lesson=…> runs the lesson in its own account, its exch
   assert.match(await embed.locator('.lesson-client[aria-label="Client B"] .timeline li.current').innerText(), /Step 4: PATCH 412/);
   assert.equal(await page.evaluate(() => location.hash), "", "an embed leaves the page's hash alone");
   assert.deepEqual(await tablesOf("devstoreaccount1"), [], "the page's own account is untouched");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The lesson recorded below is kept, as exported, in core/lesson/testdata,
+// where `go test ./core/lesson` loads it with the loader and runs its steps
+// (TestRecordedInThePage). Each run compares its fresh export with it;
+// TABLEPLAY_WRITE_RECORDED=1 writes the fresh export there instead.
+const RECORDED = path.join(root, "core", "lesson", "testdata", "recorded.json");
+
+// comparable drops what differs from run to run: the start account's times.
+function comparable(doc) {
+  const d = structuredClone(doc);
+  for (const t of d.start.tables) {
+    delete t.created;
+    for (const e of t.entities) delete e.Timestamp;
+  }
+  return d;
+}
+
+test("Make a lesson from this: recorded in the page, written, checked by the engine, exported as a file and a link that opens on a fresh profile", async () => {
+  const { page, context, errors } = await open("");
+  await page.getByLabel("New table name").fill("Mine");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Mine", exact: true }).waitFor();
+  await page.locator(".lessons-box > summary").click();
+  await page.getByRole("button", { name: "Make a lesson from this" }).click();
+  await page.getByRole("heading", { name: "Making a lesson" }).waitFor();
+  // Four actions in the scratch account.
+  await page.getByLabel("New table name").fill("Pets");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Pets", exact: true }).click();
+  await page.getByLabel("PartitionKey").fill("p");
+  await page.getByLabel("RowKey").fill("rex");
+  await page.getByRole("button", { name: "Add property" }).click();
+  await page.getByLabel("Name of property 1").fill("Age");
+  await page.getByLabel("Type of property 1").selectOption("Edm.Int32");
+  await page.getByLabel("Value of property 1").fill("3");
+  await page.getByLabel("Operation", { exact: true }).selectOption("insert");
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(() => (document.getElementById("status").textContent = ""));
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("insert:"));
+  }
+  await page.locator("#filter").fill("Age gt 2");
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.locator(".lesson-recorder").filter({ hasText: "Recording: 4 actions" }).waitFor();
+  // The person's own account is set aside meanwhile.
+  assert.equal(await page.evaluate(() => window.tableplay.snapshot().tables.map((t) => t.name).join(",")), "Mine,Pets");
+
+  await page.getByRole("button", { name: "Stop and write the lesson" }).click();
+  const panel = page.locator(".lesson-recorder");
+  await panel.getByLabel("Lesson title").fill("Pets and conflicts");
+  await panel.getByLabel("One line for the menu").fill("Insert twice and see what the second insert answers.");
+  const texts = ["Create a table for pets.", "Insert `rex`, three years old.", "Insert `rex` again, the same keys.", "Query the pets older than two."];
+  for (let i = 0; i < 4; i++) await panel.locator(`[name=step-${i + 1}-text]`).fill(texts[i]);
+  await panel.locator("[name=step-3-question]").fill("What does the second insert answer?");
+  await panel.locator("[name=step-3-choices]").fill("201 Created\n409 Conflict");
+  await panel.locator("[name=step-3-answer]").fill("1"); // wrong: the engine answers 409
+  await panel.locator("[name=step-3-explain]").fill("{status} {code}: insert never overwrites.");
+  await panel.locator("[name=step-4-explain]").fill("{returned} returned of {scanned} examined.");
+  await panel.getByRole("button", { name: "Check and export" }).click();
+  assert.match(await panel.getByRole("alert").innerText(), /not made: step 3: the right choice names 201 but the step expects 409/);
+  await panel.locator("[name=step-3-answer]").fill("2");
+  await panel.getByRole("button", { name: "Check and export" }).click();
+  await panel.locator(".lesson-file").waitFor();
+  const text = await page.evaluate(async () => (await fetch(document.querySelector(".lesson-file").href)).text());
+  const doc = JSON.parse(text);
+  assert.equal(doc.id, "pets-and-conflicts");
+  assert.deepEqual(doc.start.tables.map((t) => t.name), ["Mine"], "the start account is the account when recording started");
+  assert.deepEqual(doc.steps.map((s) => `${s.operation.kind} ${s.expect.status}${s.expect.code ? " " + s.expect.code : ""}`),
+    ["createTable 201", "insert 201", "insert 409 EntityAlreadyExists", "query 200"]);
+  assert.deepEqual([doc.steps[3].expect.returned, doc.steps[3].expect.scanned, doc.steps[3].expect.rowKeys], [1, 1, ["rex"]]);
+  if (process.env.TABLEPLAY_WRITE_RECORDED === "1") writeFileSync(RECORDED, text);
+  assert.deepEqual(comparable(doc), comparable(JSON.parse(readFileSync(RECORDED, "utf8"))), "the fresh export matches core/lesson/testdata/recorded.json");
+
+  // The link opens the lesson on a fresh profile, and its steps do what it says.
+  const link = await panel.locator(".lesson-link").inputValue();
+  assert.match(link, /#lesson-doc=[A-Za-z0-9_-]+$/);
+  await panel.getByRole("button", { name: "Done: back to my workspace" }).click();
+  await page.waitForFunction(() => document.querySelector(".lesson-borrow")?.hidden);
+  assert.equal(await page.evaluate(() => window.tableplay.snapshot().tables.map((t) => t.name).join(",")), "Mine");
+  const fresh = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await other.waitForSelector("body[data-ready=true]");
+  await other.waitForFunction(() => location.hash === "#lesson=pets-and-conflicts&step=1");
+  assert.equal(await other.locator(".lesson-title").innerText(), "Pets and conflicts");
+  for (let i = 0; i < 4; i++) {
+    await other.waitForFunction((k) => document.querySelector(".step-count")?.textContent === `Step ${k} of 4`, i + 1);
+    assert.equal(await other.locator(".lesson-text").innerText(), texts[i].replaceAll("`", ""));
+    if (i === 2) await other.locator(".prediction input").nth(1).check();
+    await other.getByRole("button", { name: "Run step" }).click();
+    await other.locator(".lesson-explain").waitFor();
+    assert.equal(await other.locator(".lesson-result").getAttribute("data-ok"), "true");
+    if (i === 2) assert.match(await other.locator(".lesson-explain").innerText(), /^409 EntityAlreadyExists: insert never overwrites\./);
+    if (i === 3) assert.equal(await other.locator(".lesson-explain").innerText(), "1 returned of 1 examined.");
+    if (i < 3) await other.getByRole("button", { name: "Next step" }).click();
+  }
+  // A link that is not a lesson is refused with a reason, like a share link.
+  await other.goto(env.server.url + "/#lesson-doc=AAAA");
+  await other.reload();
+  await other.waitForSelector("body[data-ready=true]");
+  assert.match(await other.locator("#lessons .card").innerText(), /This lesson link was not opened/);
+  await fresh.close();
   assert.deepEqual(errors, []);
   await context.close();
 });

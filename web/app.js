@@ -11,6 +11,7 @@ import { initTransfer } from "./transfer.js";
 import { initWorkspace } from "./workspace.js";
 import { mountLessons } from "./lessons/view.js";
 import { createBorrow } from "./lessons/borrow.js";
+import { createRecorder } from "./lessons/recorder.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -71,10 +72,12 @@ async function start() {
   // Lessons run in an account of their own, with their own wire list: the
   // person's workspace is lent to one only by "Try it yourself".
   const borrow = createBorrow({ workspace, persistence, parts, session, host: document.querySelector("main") });
+  const recorder = createRecorder({ engine: tableplay, session, borrow, host: document.querySelector("main") });
   mountLessons($("lessons"), {
     engine: await tableplay.createAccount("lessons"),
     tryIt: (place) => borrow.tryIt(place),
     onLeave: () => borrow.back(),
+    record: () => recorder.start(),
   });
   controlsReady();
   document.body.dataset.ready = "true";

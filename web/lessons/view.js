@@ -12,6 +12,7 @@ import { prose, exchange } from "./text.js";
 import { Progress } from "./progress.js";
 import { resultView, queryView } from "./result.js";
 import { savedZoom, applyZoom, zoomControl, presenterKey } from "./present.js";
+import { decode } from "../sharelink.js";
 
 // parseHash reads #lesson=<id>&step=<n>[&present] (present alone works too).
 export function parseHash(hash) {
@@ -23,6 +24,10 @@ export function parseHash(hash) {
 export function lessonHash(id, step, present) {
   return `#lesson=${encodeURIComponent(id)}&step=${step}${present ? "&present" : ""}`;
 }
+
+// lessonDocHash is the fragment of a link that carries a whole lesson file,
+// compressed (web/sharelink.js).
+export const lessonDocHash = (code) => `#lesson-doc=${code}`;
 
 // stepQuery is what a query step asks, from the lesson's own operation.
 function stepQuery(op) {
@@ -75,6 +80,10 @@ class LessonView {
   // route shows what the hash names. Except on the page's first load, focus
   // moves to the step's heading, so keyboard users continue from there.
   route(first = false) {
+    if (this.useHash && location.hash.startsWith(lessonDocHash(""))) {
+      this.openDoc(location.hash.slice(lessonDocHash("").length));
+      return;
+    }
     const { id, step, present } = this.useHash ? parseHash(location.hash) : this.place;
     if (present && !id && this.menu.length) {
       // #present alone: the lesson last worked on, where it was left.
@@ -104,6 +113,27 @@ class LessonView {
     this.details.open = true;
     this.renderLesson();
     if (!first || this.present) this.body.querySelector(".lesson-step-title")?.focus();
+  }
+
+  // openDoc opens a lesson carried by a link: inflated with a share link's
+  // caps, read by the engine's loader, then shown at its first step.
+  async openDoc(code) {
+    let text;
+    try {
+      if (!/^[A-Za-z0-9_-]+$/.test(code)) throw new Error("it is not a lesson link");
+      text = await decode(code);
+    } catch (e) {
+      this.renderMenu(`This lesson link was not opened: ${e.message}.`);
+      this.details.open = true;
+      return;
+    }
+    const r = this.engine.addLesson(text);
+    if (r.error) {
+      this.renderMenu(`This lesson link was not opened: ${r.error}.`);
+      this.details.open = true;
+      return;
+    }
+    location.replace(lessonHash(r.id, 1, false));
   }
 
   go(step) {
@@ -160,6 +190,8 @@ class LessonView {
     replace(this.body,
       message ? el("p", { class: "card", role: "alert" }, message) : null,
       el("p", { class: "hint" }, "A lesson runs in an account of its own: your tables, queue and answers stay as they are."),
+      this.options.record ? el("p", {}, el("button", { type: "button", class: "secondary make-lesson", onclick: () => this.options.record() }, "Make a lesson from this"),
+        el("span", { class: "hint" }, " — record what you do next, from your account as it is now, and write it up as a lesson.")) : null,
       el("ol", { class: "lesson-menu", "aria-label": "Lessons" }, items));
   }
 
@@ -271,8 +303,8 @@ class LessonView {
 // itself instead of in the location hash), lesson (the lesson to open
 // first), onExchange(x) with each step's exchange, onChange() after the
 // lesson's account changed, tryIt(place) to lend the page's workbench to the
-// lesson ({account, table, filter, select, top, lesson}) and onLeave() when
-// a lesson is closed.
+// lesson ({account, table, filter, select, top, lesson}), onLeave() when
+// a lesson is closed, and record() to start "Make a lesson from this".
 export function mountLessons(root, options = {}) {
   return new LessonView(root, options);
 }
