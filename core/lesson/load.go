@@ -98,6 +98,20 @@ func (l *Lesson) validate() error {
 	case len(l.Steps) < 3 || len(l.Steps) > 8:
 		return fmt.Errorf("%d steps: a lesson has 3 to 8", len(l.Steps))
 	}
+	if err := l.checkGenerate(); err != nil {
+		return err
+	}
+	for i := range l.Steps {
+		if err := l.Steps[i].validate(l.Clients); err != nil {
+			return fmt.Errorf("step %d: %v", i+1, err)
+		}
+	}
+	return nil
+}
+
+// checkGenerate bounds the generated datasets: what building the start
+// account may cost.
+func (l *Lesson) checkGenerate() error {
 	total, values := 0, 0
 	for i, d := range l.Generate {
 		total += d.Count
@@ -109,11 +123,6 @@ func (l *Lesson) validate() error {
 			if err := g.check(); err != nil {
 				return fmt.Errorf("generate[%d]: %v", i, err)
 			}
-		}
-	}
-	for i := range l.Steps {
-		if err := l.Steps[i].validate(l.Clients); err != nil {
-			return fmt.Errorf("step %d: %v", i+1, err)
 		}
 	}
 	return nil

@@ -51,6 +51,9 @@ func Complete(doc []byte, clock func() time.Time) ([]byte, error) {
 			return nil, fmt.Errorf("step %d: a recorded step is an operation", i+1)
 		}
 	}
+	if err := l.checkGenerate(); err != nil {
+		return nil, err
+	}
 	s := NewSession(clock)
 	if err := s.Start(&l); err != nil {
 		return nil, err
