@@ -6,150 +6,114 @@ import (
 	"strings"
 )
 
-// placeholders names what an explanation may quote from the engine's answer,
-// and which kind of step measures it ("op" operations, "query" queries,
-// "batch" batches, "check" drafts, table names and filters, "draft" drafts,
-// "filter" filters, "any" every step).
-var placeholders = map[string]string{
-	"status": "any", "code": "any", "scanned": "query", "returned": "query", "more": "query",
-	"rowKeys": "query", "failedIndex": "batch", "valid": "check", "rules": "check",
-	"size": "draft", "count": "draft", "canonical": "filter",
-}
-
-// kinds lists the kinds of step s is, for matching placeholders.
-func (s *Step) kinds() []string {
-	k := []string{"any"}
-	switch {
-	case s.Operation != nil:
-		k = append(k, "op", s.Operation.Kind)
-	case s.Draft != nil:
-		k = append(k, "check", "draft")
-	case s.Filter != nil:
-		k = append(k, "check", "filter")
-	default:
-		k = append(k, "check")
+// figures lists the {names} an explanation of step s may quote and their
+// values in the outcome got: the status and code for every step, and what
+// the step's kind measures. A figure the engine did not give reads "?".
+func figures(s Step, got Expect) [][2]string {
+	num := func(p *int) string {
+		if p == nil {
+			return "?"
+		}
+		return group(*p)
 	}
-	return k
+	yes := func(p *bool, y, n string) string {
+		if p == nil {
+			return "?"
+		}
+		if *p {
+			return y
+		}
+		return n
+	}
+	list := func(l []string) string {
+		if len(l) == 0 {
+			return "none"
+		}
+		return strings.Join(l, ", ")
+	}
+	code := got.Code
+	if code == "" {
+		code = "no error code"
+	}
+	out := [][2]string{{"status", strconv.Itoa(got.Status)}, {"code", code}}
+	switch {
+	case s.Operation != nil && s.Operation.Kind == "query":
+		out = append(out, [2]string{"returned", num(got.Returned)}, [2]string{"scanned", num(got.Scanned)},
+			[2]string{"more", yes(got.More, "a continuation", "no continuation")}, [2]string{"rowKeys", list(got.RowKeys)})
+	case s.Operation != nil && s.Operation.Kind == "batch":
+		out = append(out, [2]string{"failedIndex", num(got.FailedIndex)})
+	case s.Operation == nil:
+		out = append(out, [2]string{"valid", yes(got.Valid, "valid", "not valid")}, [2]string{"rules", list(got.Rules)})
+		if s.Draft != nil {
+			out = append(out, [2]string{"size", num(got.Size)}, [2]string{"count", num(got.Count)})
+		}
+		if s.Filter != nil {
+			out = append(out, [2]string{"canonical", got.Canonical})
+		}
+	}
+	return out
 }
 
-// fields lists the {names} in an explanation, in order; an unclosed brace
-// is reported as the name "{".
-func fields(text string) []string {
-	var out []string
+// fill replaces each {name} of text by value(name); ok is false when a name
+// has no value (value answers "", false) or a brace is not closed.
+func fill(text string, value func(string) (string, bool)) (out, bad string) {
+	var b strings.Builder
 	for {
 		i := strings.IndexByte(text, '{')
 		if i < 0 {
-			return out
+			b.WriteString(text)
+			return b.String(), ""
 		}
 		j := strings.IndexByte(text[i:], '}')
 		if j < 0 {
-			return append(out, "{")
+			return "", "{"
 		}
-		out = append(out, text[i+1:i+j])
+		v, ok := value(text[i+1 : i+j])
+		if !ok {
+			return "", text[i+1 : i+j]
+		}
+		b.WriteString(text[:i])
+		b.WriteString(v)
 		text = text[i+j+1:]
+	}
+}
+
+func lookup(fs [][2]string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		for _, f := range fs {
+			if f[0] == name {
+				return f[1], true
+			}
+		}
+		return "", false
 	}
 }
 
 // checkPlaceholders refuses an explanation naming a figure its step does not
 // measure.
 func (s *Step) checkPlaceholders() error {
-	for _, f := range fields(s.Explain) {
-		kind, ok := placeholders[f]
-		if !ok {
-			return fmt.Errorf("explain: {%s} is not a figure the engine answers", f)
-		}
-		if !contains(s.kinds(), kind) {
-			return fmt.Errorf("explain: {%s} is not measured for this step", f)
-		}
+	if _, bad := fill(s.Explain, lookup(figures(*s, Expect{}))); bad != "" {
+		return fmt.Errorf("explain: {%s} is not a figure the engine answers for this step", bad)
 	}
 	return nil
 }
 
 // Explanation is the step's after-text with its placeholders replaced by the
-// figures of the outcome; a figure the engine did not give reads "?".
+// figures of the outcome.
 func Explanation(s Step, got Expect) string {
-	value := func(name string) string {
-		num := func(p *int) string {
-			if p == nil {
-				return "?"
-			}
-			return group(*p)
-		}
-		list := func(l []string) string {
-			if len(l) == 0 {
-				return "none"
-			}
-			return strings.Join(l, ", ")
-		}
-		switch name {
-		case "status":
-			return strconv.Itoa(got.Status)
-		case "code":
-			if got.Code == "" {
-				return "no error code"
-			}
-			return got.Code
-		case "scanned":
-			return num(got.Scanned)
-		case "returned":
-			return num(got.Returned)
-		case "size":
-			return num(got.Size)
-		case "count":
-			return num(got.Count)
-		case "failedIndex":
-			return num(got.FailedIndex)
-		case "more":
-			if got.More == nil {
-				return "?"
-			}
-			if *got.More {
-				return "a continuation"
-			}
-			return "no continuation"
-		case "rowKeys":
-			return list(got.RowKeys)
-		case "rules":
-			return list(got.Rules)
-		case "valid":
-			if got.Valid == nil {
-				return "?"
-			}
-			if *got.Valid {
-				return "valid"
-			}
-			return "not valid"
-		case "canonical":
-			return got.Canonical
-		}
-		return "?"
-	}
-	var b strings.Builder
-	text := s.Explain
-	for {
-		i := strings.IndexByte(text, '{')
-		j := strings.IndexByte(text[max(i, 0):], '}')
-		if i < 0 || j < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		b.WriteString(text[:i])
-		b.WriteString(value(text[i+1 : i+j]))
-		text = text[i+j+1:]
-	}
+	out, _ := fill(s.Explain, lookup(figures(s, got)))
+	return out
 }
 
 // group writes n with a comma every three digits, as the lessons' prose does
 // (2,000).
 func group(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+	s, sign := strconv.Itoa(n), ""
+	if n < 0 {
+		s, sign = s[1:], "-"
+	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}
-	if neg {
-		return "-" + s
-	}
-	return s
+	return sign + s
 }

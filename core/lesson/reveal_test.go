@@ -158,8 +158,9 @@ func TestExplanationsCarryTheEngineFigures(t *testing.T) {
 // an unknown one, and a step without an explanation.
 func TestExplainPlaceholdersChecked(t *testing.T) {
 	for _, c := range []struct{ explain, want string }{
-		{"{scanned} examined", "{scanned} is not measured"},
+		{"{scanned} examined", "{scanned} is not a figure"},
 		{"{answer}", "{answer} is not a figure"},
+		{"{status", "{{} is not a figure"},
 		{"", "explain are required"},
 	} {
 		_, err := mutate(t, "etags", func(doc map[string]any) { stepOf(doc, 0)["explain"] = c.explain })
