@@ -33,6 +33,19 @@ func validID(id string) bool {
 // Parse reads one lesson document strictly: unknown fields, trailing data and
 // a missing part are errors.
 func Parse(doc []byte) (*Lesson, error) {
+	l, err := decode(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.validate(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// decode reads one lesson document, bounded, without checking its parts:
+// unknown fields and trailing data are errors.
+func decode(doc []byte) (*Lesson, error) {
 	if len(doc) > MaxFile {
 		return nil, fmt.Errorf("larger than %d bytes", MaxFile)
 	}
@@ -44,9 +57,6 @@ func Parse(doc []byte) (*Lesson, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("data after the lesson object")
-	}
-	if err := l.validate(); err != nil {
-		return nil, err
 	}
 	return &l, nil
 }

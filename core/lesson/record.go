@@ -1,7 +1,6 @@
 package lesson
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,13 +33,8 @@ func NewSession(clock func() time.Time) *Session {
 // with Parse, the loader every lesson file goes through, and returned as a
 // lesson file.
 func Complete(doc []byte, clock func() time.Time) ([]byte, error) {
-	if len(doc) > MaxFile {
-		return nil, fmt.Errorf("larger than %d bytes", MaxFile)
-	}
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.DisallowUnknownFields()
-	var l Lesson
-	if err := dec.Decode(&l); err != nil {
+	l, err := decode(doc)
+	if err != nil {
 		return nil, err
 	}
 	if len(l.Steps) < 3 || len(l.Steps) > 8 {
@@ -55,7 +49,7 @@ func Complete(doc []byte, clock func() time.Time) ([]byte, error) {
 		return nil, err
 	}
 	s := NewSession(clock)
-	if err := s.Start(&l); err != nil {
+	if err := s.Start(l); err != nil {
 		return nil, err
 	}
 	for i := range l.Steps {
@@ -65,7 +59,7 @@ func Complete(doc []byte, clock func() time.Time) ([]byte, error) {
 		}
 		l.Steps[i].Expect = measured(l.Steps[i], r.Outcome)
 	}
-	out, err := json.MarshalIndent(&l, "", "  ")
+	out, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
 		return nil, err
 	}
