@@ -135,6 +135,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEntity$$' -fuzztime $(FUZZTIME) ./core/odata
 	$(GO) test -run '^$$' -fuzz '^FuzzWithinDepth$$' -fuzztime $(FUZZTIME) ./core/odata
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/filter
+	$(GO) test -run '^$$' -fuzz '^FuzzCompleteLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzRedo$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckCors$$' -fuzztime $(FUZZTIME) ./core/store

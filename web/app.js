@@ -10,6 +10,8 @@ import { createPersistence } from "./persist.js";
 import { initTransfer } from "./transfer.js";
 import { initWorkspace } from "./workspace.js";
 import { mountLessons } from "./lessons/view.js";
+import { createBorrow } from "./lessons/borrow.js";
+import { createRecorder } from "./lessons/recorder.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -67,11 +69,15 @@ async function start() {
   const workspace = initWorkspace({ session, parts, persistence });
   await workspace.open();
   await parts.tables.refresh();
+  // Lessons run in an account of their own, with their own wire list: the
+  // person's workspace is lent to one only by "Try it yourself".
+  const borrow = createBorrow({ workspace, persistence, parts, session, host: document.querySelector("main") });
+  const recorder = createRecorder({ engine: tableplay, session, borrow, host: document.querySelector("main") });
   mountLessons($("lessons"), {
-    engine: tableplay,
-    onExchange: (x) => session.emit("exchange", x),
-    onChange: () => parts.tables.refresh(),
-    onStatus: (text) => session.setStatus(text),
+    engine: await tableplay.createAccount("lessons"),
+    tryIt: (place) => borrow.tryIt(place),
+    onLeave: () => borrow.back(),
+    record: () => recorder.start(),
   });
   controlsReady();
   document.body.dataset.ready = "true";

@@ -136,6 +136,11 @@ const stateless = {
   readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
   lessons: () => JSON.parse(call("lessons")),
   lesson: (id) => JSON.parse(call("lesson", String(id))),
+  // completeLesson fills a recorded lesson's expectations from the engine's
+  // answers ({lesson} or {error}); addLesson serves a lesson file ({id} or
+  // {error}).
+  completeLesson: (doc) => JSON.parse(call("completeLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
+  addLesson: (doc) => JSON.parse(call("addLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
 };
 
 // account returns the functions bound to one account of the engine (fetch
