@@ -9,6 +9,7 @@
 // This module is the bootstrap: it holds no engine code; web/embed-app.js
 // (loaded on start) builds the playground.
 import { el, replace } from "./dom.js";
+import { explain } from "./loadfail.js";
 
 const here = new URL("./", import.meta.url);
 
@@ -146,6 +147,17 @@ class TablePlayground extends HTMLElement {
     }
   }
 
+  // failed shows, in the element's own box, why it could not start and what
+  // fixes it: never an empty box.
+  #failed(ui, err) {
+    this.dataset.state = "failed";
+    ui.status.textContent = "The playground could not start.";
+    ui.body.classList.remove("preview");
+    replace(ui.body, el("div", { class: "card failure", role: "alert", part: "failure" },
+      el("p", {}, el("strong", {}, "The playground could not start. "), err?.message ?? String(err)),
+      err?.fix ? el("p", {}, el("strong", {}, "Fix: "), err.fix) : null));
+  }
+
   // start loads the engine (once per page) and builds the live playground.
   async start() {
     if (this.#state !== "idle" || !this.#ui) return this.ready;
@@ -157,8 +169,11 @@ class TablePlayground extends HTMLElement {
     try {
       // The engine module starts the wasm download as it loads; the parts
       // (web/embed-app.js and what it imports) then load while it streams.
-      await import("./engine.js");
-      const { startPlayground } = await import("./embed-app.js");
+      // A module that cannot load is explained (web/loadfail.js), as is an
+      // engine that cannot start (tableplay.ready rejects with the cause).
+      const load = (url) => import(url).catch(async (error) => Promise.reject(await explain(new URL(url, import.meta.url), error)));
+      await load("./engine.js");
+      const { startPlayground } = await load("./embed-app.js");
       const app = await startPlayground(this, ui);
       if (this.#ui !== ui) {
         app.destroy(); // the element left the page while it started
@@ -169,7 +184,7 @@ class TablePlayground extends HTMLElement {
       this.dataset.state = "ready";
       this.#settle.resolve(this);
     } catch (err) {
-      ui.status.textContent = "The playground could not start: " + err.message;
+      if (this.#ui === ui) this.#failed(ui, err);
       this.#settle.reject(err);
     }
     return this.ready;
