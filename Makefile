@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: measure perf run build site wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: measure perf run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -27,6 +27,14 @@ build: site
 ## site: the playground as a static folder for any static host (SITE)
 site: wasm
 	./scripts/build-site $(SITE)
+
+## npm: the embed as an npm package in NPM (site/npm) and its tarball
+## (site/tableplay-VERSION.tgz, npm pack); docs/embedding.md shows the CDN
+## form. NPM_VERSION sets the version (else 0.0.0-v and the site's version).
+NPM ?= site/npm
+npm: site
+	./scripts/build-npm $(NPM) $(SITE)
+	cd $(dir $(NPM)) && npm pack --silent ./$(notdir $(NPM))
 
 ## wasm: the engine for the browser in web/build/ (generated, git-ignored):
 ## go-glue.js (Go's glue as a module that defines no globals), app.wasm and
