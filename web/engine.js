@@ -99,10 +99,12 @@ async function gunzipped(response) {
 // engineResponse fetches the engine the smallest way this server allows and
 // returns a response instantiateStreaming takes.
 async function engineResponse() {
-  const url = wantsGzip() ? gzipURL : wasmURL;
+  let url = wantsGzip() ? gzipURL : wasmURL;
   let fetched;
   try {
     fetched = await fetch(url);
+    // A copy without the .gz (an older make site, a hand-picked upload).
+    if (fetched.status === 404 && url === gzipURL) fetched = await fetch((url = wasmURL));
   } catch (error) {
     throw await explain(url, error, { wasm: true });
   }

@@ -1,0 +1,73 @@
+// e2e/static.js is responsible for the plain static hosts the browser tests
+// serve make site from: a file at each path with a type from its extension,
+// 404.html when missing, no compression and no knowledge of this project;
+// optionally the headers a Netlify/Cloudflare Pages _headers file gives each
+// path (as those hosts apply it), and a test's own changes to the answers.
+import { createServer } from "node:http";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".gz": "application/gzip",
+};
+
+// headersFor reads a Netlify/Cloudflare Pages _headers file and returns the
+// headers every rule matching urlPath adds (a rule ending in * matches the
+// paths it begins), lower-cased names.
+export function headersFor(text, urlPath) {
+  const out = [];
+  let matches = false;
+  for (const line of text.split("\n")) {
+    if (!line.trim() || line.trimStart().startsWith("#")) continue;
+    if (!/^\s/.test(line)) {
+      const rule = line.trim();
+      matches = rule.endsWith("*") ? urlPath.startsWith(rule.slice(0, -1)) : urlPath === rule;
+      continue;
+    }
+    if (matches) {
+      const [name, ...value] = line.trim().split(":");
+      out.push([name.trim().toLowerCase(), value.join(":").trim()]);
+    }
+  }
+  return out;
+}
+
+// staticServer serves dir under prefix on a free loopback port, with an ETag
+// from each file's size and time, so a browser revalidates (304) as it does
+// with every real static host. headers: the
+// text of a _headers file to apply; answer(rel, headers): a test's hook that
+// may change a file's headers or return a status to send instead (rel is
+// the path below prefix).
+export function staticServer(dir, prefix, { headers = "", answer = () => 0 } = {}) {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    let rel = decodeURIComponent(url.pathname);
+    if (!rel.startsWith(prefix)) rel = "/nope";
+    rel = rel.slice(prefix.length);
+    if (rel === "" || rel.endsWith("/")) rel += "index.html";
+    const file = path.join(dir, path.normalize("/" + rel));
+    const sent = Object.fromEntries(headersFor(headers, "/" + rel));
+    const status = answer(rel, sent);
+    if (!status && existsSync(file) && statSync(file).isFile()) {
+      const info = statSync(file);
+      const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+      if (req.headers["if-none-match"] === etag) {
+        res.writeHead(304, { ...sent, ETag: etag });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { ...sent, ETag: etag, "Content-Type": types[path.extname(file)] ?? "application/octet-stream" });
+      res.end(req.method === "HEAD" ? undefined : readFileSync(file));
+    } else {
+      res.writeHead(status || 404, { ...sent, "Content-Type": types[".html"] });
+      res.end(req.method === "HEAD" ? undefined : readFileSync(path.join(dir, "404.html")));
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}${prefix}`, stop: () => server.close() })));
+}
