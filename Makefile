@@ -38,12 +38,12 @@ npm: site
 
 ## wasm: the engine for the browser in web/build/ (generated, git-ignored):
 ## go-glue.js (Go's glue as a module that defines no globals), app.wasm and
-## its .br and .gz. app.wasm is replaced only when it changed, so the slow
+## the .br and .gz of both. app.wasm is replaced only when it changed, so the slow
 ## brotli -11 runs only then.
 wasm: setup-run web/build/go-glue.js
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w' -o bin/app.wasm ./wasm
 	@cmp -s bin/app.wasm web/build/app.wasm || cp bin/app.wasm web/build/app.wasm
-	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz
+	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz web/build/go-glue.js.br web/build/go-glue.js.gz
 
 # The glue is the wasm_exec.js of the Go that builds app.wasm (they must
 # match), rewritten by scripts/wasmglue into a module.
@@ -56,6 +56,15 @@ web/build/app.wasm.br: web/build/app.wasm
 	brotli -q 11 -c $< >$@
 
 web/build/app.wasm.gz: web/build/app.wasm
+	gzip -9 -n -c $< >$@
+
+# The glue's variants let tableplay serve --web send it compressed, as the
+# binary's own page does: web/engine.js takes a compressed glue as the sign
+# that the server compresses the engine too.
+web/build/go-glue.js.br: web/build/go-glue.js
+	brotli -q 11 -c $< >$@
+
+web/build/go-glue.js.gz: web/build/go-glue.js
 	gzip -9 -n -c $< >$@
 
 setup-run:
@@ -114,12 +123,14 @@ perf:
 
 ## measure: browser figures (bytes on the wire and time to ready on
 ## loopback and throttled, a second visit; call costs; the embed's bootstrap,
-## Run to interactive and memory; the query view) and what each package adds
+## Run to interactive and memory; the query view; the embed from another
+## origin on a compressing and on a plain static host) and what each package adds
 ## to app.wasm; not part of make test
 measure: setup-test build
 	node e2e/measure-network.mjs
 	node e2e/measure.mjs
 	node e2e/measure-embed.mjs
+	node e2e/measure-hosts.mjs
 	@./scripts/wasm-sizes 20
 
 fmt:

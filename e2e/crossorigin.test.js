@@ -11,13 +11,12 @@
 // says why in its own box.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { root, startBinary, launchBrowser } from "./harness.js";
-import { staticServer } from "./static.js";
+import { docsSite, staticServer } from "./static.js";
 
 const site = path.join(root, "site", "public");
 const build = path.join(root, "web", "build");
@@ -31,29 +30,11 @@ after(async () => {
   await browser?.close();
 });
 
-// csp is the docs page's policy: the strict one of e2e/embed.test.js plus
-// the other origin (and, unless wasm is false, WebAssembly).
-const csp = (other, wasm = true) =>
-  `default-src 'self'; script-src 'self' ${other}${wasm ? " 'wasm-unsafe-eval'" : ""}; style-src 'self' ${other}; ` +
-  `connect-src 'self' ${other}; frame-src ${other}; img-src 'self' data:`;
-
-// docsSite serves one docs page on its own origin: the element's script from
-// script, the three embeds, and the iframe form from frame when given.
-function docsSite({ script, other, frame, wasm = true }) {
-  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Docs</title>
-<script type="module" src="${script}"></script>
-<h1>Docs</h1>
-${frame ? `<iframe id="frame" src="${frame}#example=sample" title="Iframe playground" width="900" height="640"></iframe>` : ""}
-<table-playground id="one" example="sample" label="Editor example">If this stays, the playground's script did not load.</table-playground>
+// The three element embeds of the docs page (the iframe comes first when
+// the test has one).
+const EMBEDS = `<table-playground id="one" example="sample" label="Editor example">If this stays, the playground's script did not load.</table-playground>
 <table-playground id="two" example="sample" view="query" label="Query example"></table-playground>
-<table-playground id="three" example="sample" readonly label="Read-only example"></table-playground>
-</html>`;
-  const server = createServer((req, res) => {
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp(other, wasm) });
-    res.end(html);
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, stop: () => server.close() })));
-}
+<table-playground id="three" example="sample" readonly label="Read-only example"></table-playground>`;
 
 // open loads the docs page and records console errors and every engine
 // response: its URL, where it came from and its bytes on the wire.
@@ -138,7 +119,7 @@ function onceOnTheWire(responses, file, sent = file) {
 
 test("a docs page embeds from tableplay serve on another origin: three elements and an iframe, one compressed engine download", async () => {
   const server = await startBinary();
-  const docs = await docsSite({ script: `${server.url}/web/embed.js`, other: server.url, frame: `${server.url}/embed.html` });
+  const docs = await docsSite({ script: `${server.url}/web/embed.js`, other: server.url, frame: `${server.url}/embed.html`, embeds: EMBEDS });
   try {
     const responses = await embedsWork(docs.url, { iframe: true });
     const sent = onceOnTheWire(responses, "app.wasm", "app.wasm.br");
@@ -152,7 +133,7 @@ test("a docs page embeds from tableplay serve on another origin: three elements 
 test("a docs page embeds from make site on a plain static server (no compression, its _headers applied): the engine as app.wasm.gz, once, within 1.7 MB", async () => {
   const host = await staticServer(site, "/", { headers: readFileSync(path.join(site, "_headers"), "utf8") });
   const other = new URL(host.url).origin;
-  const docs = await docsSite({ script: `${other}/web/embed.js`, other, frame: `${other}/embed.html` });
+  const docs = await docsSite({ script: `${other}/web/embed.js`, other, frame: `${other}/embed.html`, embeds: EMBEDS });
   try {
     const responses = await embedsWork(docs.url, { iframe: true });
     const sent = onceOnTheWire(responses, "app.wasm.gz");
@@ -183,7 +164,7 @@ test("the npm package, unpacked as jsDelivr lays it out, embeds on another origi
       answer: (rel, headers) => Object.assign(headers, { "access-control-allow-origin": "*", "timing-allow-origin": "*" }) && 0,
     });
     const other = new URL(cdn.url).origin;
-    const docs = await docsSite({ script: `${other}/npm/${pkg.name}@${pkg.version}/embed.js`, other });
+    const docs = await docsSite({ script: `${other}/npm/${pkg.name}@${pkg.version}/embed.js`, other, embeds: EMBEDS });
     try {
       onceOnTheWire(await embedsWork(docs.url, { iframe: false }), "app.wasm.gz");
     } finally {
@@ -201,7 +182,7 @@ test("the npm package, unpacked as jsDelivr lays it out, embeds on another origi
 async function failure({ answer, wasm = true }) {
   const host = await staticServer(site, "/", { headers: readFileSync(path.join(site, "_headers"), "utf8"), answer });
   const other = new URL(host.url).origin;
-  const docs = await docsSite({ script: `${other}/web/embed.js`, other, wasm });
+  const docs = await docsSite({ script: `${other}/web/embed.js`, other, wasm, embeds: EMBEDS });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();

@@ -1,5 +1,6 @@
-// e2e/static.js is responsible for the plain static hosts the browser tests
-// serve make site from: a file at each path with a type from its extension,
+// e2e/static.js is responsible for the hosts the browser tests serve from:
+// a docs page on its own origin (docsSite), and the plain static hosts of
+// make site (staticServer): a file at each path with a type from its extension,
 // 404.html when missing, no compression and no knowledge of this project;
 // optionally the headers a Netlify/Cloudflare Pages _headers file gives each
 // path (as those hosts apply it), and a test's own changes to the answers.
@@ -70,4 +71,27 @@ export function staticServer(dir, prefix, { headers = "", answer = () => 0 } = {
     }
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}${prefix}`, stop: () => server.close() })));
+}
+
+// csp is a docs page's policy: the strict one of e2e/embed.test.js plus the
+// other origin the embed comes from (and, unless wasm is false, WebAssembly).
+export const csp = (other, wasm = true) =>
+  `default-src 'self'; script-src 'self' ${other}${wasm ? " 'wasm-unsafe-eval'" : ""}; style-src 'self' ${other}; ` +
+  `connect-src 'self' ${other}; frame-src ${other}; img-src 'self' data:`;
+
+// docsSite serves one docs page on its own origin under csp: the element's
+// script from script, the iframe form from frame when given, then embeds
+// (HTML).
+export function docsSite({ script, other, frame, wasm = true, embeds }) {
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Docs</title>
+<script type="module" src="${script}"></script>
+<h1>Docs</h1>
+${frame ? `<iframe id="frame" src="${frame}#example=sample" title="Iframe playground" width="900" height="640"></iframe>` : ""}
+${embeds}
+</html>`;
+  const server = createServer((req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": csp(other, wasm) });
+    res.end(html);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, stop: () => server.close() })));
 }
