@@ -145,9 +145,10 @@ test("a docs page embeds from make site on a plain static server (no compression
 });
 
 // The tarball of make npm, unpacked as jsDelivr serves a package:
-// /npm/NAME@VERSION/FILE, every file readable by any origin, nothing
-// compressed here. jsDelivr sends HTML as text/plain, so the iframe form
-// is not offered from it (docs/embedding.md).
+// /npm/NAME@VERSION/FILE, every file readable by any origin, the scripts
+// compressed and the .wasm not (the case the package's loader must survive:
+// it takes the .gz whatever the scripts say). jsDelivr sends HTML as
+// text/plain, so the iframe form is not offered from it (docs/embedding.md).
 test("the npm package, unpacked as jsDelivr lays it out, embeds on another origin", async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "tableplay-npm-"));
   try {
@@ -162,6 +163,7 @@ test("the npm package, unpacked as jsDelivr lays it out, embeds on another origi
     }
     const cdn = await staticServer(path.join(dir, "cdn"), "/", {
       answer: (rel, headers) => Object.assign(headers, { "access-control-allow-origin": "*", "timing-allow-origin": "*" }) && 0,
+      gzip: /\.js$/,
     });
     const other = new URL(cdn.url).origin;
     const docs = await docsSite({ script: `${other}/npm/${pkg.name}@${pkg.version}/embed.js`, other, embeds: EMBEDS });

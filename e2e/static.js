@@ -5,6 +5,7 @@
 // optionally the headers a Netlify/Cloudflare Pages _headers file gives each
 // path (as those hosts apply it), and a test's own changes to the answers.
 import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -44,8 +45,9 @@ export function headersFor(text, urlPath) {
 // with every real static host. headers: the
 // text of a _headers file to apply; answer(rel, headers): a test's hook that
 // may change a file's headers or return a status to send instead (rel is
-// the path below prefix).
-export function staticServer(dir, prefix, { headers = "", answer = () => 0 } = {}) {
+// the path below prefix); gzip: a pattern of the paths it compresses (as a
+// CDN that compresses scripts but not .wasm).
+export function staticServer(dir, prefix, { headers = "", answer = () => 0, gzip = null } = {}) {
   const server = createServer((req, res) => {
     const url = new URL(req.url, "http://x");
     let rel = decodeURIComponent(url.pathname);
@@ -63,8 +65,9 @@ export function staticServer(dir, prefix, { headers = "", answer = () => 0 } = {
         res.end();
         return;
       }
-      res.writeHead(200, { ...sent, ETag: etag, "Content-Type": types[path.extname(file)] ?? "application/octet-stream" });
-      res.end(req.method === "HEAD" ? undefined : readFileSync(file));
+      const zip = gzip?.test(rel) && /gzip/.test(req.headers["accept-encoding"] ?? "");
+      res.writeHead(200, { ...sent, ETag: etag, "Content-Type": types[path.extname(file)] ?? "application/octet-stream", ...(zip && { "Content-Encoding": "gzip", Vary: "Accept-Encoding" }) });
+      res.end(req.method === "HEAD" ? undefined : zip ? gzipSync(readFileSync(file)) : readFileSync(file));
     } else {
       res.writeHead(status || 404, { ...sent, "Content-Type": types[".html"] });
       res.end(req.method === "HEAD" ? undefined : readFileSync(path.join(dir, "404.html")));

@@ -53,6 +53,10 @@ function serverCompresses() {
   return entry.encodedBodySize < entry.decodedBodySize;
 }
 
+// scripts/build-npm sets this to true in the npm package: a CDN's way with
+// .wasm (compressed or not) cannot be known, and the .gz bounds the bytes.
+const packaged = false;
+
 // wantsGzip says whether to fetch app.wasm.gz and decompress it here: a
 // server that compresses nothing (a plain static host, an object store)
 // would send app.wasm's 6.6 MB raw, the .gz is a quarter of that. A server
@@ -60,6 +64,7 @@ function serverCompresses() {
 // that preloads app.wasm itself (index.html, whose preload is this request).
 function wantsGzip() {
   if (typeof DecompressionStream !== "function") return false;
+  if (packaged) return true;
   if ([...document.querySelectorAll('link[rel="preload"]')].some((l) => l.href === wasmURL.href)) return false;
   return serverCompresses() !== true;
 }
