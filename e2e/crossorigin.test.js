@@ -54,6 +54,10 @@ async function open(url) {
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.addInitScript(() => {
+    window.progressSeen = [];
+    window.addEventListener("tableplay:progress", (e) => window.progressSeen.push(e.detail));
+  });
   await page.goto(url);
   return { context, page, engine, errors };
 }
@@ -98,7 +102,7 @@ async function embedsWork(url, { iframe }) {
     }
     assert.deepEqual(errors, []);
     // Every engine request finished (or came from the cache) before ready.
-    return [...engine.values()];
+    return { responses: [...engine.values()], progress: await page.evaluate(() => window.progressSeen) };
   } finally {
     await context.close();
   }
@@ -121,7 +125,7 @@ test("a docs page embeds from tableplay serve on another origin: three elements 
   const server = await startBinary();
   const docs = await docsSite({ script: `${server.url}/web/embed.js`, other: server.url, frame: `${server.url}/embed.html`, embeds: EMBEDS });
   try {
-    const responses = await embedsWork(docs.url, { iframe: true });
+    const { responses } = await embedsWork(docs.url, { iframe: true });
     const sent = onceOnTheWire(responses, "app.wasm", "app.wasm.br");
     assert.equal(sent.headers["content-encoding"] ?? sent.headers["Content-Encoding"], "br");
   } finally {
@@ -135,9 +139,13 @@ test("a docs page embeds from make site on a plain static server (no compression
   const other = new URL(host.url).origin;
   const docs = await docsSite({ script: `${other}/web/embed.js`, other, frame: `${other}/embed.html`, embeds: EMBEDS });
   try {
-    const responses = await embedsWork(docs.url, { iframe: true });
+    const { responses, progress } = await embedsWork(docs.url, { iframe: true });
     const sent = onceOnTheWire(responses, "app.wasm.gz");
     assert.equal(sent.headers["content-encoding"] ?? sent.headers["Content-Encoding"], undefined, "the server compressed nothing");
+    // Progress counts the bytes on the wire, before they are decompressed.
+    const gz = statSync(path.join(build, "app.wasm.gz")).size;
+    assert.deepEqual(progress.at(-1), { loaded: gz, total: gz });
+    assert.ok(progress.every((p, i) => p.total === gz && (i === 0 || p.loaded >= progress[i - 1].loaded)), `monotonic, in wire bytes: ${JSON.stringify(progress.slice(0, 5))}`);
   } finally {
     docs.stop();
     host.stop();
@@ -168,7 +176,7 @@ test("the npm package, unpacked as jsDelivr lays it out, embeds on another origi
     const other = new URL(cdn.url).origin;
     const docs = await docsSite({ script: `${other}/npm/${pkg.name}@${pkg.version}/embed.js`, other, embeds: EMBEDS });
     try {
-      onceOnTheWire(await embedsWork(docs.url, { iframe: false }), "app.wasm.gz");
+      onceOnTheWire((await embedsWork(docs.url, { iframe: false })).responses, "app.wasm.gz");
     } finally {
       docs.stop();
       cdn.stop();

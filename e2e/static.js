@@ -66,8 +66,12 @@ export function staticServer(dir, prefix, { headers = "", answer = () => 0, gzip
         return;
       }
       const zip = gzip?.test(rel) && /gzip/.test(req.headers["accept-encoding"] ?? "");
-      res.writeHead(200, { ...sent, ETag: etag, "Content-Type": types[path.extname(file)] ?? "application/octet-stream", ...(zip && { "Content-Encoding": "gzip", Vary: "Accept-Encoding" }) });
-      res.end(req.method === "HEAD" ? undefined : zip ? gzipSync(readFileSync(file)) : readFileSync(file));
+      const body = zip ? gzipSync(readFileSync(file)) : readFileSync(file);
+      res.writeHead(200, {
+        ...sent, ETag: etag, "Content-Type": types[path.extname(file)] ?? "application/octet-stream", "Content-Length": body.length,
+        ...(zip && { "Content-Encoding": "gzip", Vary: "Accept-Encoding" }),
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
     } else {
       res.writeHead(status || 404, { ...sent, "Content-Type": types[".html"] });
       res.end(req.method === "HEAD" ? undefined : readFileSync(path.join(dir, "404.html")));

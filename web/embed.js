@@ -9,7 +9,6 @@
 // This module is the bootstrap: it holds no engine code; web/embed-app.js
 // (loaded on start) builds the playground.
 import { el, replace } from "./dom.js";
-import { explain } from "./loadfail.js";
 
 const here = new URL("./", import.meta.url);
 
@@ -82,6 +81,16 @@ function preview(c) {
   if (c.inline?.filter) items.push(el("p", {}, "$filter: ", el("code", {}, c.inline.filter)));
   items.push(el("p", { class: "hint" }, `Shows: ${c.view.join(", ")}${c.readonly ? " · read-only" : ""}.`));
   return items;
+}
+
+// explained says why url could not load (web/loadfail.js, fetched only
+// then: it is not part of the bootstrap), or, when even that cannot load,
+// names the file and the likely fix.
+function explained(url, error) {
+  return import("./loadfail.js").then(({ explain }) => explain(url, error), () =>
+    Object.assign(new Error(`${url.href} could not load (${error?.message ?? error}).`), {
+      fix: "Check that the address opens and that its server sends Access-Control-Allow-Origin: * with the playground's files (docs/embedding.md).",
+    }));
 }
 
 class TablePlayground extends HTMLElement {
@@ -171,7 +180,7 @@ class TablePlayground extends HTMLElement {
       // (web/embed-app.js and what it imports) then load while it streams.
       // A module that cannot load is explained (web/loadfail.js), as is an
       // engine that cannot start (tableplay.ready rejects with the cause).
-      const load = (url) => import(url).catch(async (error) => Promise.reject(await explain(new URL(url, import.meta.url), error)));
+      const load = (url) => import(url).catch(async (error) => Promise.reject(await explained(new URL(url, import.meta.url), error)));
       await load("./engine.js");
       const { startPlayground } = await load("./embed-app.js");
       const app = await startPlayground(this, ui);

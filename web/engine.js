@@ -70,34 +70,23 @@ function wantsGzip() {
 }
 
 // gunzipped turns the response for app.wasm.gz into the engine's bytes,
-// counting the bytes received for the progress. Its first bytes tell
-// whether the server already undid the gzip (a host that labels .gz files
-// Content-Encoding: gzip): then the bytes pass as they are.
-async function gunzipped(response) {
-  const encoded = (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
-  let total = encoded ? 0 : Number(response.headers.get("Content-Length")) || 0;
+// counting the bytes received for the progress. A host that labels .gz
+// files Content-Encoding: gzip sends them typed as the .wasm they decode
+// to, and the browser has undone the gzip already: those pass as they are.
+function gunzipped(response) {
+  const decoded = (response.headers.get("Content-Type") ?? "").startsWith("application/wasm");
+  const encoded = decoded || (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
+  const total = encoded ? 0 : Number(response.headers.get("Content-Length")) || 0;
   let loaded = 0;
-  let gzip = null;
-  const reader = response.body.getReader();
-  const next = async () => {
-    const chunk = await reader.read();
-    if (chunk.done) return chunk;
-    gzip ??= chunk.value[0] === 0x1f && chunk.value[1] === 0x8b;
-    if (!gzip) total = 0;
-    loaded += chunk.value.byteLength;
-    emit("tableplay:progress", { loaded: total ? Math.min(loaded, total) : loaded, total });
-    return chunk;
-  };
-  let pending = await next();
-  const received = new ReadableStream({
-    async pull(controller) {
-      const { done, value } = pending ?? (await next());
-      pending = null;
-      if (done) controller.close();
-      else controller.enqueue(value);
+  const count = new TransformStream({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      emit("tableplay:progress", { loaded: total ? Math.min(loaded, total) : loaded, total });
+      controller.enqueue(chunk);
     },
   });
-  const body = gzip ? received.pipeThrough(new DecompressionStream("gzip")) : received;
+  const received = response.body.pipeThrough(count);
+  const body = decoded ? received : received.pipeThrough(new DecompressionStream("gzip"));
   return new Response(body, { headers: { "Content-Type": "application/wasm" } });
 }
 
@@ -114,7 +103,7 @@ async function engineResponse() {
     throw await explain(url, error, { wasm: true });
   }
   if (!fetched.ok) throw await explain(url, null, { wasm: true, status: fetched.status });
-  if (url === gzipURL) return { url, response: await gunzipped(fetched) };
+  if (url === gzipURL) return { url, response: gunzipped(fetched) };
   reportProgress(fetched.clone());
   // A host that does not know .wasm sends another type, which streaming
   // compilation refuses: relabel the bytes then (losing only the code cache).
