@@ -2,7 +2,6 @@
 // life and exposing it as window.tableplay. It holds no data-model logic:
 // every rule, byte of JSON and error comes from the engine.
 import { Go, goGlobals } from "./build/go-glue.js";
-
 import { LoadError, explain } from "./loadfail.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
