@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: measure perf run build site wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: measure perf run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -28,14 +28,22 @@ build: site
 site: wasm
 	./scripts/build-site $(SITE)
 
+## npm: the embed as an npm package in NPM (site/npm) and its tarball
+## (site/tableplay-VERSION.tgz, npm pack); docs/embedding.md shows the CDN
+## form. NPM_VERSION sets the version (else 0.0.0-v and the site's version).
+NPM ?= site/npm
+npm: site
+	./scripts/build-npm $(NPM) $(SITE)
+	cd $(dir $(NPM)) && npm pack --silent ./$(notdir $(NPM))
+
 ## wasm: the engine for the browser in web/build/ (generated, git-ignored):
 ## go-glue.js (Go's glue as a module that defines no globals), app.wasm and
-## its .br and .gz. app.wasm is replaced only when it changed, so the slow
+## the .br and .gz of both. app.wasm is replaced only when it changed, so the slow
 ## brotli -11 runs only then.
 wasm: setup-run web/build/go-glue.js
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w' -o bin/app.wasm ./wasm
 	@cmp -s bin/app.wasm web/build/app.wasm || cp bin/app.wasm web/build/app.wasm
-	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz
+	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz web/build/go-glue.js.br web/build/go-glue.js.gz
 
 # The glue is the wasm_exec.js of the Go that builds app.wasm (they must
 # match), rewritten by scripts/wasmglue into a module.
@@ -48,6 +56,15 @@ web/build/app.wasm.br: web/build/app.wasm
 	brotli -q 11 -c $< >$@
 
 web/build/app.wasm.gz: web/build/app.wasm
+	gzip -9 -n -c $< >$@
+
+# The glue's variants let tableplay serve --web send it compressed, as the
+# binary's own page does: web/engine.js takes a compressed glue as the sign
+# that the server compresses the engine too.
+web/build/go-glue.js.br: web/build/go-glue.js
+	brotli -q 11 -c $< >$@
+
+web/build/go-glue.js.gz: web/build/go-glue.js
 	gzip -9 -n -c $< >$@
 
 setup-run:
@@ -106,12 +123,14 @@ perf:
 
 ## measure: browser figures (bytes on the wire and time to ready on
 ## loopback and throttled, a second visit; call costs; the embed's bootstrap,
-## Run to interactive and memory; the query view) and what each package adds
+## Run to interactive and memory; the query view; the embed from another
+## origin on a compressing and on a plain static host) and what each package adds
 ## to app.wasm; not part of make test
 measure: setup-test build
 	node e2e/measure-network.mjs
 	node e2e/measure.mjs
 	node e2e/measure-embed.mjs
+	node e2e/measure-hosts.mjs
 	@./scripts/wasm-sizes 20
 
 fmt:

@@ -21,7 +21,7 @@ async function open(file, options = {}) {
   const seen = { errors: [], wasm: [] };
   page.on("console", (m) => m.type() === "error" && seen.errors.push(m.text()));
   page.on("pageerror", (e) => seen.errors.push(String(e)));
-  page.on("request", (r) => new URL(r.url()).pathname.endsWith(".wasm") && seen.wasm.push(r.url()));
+  page.on("request", (r) => new URL(r.url()).pathname.match(/\.wasm(\.gz)?$/) && seen.wasm.push(r.url()));
   await context.route(/\.html(#.*)?$/, async (route) => {
     const r = await route.fetch();
     await route.fulfill({ response: r, headers: { ...r.headers(), "content-security-policy": CSP } });

@@ -83,6 +83,16 @@ function preview(c) {
   return items;
 }
 
+// explained says why url could not load (web/loadfail.js, fetched only
+// then: it is not part of the bootstrap), or, when even that cannot load,
+// names the file and the likely fix.
+function explained(url, error) {
+  return import("./loadfail.js").then(({ explain }) => explain(url, error), () =>
+    Object.assign(new Error(`${url.href} could not load (${error?.message ?? error}).`), {
+      fix: "Check that the address opens and that its server sends Access-Control-Allow-Origin: * with the playground's files (docs/embedding.md).",
+    }));
+}
+
 class TablePlayground extends HTMLElement {
   #ui = null;
   #app = null;
@@ -146,6 +156,17 @@ class TablePlayground extends HTMLElement {
     }
   }
 
+  // failed shows, in the element's own box, why it could not start and what
+  // fixes it: never an empty box.
+  #failed(ui, err) {
+    this.dataset.state = "failed";
+    ui.status.textContent = "The playground could not start.";
+    ui.body.classList.remove("preview");
+    replace(ui.body, el("div", { class: "card failure", role: "alert", part: "failure" },
+      el("p", {}, el("strong", {}, "The playground could not start. "), err?.message ?? String(err)),
+      err?.fix ? el("p", {}, el("strong", {}, "Fix: "), err.fix) : null));
+  }
+
   // start loads the engine (once per page) and builds the live playground.
   async start() {
     if (this.#state !== "idle" || !this.#ui) return this.ready;
@@ -157,8 +178,11 @@ class TablePlayground extends HTMLElement {
     try {
       // The engine module starts the wasm download as it loads; the parts
       // (web/embed-app.js and what it imports) then load while it streams.
-      await import("./engine.js");
-      const { startPlayground } = await import("./embed-app.js");
+      // A module that cannot load is explained (web/loadfail.js), as is an
+      // engine that cannot start (tableplay.ready rejects with the cause).
+      const load = (url) => import(url).catch(async (error) => Promise.reject(await explained(new URL(url, import.meta.url), error)));
+      await load("./engine.js");
+      const { startPlayground } = await load("./embed-app.js");
       const app = await startPlayground(this, ui);
       if (this.#ui !== ui) {
         app.destroy(); // the element left the page while it started
@@ -169,7 +193,7 @@ class TablePlayground extends HTMLElement {
       this.dataset.state = "ready";
       this.#settle.resolve(this);
     } catch (err) {
-      ui.status.textContent = "The playground could not start: " + err.message;
+      if (this.#ui === ui) this.#failed(ui, err);
       this.#settle.reject(err);
     }
     return this.ready;
