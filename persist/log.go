@@ -26,12 +26,18 @@ type Options struct {
 	OnFail func(error)
 }
 
-// Account is what the log needs of the store: loading a snapshot, replaying
-// a change record, taking a snapshot.
+// Account is what the log needs of the store: replaying a change record,
+// writing a snapshot block by block and loading one, and loading the one
+// JSON document a snapshot held before blocks existed.
 type Account interface {
-	Load(doc []byte) error
 	Redo(change []byte) error
-	Snapshot() []byte
+	// WriteBlocks passes the account's snapshot blocks to emit in order;
+	// emit's error stops it.
+	WriteBlocks(emit func(block []byte) error) error
+	// LoadBlocks replaces the account with the blocks next returns until
+	// io.EOF, or on any error leaves it untouched.
+	LoadBlocks(next func() ([]byte, error)) error
+	Load(doc []byte) error
 }
 
 // Stats are counters since Open.

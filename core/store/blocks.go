@@ -1,0 +1,500 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
+)
+
+// A snapshot in blocks is the account as a data directory keeps it: a
+// sequence of blocks, each small enough to hold in memory, written from one
+// table's consistent view at a time and loaded straight into new trees.
+// Its owner frames and checksums the blocks; the JSON document (Snapshot)
+// stays the export format. A block is a kind byte, then:
+//
+//	'A' account: uvarint version, then the service properties as JSON
+//	    (uvarint length, bytes); always the first block
+//	'T' table: name, created (varint ticks), stored access policies as
+//	    JSON (uvarint length, bytes); its entities follow
+//	'E' entities of the last table, in key order: uvarint count of names,
+//	    the names, uvarint count of entities, each: PartitionKey, RowKey,
+//	    Timestamp (varint ticks), uvarint count of properties, each a name
+//	    (uvarint index into the block's names), a type byte (blockTypes) and
+//	    the value
+//	'Z' end: uvarint tables, uvarint entities; always the last block
+//
+// Strings are a uvarint length and UTF-8 bytes. Values: String and Binary
+// as strings, Boolean one byte, Int32, Int64 and DateTime as varints,
+// Double as 8 bytes (IEEE 754, little-endian), Guid as 16 bytes.
+const blocksVersion = 1
+
+// blockTypes are the types' codes in a block; their order is the format.
+var blockTypes = []edm.Type{edm.String, edm.Binary, edm.Boolean, edm.Int32, edm.Int64, edm.Double, edm.DateTime, edm.Guid}
+
+// blockTarget is the size at which an entities block is emitted.
+const blockTarget = 256 << 10
+
+// WriteBlocks streams the account as snapshot blocks to emit, tables in the
+// order of their lower-cased names, each read from one consistent view of
+// its tree; emit's error stops it. Memory beyond the account is one block.
+func (s *Store) WriteBlocks(emit func(block []byte) error) error {
+	props, err := json.Marshal(s.Properties())
+	if err != nil {
+		return err
+	}
+	b := binary.AppendUvarint([]byte{'A'}, blocksVersion)
+	b = appendBlockBytes(b, props)
+	if err := emit(b); err != nil {
+		return err
+	}
+	tables := s.tablesFrom("")
+	var entities uint64
+	for _, t := range tables {
+		n, err := t.writeBlocks(emit)
+		if err != nil {
+			return err
+		}
+		entities += n
+	}
+	end := binary.AppendUvarint([]byte{'Z'}, uint64(len(tables)))
+	return emit(binary.AppendUvarint(end, entities))
+}
+
+// writeBlocks emits the table's block and its entities' blocks.
+func (t *table) writeBlocks(emit func([]byte) error) (uint64, error) {
+	acl, err := json.Marshal(t.policies())
+	if err != nil {
+		return 0, err
+	}
+	b := appendBlockString([]byte{'T'}, t.name)
+	b = binary.AppendVarint(b, int64(t.created))
+	if err := emit(appendBlockBytes(b, acl)); err != nil {
+		return 0, err
+	}
+	var w entityBlock
+	var count uint64
+	t.view().Scan(func(it item) bool {
+		w.add(it.e)
+		count++
+		if len(w.body) >= blockTarget {
+			err = emit(w.block())
+		}
+		return err == nil
+	})
+	if err == nil && w.n > 0 {
+		err = emit(w.block())
+	}
+	return count, err
+}
+
+// entityBlock gathers one 'E' block.
+type entityBlock struct {
+	names []string
+	index map[string]uint64
+	body  []byte
+	n     uint64
+	out   []byte // reused for the block emitted
+}
+
+func (w *entityBlock) add(e *entity.Entity) {
+	if w.index == nil {
+		w.index = map[string]uint64{}
+	}
+	b := appendBlockString(w.body, e.PartitionKey)
+	b = appendBlockString(b, e.RowKey)
+	b = binary.AppendVarint(b, int64(e.Timestamp))
+	b = binary.AppendUvarint(b, uint64(len(e.Properties)))
+	for _, p := range e.Properties {
+		i, ok := w.index[p.Name]
+		if !ok {
+			i = uint64(len(w.names))
+			w.index[p.Name] = i
+			w.names = append(w.names, p.Name)
+		}
+		b = binary.AppendUvarint(b, i)
+		b = appendBlockValue(b, p.Value)
+	}
+	w.body = b
+	w.n++
+}
+
+// block returns the block gathered so far and starts the next; the bytes
+// are valid until the next call.
+func (w *entityBlock) block() []byte {
+	b := binary.AppendUvarint(append(w.out[:0], 'E'), uint64(len(w.names)))
+	for _, n := range w.names {
+		b = appendBlockString(b, n)
+	}
+	b = binary.AppendUvarint(b, w.n)
+	b = append(b, w.body...)
+	w.out, w.body, w.n, w.names = b, w.body[:0], 0, w.names[:0]
+	clear(w.index)
+	return b
+}
+
+func appendBlockString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func appendBlockBytes(b, s []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func appendBlockValue(b []byte, v edm.Value) []byte {
+	t := v.Type()
+	for code, bt := range blockTypes {
+		if bt == t {
+			b = append(b, byte(code))
+			break
+		}
+	}
+	switch t {
+	case edm.String, edm.Binary:
+		return appendBlockString(b, v.Str())
+	case edm.Boolean:
+		if v.Bool() {
+			return append(b, 1)
+		}
+		return append(b, 0)
+	case edm.Int32, edm.Int64:
+		return binary.AppendVarint(b, v.Int())
+	case edm.DateTime:
+		return binary.AppendVarint(b, int64(v.Ticks()))
+	case edm.Double:
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
+	case edm.Guid:
+		g := v.GuidBytes()
+		return append(b, g[:]...)
+	}
+	// Every value the store holds has one of the types above.
+	panic("store: a value of no known type in a snapshot")
+}
+
+// LoadBlocks replaces the whole account with a snapshot in blocks, read one
+// at a time from next until it returns io.EOF; like Load it records
+// nothing. Every block is checked as Restore checks a document — keys,
+// names, types and values against the entity rules, key order, the end
+// block's counts — and on any error the account is left untouched.
+func (s *Store) LoadBlocks(next func() ([]byte, error)) error {
+	var l blockLoader
+	for i := 1; ; i++ {
+		b, err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := l.add(b); err != nil {
+			return fmt.Errorf("block %d: %v", i, err)
+		}
+	}
+	if !l.ended {
+		return errors.New("the snapshot ends before its end block")
+	}
+	s.replace(l.tables, l.props, l.max, nil)
+	return nil
+}
+
+// blockLoader builds an account from blocks.
+type blockLoader struct {
+	started, ended bool
+	props          ServiceProperties
+	tables         map[string]*table
+	order          []*table
+	t              *table         // the table whose entities come
+	last           *entity.Entity // its last entity
+	entities       uint64
+	max            edm.Ticks
+}
+
+func (l *blockLoader) add(b []byte) error {
+	r := blockReader{b: b}
+	kind := r.byte()
+	switch {
+	case l.ended:
+		return errors.New("a block after the end block")
+	case !l.started && kind != 'A':
+		return errors.New("the snapshot does not begin with its account block")
+	}
+	switch kind {
+	case 'A':
+		if l.started {
+			return errors.New("a second account block")
+		}
+		if v := r.uvarint(); r.err == nil && v != blocksVersion {
+			return fmt.Errorf("unsupported snapshot version %d (this build reads version %d)", v, blocksVersion)
+		}
+		props := r.bytes()
+		if r.err != nil {
+			break
+		}
+		var p ServiceProperties
+		if err := strictJSON(props, &p); err != nil {
+			return fmt.Errorf("properties: %v", err)
+		}
+		p, err := p.check()
+		if err != nil {
+			return fmt.Errorf("properties: not valid service properties: %v", err)
+		}
+		l.started, l.props, l.tables = true, p, map[string]*table{}
+	case 'T':
+		return l.table(&r)
+	case 'E':
+		return l.entityBlock(&r)
+	case 'Z':
+		tables, entities := r.uvarint(), r.uvarint()
+		if r.err == nil && (tables != uint64(len(l.order)) || entities != l.entities) {
+			return fmt.Errorf("the end block counts %d tables and %d entities, the snapshot holds %d and %d", tables, entities, len(l.order), l.entities)
+		}
+		l.ended = true
+	default:
+		return fmt.Errorf("unknown block kind %d", kind)
+	}
+	return r.done()
+}
+
+func (l *blockLoader) table(r *blockReader) error {
+	name := r.string()
+	created := r.ticks()
+	acl := r.bytes()
+	if err := r.done(); err != nil {
+		return err
+	}
+	if err := entity.CheckTableName(name); err != nil {
+		return fmt.Errorf("table %q: %s", name, err.Message)
+	}
+	key := strings.ToLower(name)
+	if _, dup := l.tables[key]; dup {
+		return fmt.Errorf("table %q: the account already has a table of that name", name)
+	}
+	var policies []snapshotPolicy
+	if err := strictJSON(acl, &policies); err != nil {
+		return fmt.Errorf("table %q: policies: %v", name, err)
+	}
+	if len(policies) > MaxSignedIdentifiers {
+		return fmt.Errorf("table %q: more than %d stored access policies", name, MaxSignedIdentifiers)
+	}
+	t := newTable(name, created)
+	for _, p := range policies {
+		id, err := restorePolicy(p)
+		if err != nil {
+			return fmt.Errorf("table %q, policy %q: %v", name, p.ID, err)
+		}
+		t.acl = append(t.acl, id)
+	}
+	l.tables[key], l.t, l.last = t, t, nil
+	l.order = append(l.order, t)
+	return nil
+}
+
+func (l *blockLoader) entityBlock(r *blockReader) error {
+	if l.t == nil {
+		return errors.New("entities before any table")
+	}
+	names := make([]string, r.count(1))
+	for i := range names {
+		names[i] = r.string()
+		if r.err == nil && (isReserved(names[i]) || !utf8.ValidString(names[i])) {
+			return fmt.Errorf("property name %q is not a custom property", names[i])
+		}
+	}
+	n := r.count(4)
+	var fields []entity.Field
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		pk, rk := r.string(), r.string()
+		ts := r.ticks()
+		fields = fields[:0]
+		for range r.count(2) {
+			ni := r.uvarint()
+			if r.err == nil && ni >= uint64(len(names)) {
+				return fmt.Errorf("a property name index %d of %d", ni, len(names))
+			}
+			v := r.value()
+			if r.err != nil {
+				break
+			}
+			fields = append(fields, entity.Field{Name: names[ni], Value: v})
+		}
+		if r.err != nil {
+			break
+		}
+		e, err := buildEntity(pk, rk, ts, fields)
+		if err != nil {
+			return fmt.Errorf("table %q, entity %d: %v", l.t.name, l.entities+1, err)
+		}
+		if l.last != nil && !keyLess(l.last, e) {
+			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, pk, rk)
+		}
+		l.t.work.Load(itemOf(e))
+		l.last = e
+		l.entities++
+		if ts > l.t.last {
+			l.t.last = ts
+		}
+		if ts > l.max {
+			l.max = ts
+		}
+	}
+	return r.done()
+}
+
+// strictJSON decodes one JSON value with no unknown fields.
+func strictJSON(b []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("text after the value")
+	}
+	return nil
+}
+
+// blockReader reads a block's fields; the first error sticks and every
+// later read returns a zero value.
+type blockReader struct {
+	b   []byte
+	err error
+}
+
+var errShortBlock = errors.New("the block ends inside a field")
+
+func (r *blockReader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+func (r *blockReader) take(n uint64) []byte {
+	if r.err != nil || n > uint64(len(r.b)) {
+		r.fail(errShortBlock)
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *blockReader) byte() byte {
+	if b := r.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (r *blockReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail(errors.New("a bad number"))
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *blockReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail(errors.New("a bad number"))
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// ticks reads a date and time the service can hold.
+func (r *blockReader) ticks() edm.Ticks {
+	t := edm.Ticks(r.varint())
+	if r.err == nil && (t < edm.MinTicks || t > edm.MaxTicks) {
+		r.fail(fmt.Errorf("a date and time out of range (%d ticks)", t))
+	}
+	return t
+}
+
+// count reads a count of items of at least min bytes each: no count larger
+// than the rest of the block can hold is believed.
+func (r *blockReader) count(min uint64) uint64 {
+	n := r.uvarint()
+	if n > uint64(len(r.b))/min {
+		r.fail(errShortBlock)
+		return 0
+	}
+	return n
+}
+
+func (r *blockReader) bytes() []byte { return r.take(r.uvarint()) }
+
+func (r *blockReader) string() string {
+	s := string(r.bytes())
+	if !utf8.ValidString(s) {
+		r.fail(errors.New("a string that is not UTF-8"))
+	}
+	return s
+}
+
+func (r *blockReader) value() edm.Value {
+	code := uint64(r.byte())
+	if r.err == nil && code >= uint64(len(blockTypes)) {
+		r.fail(fmt.Errorf("unknown type code %d", code))
+	}
+	if r.err != nil {
+		return edm.Value{}
+	}
+	switch blockTypes[code] {
+	case edm.String:
+		return edm.StringValue(r.string())
+	case edm.Binary:
+		return edm.BinaryValue(r.bytes())
+	case edm.Boolean:
+		switch r.byte() {
+		case 0:
+			return edm.BoolValue(false)
+		case 1:
+			return edm.BoolValue(true)
+		}
+		r.fail(errors.New("a Boolean neither 0 nor 1"))
+	case edm.Int32:
+		v := r.varint()
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			r.fail(errors.New("an Int32 out of range"))
+		}
+		return edm.Int32Value(int32(v))
+	case edm.Int64:
+		return edm.Int64Value(r.varint())
+	case edm.DateTime:
+		return edm.DateTimeValue(r.ticks())
+	case edm.Double:
+		if b := r.take(8); b != nil {
+			return edm.DoubleValue(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		}
+	case edm.Guid:
+		if b := r.take(16); b != nil {
+			return edm.GuidValue([16]byte(b))
+		}
+	}
+	return edm.Value{}
+}
+
+// done is the reader's error, or one for bytes left over.
+func (r *blockReader) done() error {
+	if r.err == nil && len(r.b) > 0 {
+		r.err = fmt.Errorf("%d bytes after the block's fields", len(r.b))
+	}
+	return r.err
+}
