@@ -182,7 +182,7 @@ func TestBlocksCheckValues(t *testing.T) {
 		"int32 out of range": edit(func(b []byte) []byte {
 			return append(append(b[:i+1:i+1], binary.AppendVarint(nil, 1<<40)...), b[i+2:]...)
 		}),
-		"invalid name": edit(func(b []byte) []byte { return bytes.Replace(b, []byte{1, 'N'}, []byte{1, '1'}, 1) }),
+		"invalid name":  edit(func(b []byte) []byte { return bytes.Replace(b, []byte{1, 'N'}, []byte{1, '1'}, 1) }),
 		"keys repeated": edit(func(b []byte) []byte { b[j] = '1'; return b }),
 		"bad type code": edit(func(b []byte) []byte { b[i] = 99; return b }),
 	} {
