@@ -136,3 +136,25 @@ func FuzzReadSnapshot(f *testing.F) {
 		}
 	})
 }
+
+// TestCloseCompacts: with CloseCompactBytes a clean stop leaves a snapshot
+// and no records to replay; without it the log is replayed.
+func TestCloseCompacts(t *testing.T) {
+	for _, at := range []int64{0, 1} {
+		dir := t.TempDir()
+		l, st, _ := open(t, dir, Options{CloseCompactBytes: at})
+		workload(t, st, 20)
+		want := st.Snapshot()
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		l2, st2, rep := open(t, dir, Options{})
+		l2.Close()
+		if !bytes.Equal(st2.Snapshot(), want) {
+			t.Fatalf("CloseCompactBytes %d: the account changed", at)
+		}
+		if compacted := rep.Snapshot != "" && rep.Records == 0; compacted != (at > 0) {
+			t.Errorf("CloseCompactBytes %d: start replayed %+v", at, rep)
+		}
+	}
+}

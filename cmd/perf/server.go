@@ -150,11 +150,14 @@ func freePort() (int, error) {
 
 // stopProcess asks a server to stop, then kills it if it lingers; exited
 // closes once the process has been waited for.
-func stopProcess(cmd *exec.Cmd, exited <-chan struct{}) {
+func stopProcess(cmd *exec.Cmd, exited <-chan struct{}) { stopWithin(cmd, exited, 5*time.Second) }
+
+// stopWithin is stopProcess waiting up to limit before the kill.
+func stopWithin(cmd *exec.Cmd, exited <-chan struct{}, limit time.Duration) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-exited:
-	case <-time.After(5 * time.Second):
+	case <-time.After(limit):
 		cmd.Process.Kill()
 		<-exited
 	}
