@@ -333,6 +333,7 @@ type scaleRow struct {
 	disk        int64         // data directory after loading and a clean stop
 	stop        time.Duration // SIGTERM to exit
 	restart     time.Duration // exec to listening, the account loaded
+	restartCPU  time.Duration // the server's CPU time until then
 	restarted   memory        // after the restart
 	restartHeap int64
 }
@@ -399,6 +400,11 @@ func scaleTableplay(ctx context.Context, bin string, n int, dir string) (scaleRo
 	}
 	defer r.stop()
 	row.restart = r.started
+	u, err := readUsage(r.pid)
+	if err != nil {
+		return row, err
+	}
+	row.restartCPU = u.cpu
 	if err := r.measure(&row.restarted, &row.restartHeap); err != nil {
 		return row, err
 	}
@@ -441,16 +447,18 @@ func mb(n int64) string {
 func printScaleHeader(w io.Writer) {
 	fmt.Fprintln(w, "RSS and peak (VmRSS, VmHWM) after loading; live: the heap after a collection; B/ent: RSS per entity;")
 	fmt.Fprintln(w, "logical: the entities' size by the service's formula; disk: the data directory after a clean stop;")
-	fmt.Fprintln(w, "stop: SIGTERM to exit; restart: exec to listening with the account loaded; ' marks figures after the restart")
-	fmt.Fprintf(w, "%-20s %9s %8s %9s %9s %9s %6s %9s %9s %6s %6s %8s %9s %9s %9s\n", "server", "entities", "load/s", "RSS", "peak", "live", "B/ent",
-		"logical", "disk", "×log", "stop", "restart", "RSS'", "peak'", "live'")
+	fmt.Fprintln(w, "stop: SIGTERM to exit; restart: exec to listening with the account loaded (cpu: the server's CPU time until then);")
+	fmt.Fprintln(w, "' marks figures after the restart")
+	fmt.Fprintf(w, "%-20s %9s %8s %9s %9s %9s %6s %9s %9s %6s %6s %8s %6s %9s %9s %9s\n", "server", "entities", "load/s", "RSS", "peak", "live", "B/ent",
+		"logical", "disk", "×log", "stop", "restart", "cpu", "RSS'", "peak'", "live'")
 }
 
 func printScale(w io.Writer, r scaleRow) {
 	fmt.Fprintf(w, "%-20s %9d %8.0f %9s %9s %9s %6d %9s", r.server, r.n, float64(r.n)/r.load.Seconds(), mb(r.after.rss), mb(r.after.peak), mb(r.heap),
 		r.after.rss/int64(r.n), mb(r.size))
 	if r.restart > 0 {
-		fmt.Fprintf(w, " %9s %6.2f %5.1fs %7.1fs %9s %9s %9s", mb(r.disk), float64(r.disk)/float64(r.size), r.stop.Seconds(), r.restart.Seconds(), mb(r.restarted.rss),
+		fmt.Fprintf(w, " %9s %6.2f %5.1fs %7.1fs %5.1fs %9s %9s %9s", mb(r.disk), float64(r.disk)/float64(r.size), r.stop.Seconds(), r.restart.Seconds(),
+			r.restartCPU.Seconds(), mb(r.restarted.rss),
 			mb(r.restarted.peak), mb(r.restartHeap))
 	}
 	fmt.Fprintln(w)
