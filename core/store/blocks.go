@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -183,25 +185,79 @@ func appendBlockValue(b []byte, v edm.Value) []byte {
 // nothing. Every block is checked as Restore checks a document — keys,
 // names, types and values against the entity rules, key order, the end
 // block's counts — and on any error the account is left untouched.
+//
+// Entity blocks are decoded and checked by one goroutine per processor
+// while the next blocks are read; their entities go into the trees in the
+// snapshot's order. At most a few blocks are held at once.
 func (s *Store) LoadBlocks(next func() ([]byte, error)) error {
 	var l blockLoader
-	for i := 1; ; i++ {
+	queue := make(chan *pendingBlock, 2*runtime.GOMAXPROCS(0))
+	workers := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var failed atomic.Bool
+	loaded := make(chan error, 1)
+	go func() { loaded <- l.consume(queue, &failed) }()
+	var rerr error
+	for i := 1; !failed.Load(); i++ {
 		b, err := next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return err
+			rerr = err
+			break
 		}
-		if err := l.add(b); err != nil {
-			return fmt.Errorf("block %d: %v", i, err)
+		p := &pendingBlock{n: i, b: b}
+		if len(b) > 0 && b[0] == 'E' {
+			p.done = make(chan struct{})
+			workers <- struct{}{}
+			go func() {
+				defer func() { <-workers }()
+				p.batch = decodeEntities(b)
+				close(p.done)
+			}()
 		}
+		queue <- p
+	}
+	close(queue)
+	if err := <-loaded; err != nil {
+		return err
+	}
+	if rerr != nil {
+		return rerr
 	}
 	if !l.ended {
 		return errors.New("the snapshot ends before its end block")
 	}
 	s.replace(l.tables, l.props, l.max, nil)
 	return nil
+}
+
+// pendingBlock is block n, and for an entity block its decoding, done when
+// done is closed.
+type pendingBlock struct {
+	n     int
+	b     []byte
+	done  chan struct{}
+	batch entityBatch
+}
+
+// consume adds the queue's blocks in order; after the first error it only
+// drains the queue, and says so through failed.
+func (l *blockLoader) consume(queue <-chan *pendingBlock, failed *atomic.Bool) error {
+	var first error
+	for p := range queue {
+		if p.done != nil {
+			<-p.done
+		}
+		if first != nil {
+			continue
+		}
+		if err := l.add(p.b, &p.batch); err != nil {
+			first = fmt.Errorf("block %d: %v", p.n, err)
+			failed.Store(true)
+		}
+	}
+	return first
 }
 
 // blockLoader builds an account from blocks.
@@ -216,7 +272,8 @@ type blockLoader struct {
 	max            edm.Ticks
 }
 
-func (l *blockLoader) add(b []byte) error {
+// add adds block b; batch is b decoded when it is an entity block.
+func (l *blockLoader) add(b []byte, batch *entityBatch) error {
 	r := blockReader{b: b}
 	kind := r.byte()
 	switch {
@@ -249,7 +306,7 @@ func (l *blockLoader) add(b []byte) error {
 	case 'T':
 		return l.table(&r)
 	case 'E':
-		return l.entityBlock(&r)
+		return l.entityBlock(batch)
 	case 'Z':
 		tables, entities := r.uvarint(), r.uvarint()
 		if r.err == nil && (tables != uint64(len(l.order)) || entities != l.entities) {
@@ -296,18 +353,50 @@ func (l *blockLoader) table(r *blockReader) error {
 	return nil
 }
 
-func (l *blockLoader) entityBlock(r *blockReader) error {
+func (l *blockLoader) entityBlock(batch *entityBatch) error {
 	if l.t == nil {
 		return errors.New("entities before any table")
 	}
+	for _, e := range batch.entities {
+		if l.last != nil && !keyLess(l.last, e) {
+			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, e.PartitionKey, e.RowKey)
+		}
+		l.t.work.Load(itemOf(e))
+		l.last = e
+		l.entities++
+		if e.Timestamp > l.t.last {
+			l.t.last = e.Timestamp
+		}
+		if e.Timestamp > l.max {
+			l.max = e.Timestamp
+		}
+	}
+	if batch.err != nil {
+		return fmt.Errorf("table %q, entity %d: %v", l.t.name, l.entities+1, batch.err)
+	}
+	return nil
+}
+
+// entityBatch is an entity block decoded and checked: its entities, up to
+// the one err is about.
+type entityBatch struct {
+	entities []*entity.Entity
+	err      error
+}
+
+// decodeEntities decodes and checks the entity block b.
+func decodeEntities(b []byte) (out entityBatch) {
+	r := blockReader{b: b[1:]}
 	names := make([]string, r.count(1))
 	for i := range names {
 		names[i] = r.string()
 		if r.err == nil && (isReserved(names[i]) || !utf8.ValidString(names[i])) {
-			return fmt.Errorf("property name %q is not a custom property", names[i])
+			out.err = fmt.Errorf("property name %q is not a custom property", names[i])
+			return out
 		}
 	}
 	n := r.count(4)
+	out.entities = make([]*entity.Entity, 0, n)
 	var fields []entity.Field
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		pk, rk := r.string(), r.string()
@@ -316,7 +405,8 @@ func (l *blockLoader) entityBlock(r *blockReader) error {
 		for range r.count(2) {
 			ni := r.uvarint()
 			if r.err == nil && ni >= uint64(len(names)) {
-				return fmt.Errorf("a property name index %d of %d", ni, len(names))
+				out.err = fmt.Errorf("a property name index %d of %d", ni, len(names))
+				return out
 			}
 			v := r.value()
 			if r.err != nil {
@@ -329,22 +419,13 @@ func (l *blockLoader) entityBlock(r *blockReader) error {
 		}
 		e, err := buildEntity(pk, rk, ts, fields)
 		if err != nil {
-			return fmt.Errorf("table %q, entity %d: %v", l.t.name, l.entities+1, err)
+			out.err = err
+			return out
 		}
-		if l.last != nil && !keyLess(l.last, e) {
-			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, pk, rk)
-		}
-		l.t.work.Load(itemOf(e))
-		l.last = e
-		l.entities++
-		if ts > l.t.last {
-			l.t.last = ts
-		}
-		if ts > l.max {
-			l.max = ts
-		}
+		out.entities = append(out.entities, e)
 	}
-	return r.done()
+	out.err = r.done()
+	return out
 }
 
 // strictJSON decodes one JSON value with no unknown fields.
