@@ -473,24 +473,16 @@ func (r *blockReader) byte() byte {
 	return 0
 }
 
-func (r *blockReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail(errors.New("a bad number"))
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *blockReader) uvarint() uint64 { return number(r, binary.Uvarint) }
 
-func (r *blockReader) varint() int64 {
+func (r *blockReader) varint() int64 { return number(r, binary.Varint) }
+
+// number reads a varint with read (binary.Uvarint or binary.Varint).
+func number[T uint64 | int64](r *blockReader, read func([]byte) (T, int)) T {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(r.b)
+	v, n := read(r.b)
 	if n <= 0 {
 		r.fail(errors.New("a bad number"))
 		return 0
