@@ -305,6 +305,33 @@ func checkLast(ctx context.Context, endpoint string, n int) error {
 	return err
 }
 
+// samplePeak resets the process's peak RSS to its RSS now and reads the
+// peak every 20 ms until the process is gone; the channel gets the last
+// peak read.
+func samplePeak(pid int) (chan int64, error) {
+	clear := "/proc/" + strconv.Itoa(pid) + "/clear_refs"
+	if err := os.WriteFile(clear, []byte("5"), 0); err != nil {
+		return nil, fmt.Errorf("reset the peak RSS: %w", err)
+	}
+	m, err := readMemory(pid)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan int64, 1)
+	go func() {
+		peak := m.peak
+		for range time.Tick(20 * time.Millisecond) {
+			m, err := readMemory(pid)
+			if err != nil {
+				break
+			}
+			peak = max(peak, m.peak)
+		}
+		out <- peak
+	}()
+	return out, nil
+}
+
 // dirSize is the bytes of the files in dir.
 func dirSize(dir string) (int64, error) {
 	var n int64
@@ -332,6 +359,7 @@ type scaleRow struct {
 	// Durable runs only:
 	disk        int64         // data directory after loading and a clean stop
 	stop        time.Duration // SIGTERM to exit
+	stopPeak    int64         // the peak RSS from the steady state to the exit
 	restart     time.Duration // exec to listening, the account loaded
 	restartCPU  time.Duration // the server's CPU time until then
 	restarted   memory        // after the restart
@@ -385,9 +413,20 @@ func scaleTableplay(ctx context.Context, bin string, n int, dir string) (scaleRo
 	if err := s.measure(&row.after, &row.heap); err != nil {
 		return row, err
 	}
+	var sampled chan int64
+	if dir != "" {
+		// The clean stop compacts: its peak, above the steady RSS, is the
+		// compaction's.
+		if sampled, err = samplePeak(s.pid); err != nil {
+			return row, err
+		}
+	}
 	begin := time.Now()
 	s.stop()
 	row.stop = time.Since(begin)
+	if sampled != nil {
+		row.stopPeak = <-sampled
+	}
 	if dir == "" {
 		return row, nil
 	}
@@ -448,16 +487,17 @@ func printScaleHeader(w io.Writer) {
 	fmt.Fprintln(w, "RSS and peak (VmRSS, VmHWM) after loading; live: the heap after a collection; B/ent: RSS per entity;")
 	fmt.Fprintln(w, "logical: the entities' size by the service's formula; disk: the data directory after a clean stop;")
 	fmt.Fprintln(w, "stop: SIGTERM to exit; restart: exec to listening with the account loaded (cpu: the server's CPU time until then);")
-	fmt.Fprintln(w, "' marks figures after the restart")
-	fmt.Fprintf(w, "%-20s %9s %8s %9s %9s %9s %6s %9s %9s %6s %6s %8s %6s %9s %9s %9s\n", "server", "entities", "load/s", "RSS", "peak", "live", "B/ent",
-		"logical", "disk", "×log", "stop", "restart", "cpu", "RSS'", "peak'", "live'")
+	fmt.Fprintln(w, "stop peak: the RSS peak during the clean stop (which compacts), against the RSS before it; ' marks figures after the restart")
+	fmt.Fprintf(w, "%-20s %9s %8s %9s %9s %9s %6s %9s %9s %6s %6s %6s %8s %6s %9s %9s %9s\n", "server", "entities", "load/s", "RSS", "peak", "live", "B/ent",
+		"logical", "disk", "×log", "stop", "×peak", "restart", "cpu", "RSS'", "peak'", "live'")
 }
 
 func printScale(w io.Writer, r scaleRow) {
 	fmt.Fprintf(w, "%-20s %9d %8.0f %9s %9s %9s %6d %9s", r.server, r.n, float64(r.n)/r.load.Seconds(), mb(r.after.rss), mb(r.after.peak), mb(r.heap),
 		r.after.rss/int64(r.n), mb(r.size))
 	if r.restart > 0 {
-		fmt.Fprintf(w, " %9s %6.2f %5.1fs %7.1fs %5.1fs %9s %9s %9s", mb(r.disk), float64(r.disk)/float64(r.size), r.stop.Seconds(), r.restart.Seconds(),
+		fmt.Fprintf(w, " %9s %6.2f %5.1fs %6.2f %7.1fs %5.1fs %9s %9s %9s", mb(r.disk), float64(r.disk)/float64(r.size), r.stop.Seconds(),
+			float64(r.stopPeak)/float64(r.after.rss), r.restart.Seconds(),
 			r.restartCPU.Seconds(), mb(r.restarted.rss),
 			mb(r.restarted.peak), mb(r.restartHeap))
 	}
