@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -77,9 +78,9 @@ func (t *table) writeBlocks(emit func([]byte) error) (uint64, error) {
 	var w entityBlock
 	var count uint64
 	t.view().Scan(func(it item) bool {
-		w.add(it.e)
+		err = w.add(it.e)
 		count++
-		if len(w.body) >= blockTarget {
+		if err == nil && len(w.body) >= blockTarget {
 			err = emit(w.block())
 		}
 		return err == nil
@@ -99,7 +100,7 @@ type entityBlock struct {
 	out   []byte // reused for the block emitted
 }
 
-func (w *entityBlock) add(e *entity.Entity) {
+func (w *entityBlock) add(e *entity.Entity) error {
 	if w.index == nil {
 		w.index = map[string]uint64{}
 	}
@@ -115,10 +116,14 @@ func (w *entityBlock) add(e *entity.Entity) {
 			w.names = append(w.names, p.Name)
 		}
 		b = binary.AppendUvarint(b, i)
-		b = appendBlockValue(b, p.Value)
+		var known bool
+		if b, known = appendBlockValue(b, p.Value); !known {
+			return fmt.Errorf("entity %q/%q: property %q has no known type", e.PartitionKey, e.RowKey, p.Name)
+		}
 	}
 	w.body = b
 	w.n++
+	return nil
 }
 
 // block returns the block gathered so far and starts the next; the bytes
@@ -143,7 +148,8 @@ func appendBlockBytes(b, s []byte) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-func appendBlockValue(b []byte, v edm.Value) []byte {
+// appendBlockValue appends v; ok is false for a value of no known type.
+func appendBlockValue(b []byte, v edm.Value) (_ []byte, ok bool) {
 	t := v.Type()
 	for code, bt := range blockTypes {
 		if bt == t {
@@ -153,22 +159,22 @@ func appendBlockValue(b []byte, v edm.Value) []byte {
 	}
 	switch t {
 	case edm.String, edm.Binary:
-		return appendBlockString(b, v.Str())
+		return appendBlockString(b, v.Str()), true
 	case edm.Boolean:
 		if v.Bool() {
-			return append(b, 1)
+			return append(b, 1), true
 		}
-		return append(b, 0)
+		return append(b, 0), true
 	case edm.Int32, edm.Int64:
-		return binary.AppendVarint(b, v.Int())
+		return binary.AppendVarint(b, v.Int()), true
 	case edm.DateTime:
-		return binary.AppendVarint(b, int64(v.Ticks()))
+		return binary.AppendVarint(b, int64(v.Ticks())), true
 	case edm.Double:
-		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), true
 	case edm.Guid:
 		g := v.GuidBytes()
-		return append(b, g[:]...)
+		return append(b, g[:]...), true
 	}
 	// Every value the store holds has one of the types above.
-	panic("store: a value of no known type in a snapshot")
+	return b, false
 }
