@@ -64,13 +64,7 @@ func parseSizes(s string) ([]int, error) {
 // /proc/<pid>/status.
 type memory struct{ rss, peak int64 }
 
-func readMemory(pid int) (memory, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return memory{}, err
-	}
-	return parseStatus(string(b))
-}
+func readMemory(pid int) (memory, error) { return readProc(pid, "status", parseStatus) }
 
 // parseStatus reads VmRSS and VmHWM (in kB) from the text of
 // /proc/<pid>/status.

@@ -177,12 +177,16 @@ type usage struct {
 	faults int64
 }
 
-func readUsage(pid int) (usage, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+func readUsage(pid int) (usage, error) { return readProc(pid, "stat", parseUsage) }
+
+// readProc parses /proc/<pid>/<file>.
+func readProc[T any](pid int, file string, parse func(string) (T, error)) (T, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/" + file)
 	if err != nil {
-		return usage{}, err
+		var zero T
+		return zero, err
 	}
-	return parseUsage(string(b))
+	return parse(string(b))
 }
 
 // parseUsage reads a usage from the text of /proc/<pid>/stat.
