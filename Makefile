@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: measure perf run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -121,6 +121,20 @@ perf:
 		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
 	./bin/perf -server bin/tableplay-api $(if $(PERF_VS),-vs $(PERF_VS)) $(PERF_FLAGS)
 
+## scale: tableplay serve loaded with SCALE_N entities (comma-separated:
+## 100k,300k,1M) through the Go SDK, batches of 100, in memory and with
+## --data: load rate, RSS, peak, live heap, bytes per entity, data directory,
+## restart time and memory after it (not part of make test; 1M needs ~10 GB
+## free). SCALE_VS=azurite loads Azurite in memory side by side (as perf).
+SCALE_N ?= 100k,300k,1M
+SCALE_VS ?=
+scale:
+	$(GO) build -o bin/tableplay-api ./cmd/tableplay
+	$(GO) build -o bin/perf ./cmd/perf
+	@if [ "$(SCALE_VS)" = azurite ] && [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
+		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+	./bin/perf -server bin/tableplay-api -scale $(SCALE_N) $(if $(SCALE_VS),-vs $(SCALE_VS))
+
 ## measure: browser figures (bytes on the wire and time to ready on
 ## loopback and throttled, a second visit; call costs; the embed's bootstrap,
 ## Run to interactive and memory; the query view; the embed from another
@@ -157,9 +171,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCompleteLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzRedo$$' -fuzztime $(FUZZTIME) ./core/store
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadBlocks$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckCors$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFrames$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzRecover$$' -fuzztime $(FUZZTIME) ./persist
+	$(GO) test -run '^$$' -fuzz '^FuzzReadSnapshot$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatchMatchesGo$$' -fuzztime $(FUZZTIME) ./core/rest

@@ -71,12 +71,8 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	var base uint64 // the snapshot's generation; 0 for none
 	if n := len(d.snapshots); n > 0 {
 		base = d.snapshots[n-1]
-		doc, err := readSnapshot(l.dir, base)
-		if err != nil {
+		if err := loadSnapshot(l.dir, base, acct); err != nil {
 			return rep, err
-		}
-		if err := acct.Load(doc); err != nil {
-			return rep, fmt.Errorf("%s: %v", snapshotName(base), err)
 		}
 		rep.Snapshot = snapshotName(base)
 	}

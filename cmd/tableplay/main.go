@@ -95,6 +95,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	// Catch signals before announcing the address: whoever reads it may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer watchMemstats(os.Getenv, stdout)()
 	fmt.Fprintf(stdout, "tableplay serving on http://%s\n", ln.Addr())
 	if files == nil {
 		fmt.Fprintf(stdout, "playground:        none in this build (make build embeds it; or --web DIR)\n")
