@@ -17,7 +17,7 @@ import (
 // their own lines).
 func csProgram(o op.Operation, opt Options) string {
 	c := &coder{indent: "    "}
-	c.line("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	c.line("// " + opt.runsAgainst())
 	c.line("// dotnet add package Azure.Data.Tables")
 	c.line("using System;")
 	if o.Kind == op.Batch {
@@ -34,6 +34,10 @@ func csProgram(o op.Operation, opt Options) string {
 	case op.CreateTable, op.DeleteTable, op.GetTable, op.ListTables:
 	default:
 		c.line("var client = service.GetTableClient(" + jsString(batchTable(o)) + ");")
+		if opt.createsTable(o.Kind) {
+			c.line("// The example's table, created first (kept when it exists).")
+			c.line("client.CreateIfNotExists();")
+		}
 	}
 	c.line("")
 	c.open("try")

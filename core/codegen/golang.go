@@ -22,9 +22,13 @@ func goSource(o op.Operation, opt Options) string {
 	var b strings.Builder
 	imports := map[string]bool{"context": true, "fmt": true, "log": true, "github.com/Azure/azure-sdk-for-go/sdk/data/aztables": true}
 	body := goBody(o, imports)
-	b.WriteString("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.\n")
+	if opt.createsTable(o.Kind) {
+		imports["errors"], imports["github.com/Azure/azure-sdk-for-go/sdk/azcore"] = true, true
+		body = fmt.Sprintf(goCreateFirst, batchTable(o)) + body
+	}
+	b.WriteString("// " + opt.runsAgainst() + "\n")
 	b.WriteString("package main\n\nimport (\n")
-	for _, p := range []string{"context", "encoding/json", "fmt", "log", "maps", "slices", "time"} {
+	for _, p := range []string{"context", "encoding/json", "errors", "fmt", "log", "maps", "slices", "time"} {
 		if imports[p] {
 			fmt.Fprintf(&b, "\t%q\n", p)
 		}
@@ -47,6 +51,16 @@ func goSource(o op.Operation, opt Options) string {
 	}
 	return b.String()
 }
+
+// goCreateFirst creates the example's table, keeping one that exists.
+const goCreateFirst = `// The example's table, created first (kept when it exists).
+if _, err := service.CreateTable(ctx, %q, nil); err != nil {
+var re *azcore.ResponseError
+if !errors.As(err, &re) || re.ErrorCode != "TableAlreadyExists" {
+log.Fatal(err)
+}
+}
+`
 
 // goPrintFunc prints an entity read back: keys, then each property with the
 // Go type the SDK gave it.

@@ -16,7 +16,7 @@ import (
 // indented with two spaces as Prettier would.
 func jsProgram(o op.Operation, opt Options) string {
 	c := &coder{indent: "  "}
-	c.line("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	c.line("// " + opt.runsAgainst())
 	c.line("// npm install @azure/data-tables@13")
 	switch o.Kind {
 	case op.GetTable:
@@ -55,6 +55,10 @@ func jsProgram(o op.Operation, opt Options) string {
 			table = batchTable(o)
 		}
 		c.line("const client = TableClient.fromConnectionString(connectionString, " + jsString(table) + ", options);")
+		if opt.createsTable(o.Kind) {
+			c.line("// The example's table, created first (the SDK treats TableAlreadyExists as success).")
+			c.line("await client.createTable();")
+		}
 	}
 	jsBody(c, o)
 	c.close("}")

@@ -18,8 +18,8 @@ func pyProgram(o op.Operation, opt Options) string {
 	c := &coder{indent: "    "}
 	body := &coder{indent: "    ", depth: 1}
 	imports := map[string]bool{}
-	pyBody(body, o, imports)
-	c.line("# Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	pyBody(body, o, opt, imports)
+	c.line("# " + opt.runsAgainst())
 	c.line("# pip install azure-data-tables")
 	c.line("import sys")
 	if imports["datetime"] {
@@ -80,13 +80,17 @@ func pyProgram(o op.Operation, opt Options) string {
 	return strings.TrimRight(c.String(), "\n") + "\n"
 }
 
-func pyBody(c *coder, o op.Operation, imports map[string]bool) {
+func pyBody(c *coder, o op.Operation, opt Options, imports map[string]bool) {
 	switch o.Kind {
 	case op.CreateTable, op.DeleteTable, op.GetTable, op.ListTables:
 		c.line("service = TableServiceClient.from_connection_string(CONNECTION_STRING)")
 	default:
 		c.line("service = TableServiceClient.from_connection_string(CONNECTION_STRING)")
 		c.line("client = service.get_table_client(" + jsString(batchTable(o)) + ")")
+		if opt.createsTable(o.Kind) {
+			c.line("# The example's table, created first (kept when it exists).")
+			c.line("service.create_table_if_not_exists(" + jsString(batchTable(o)) + ")")
+		}
 	}
 	switch o.Kind {
 	case op.CreateTable:

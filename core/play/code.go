@@ -14,6 +14,32 @@ const codeSASLife = 24 * time.Hour
 // Operation) in a language: {language, code, notes}, or {error}. The code
 // connects to endpoint (the emulator's well-known one when empty).
 func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
+	return a.code(opJSON, language, codegen.Options{Endpoint: endpoint})
+}
+
+// CodeTarget says where generated code connects, for code copied from an
+// embed (docs/embedding.md): an account URL and name (the emulator's
+// well-known ones when empty), and whether the program creates the table it
+// uses first.
+type CodeTarget struct {
+	// Endpoint is the account URL, such as https://sandbox.example/devstoreaccount1.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Account is the account name of the connection string.
+	Account string `json:"account,omitempty"`
+	// CreateTable has the program create its table first.
+	CreateTable bool `json:"createTable,omitempty"`
+}
+
+// CodeForTarget is CodeFor with the target given as JSON of CodeTarget.
+func (a *API) CodeForTarget(opJSON []byte, language string, targetJSON []byte) []byte {
+	var t CodeTarget
+	if err := readJSON(targetJSON, &t); err != nil {
+		return errorJSON("not a code target: " + err.Error())
+	}
+	return a.code(opJSON, language, codegen.Options{Endpoint: t.Endpoint, Account: t.Account, CreateTable: t.CreateTable})
+}
+
+func (a *API) code(opJSON []byte, language string, opt codegen.Options) []byte {
 	var o Operation
 	if err := readJSON(opJSON, &o); err != nil {
 		return errorJSON("not an operation: " + err.Error())
@@ -22,7 +48,8 @@ func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
 	if err != nil {
 		return errorJSON(err.Error())
 	}
-	s, err := codegen.For(t, language, codegen.Options{Endpoint: endpoint, SAS: a.accountSAS()})
+	opt.SAS = a.accountSAS()
+	s, err := codegen.For(t, language, opt)
 	if err != nil {
 		return errorJSON(err.Error())
 	}
