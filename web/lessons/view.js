@@ -58,15 +58,19 @@ class LessonView {
     // the person's own account while a lesson uses it (kept for the tab on
     // the page; an embed's account is its own and lives as long as it does)
     this.saved = this.useHash ? stashed() : null;
-    this.details = el("details", { class: "lessons-box" },
-      el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
-        el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
+    // An embed may show a few steps only ({first, last}, 1-based): no menu,
+    // no lesson summary, a link to the whole lesson instead.
+    this.range = options.steps ?? null;
+    this.details = this.range ? el("div", { class: "lessons-box lesson-steps" })
+      : el("details", { class: "lessons-box" },
+        el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
+          el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
     this.body = el("div", { class: "lessons-body" });
     this.details.append(this.body);
     replace(root, this.details);
     // On the page the location hash drives the view (links, presenter
     // mode); an embed keeps its place in its own state instead.
-    this.place = { id: options.lesson ?? null, step: 1, present: false };
+    this.place = { id: options.lesson ?? null, step: this.range?.first ?? 1, present: false };
     if (this.useHash) {
       window.addEventListener("hashchange", () => this.route());
       document.addEventListener("keydown", (e) => this.key(e));
@@ -107,6 +111,7 @@ class LessonView {
   }
 
   go(step) {
+    if (this.range) step = Math.max(this.range.first, Math.min(this.range.last, step));
     this.navigate(this.lesson.id, step, this.present);
   }
 
@@ -178,7 +183,32 @@ class LessonView {
       el("ol", { class: "lesson-menu", "aria-label": "Lessons" }, items));
   }
 
+  // renderSteps shows one step of an embed's range: the step's text, its
+  // prediction, Run, and the whole lesson a link away.
+  renderSteps() {
+    const l = this.lesson;
+    const s = l.steps[this.step - 1];
+    const { first, last } = this.range;
+    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, `Step ${this.step} of ${l.steps.length}: ${s.title}`);
+    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, "Run");
+    this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
+    const whole = this.options.lessonURL?.(l.id, this.step);
+    replace(this.body,
+      el("p", { class: "lesson-title" }, l.title),
+      heading,
+      prose(s.text, "p", { class: "lesson-text" }),
+      s.note ? prose(`The docs and the service disagree: ${s.note}`, "p", { class: "lesson-note" }) : null,
+      s.predict ? this.predictView(s.predict) : null,
+      el("div", { class: "row wrap lesson-buttons" },
+        first < last ? el("button", { type: "button", class: "secondary", disabled: this.step === first, onclick: () => this.go(this.step - 1) }, "Previous step") : null,
+        this.runButton,
+        first < last ? el("button", { type: "button", class: "secondary next-step", disabled: this.step === last, onclick: () => this.go(this.step + 1) }, "Next step") : null,
+        whole ? el("a", { class: "whole-lesson", href: whole, target: "_blank", rel: "noopener" }, "The whole lesson in the playground") : null),
+      this.resultBox);
+  }
+
   renderLesson() {
+    if (this.range) return this.renderSteps();
     const l = this.lesson;
     const s = l.steps[this.step - 1];
     const n = l.steps.length;
@@ -257,7 +287,12 @@ class LessonView {
       const broken = [...(r.report?.violations ?? []), ...(r.report?.error ? [r.report.error] : [])];
       if (broken.length) parts.push(el("div", { class: "cards" }, broken.map(card)));
       if (this.lesson.clients && r.request) parts.push(clientsView(this.lesson, r));
-      if (r.request && r.response) parts.push(exchange(r.request, r.response, `Step ${this.step}`));
+      if (r.request && r.response) {
+        const x = exchange(r.request, r.response, `Step ${this.step}`);
+        // In a step embed the outcome above is what the step is about; the
+        // exchange is a click away.
+        parts.push(this.range ? el("details", { class: "step-exchange" }, el("summary", {}, "The request and the answer"), x) : x);
+      }
     }
     replace(this.resultBox, parts);
   }
@@ -308,7 +343,8 @@ class LessonView {
 // mountLessons puts the lesson view into root. options: engine (the account's
 // functions; window.tableplay by default), hash (false in an embed: the view
 // keeps its place itself instead of in the location hash), lesson (the
-// lesson to open first), onExchange(x) to show a step's exchange in the wire
+// lesson to open first), steps ({first, last}: show only these steps, with
+// a link made by lessonURL(id, step) to the whole lesson), onExchange(x) to show a step's exchange in the wire
 // view, onChange() after the account changed, onStatus(text) for messages.
 export function mountLessons(root, options = {}) {
   return new LessonView(root, options);
