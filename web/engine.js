@@ -154,7 +154,8 @@ function account(name) {
     requestFor: (operation) => json("requestFor", JSON.stringify(operation)),
     run: (operation) => json("run", JSON.stringify(operation)),
     // target ({endpoint, account, createTable}) says where the code connects.
-    codeFor: (operation, language, target) => json("codeFor", JSON.stringify(operation), String(language), target ? JSON.stringify(target) : ""),
+    codeFor: (operation, language, target) => json("codeFor", JSON.stringify(operation), String(language),
+      target ? (target.createTable ? "create" : "keep") : "", String(target?.endpoint ?? ""), String(target?.account ?? "")),
     exportCSV: (table, filter = "") => json("exportCSV", String(table), String(filter)),
     importCSV: (table, text) => json("importCSV", String(table), String(text)),
     queryStats: (operation) => json("queryStats", JSON.stringify(operation)),

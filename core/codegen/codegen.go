@@ -73,22 +73,19 @@ func (o Options) account() string {
 	return o.Account
 }
 
-// runsAgainst is the program's first comment: where it connects.
-func (o Options) runsAgainst() string {
-	if o.endpoint() == WellKnownEndpoint {
-		return "Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002."
+// runsAgainst is the program's first line, a comment (after prefix): where
+// it connects.
+func (o Options) runsAgainst(prefix string) string {
+	if o.Endpoint == "" || o.endpoint() == WellKnownEndpoint {
+		return prefix + "Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002."
 	}
-	return "Runs against " + o.endpoint() + "."
+	return prefix + "Runs against " + o.endpoint() + "."
 }
 
 // createsTable reports whether the program creates the table it uses
 // before the operation: asked for, and an operation on a table's entities.
 func (o Options) createsTable(kind op.Kind) bool {
-	switch kind {
-	case op.Query, op.Get, op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete, op.Batch:
-		return o.CreateTable
-	}
-	return false
+	return o.CreateTable && kind != op.CreateTable && kind != op.DeleteTable && kind != op.GetTable && kind != op.ListTables
 }
 
 // connectionString is the emulator's connection string for the endpoint.

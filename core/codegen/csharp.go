@@ -17,7 +17,7 @@ import (
 // their own lines).
 func csProgram(o op.Operation, opt Options) string {
 	c := &coder{indent: "    "}
-	c.line("// " + opt.runsAgainst())
+	c.line(opt.runsAgainst("// "))
 	c.line("// dotnet add package Azure.Data.Tables")
 	c.line("using System;")
 	if o.Kind == op.Batch {

@@ -18,7 +18,7 @@ func curlCommands(o op.Operation, opt Options) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	base := opt.endpoint()
-	w("# %s\n", strings.Replace(opt.runsAgainst(), " (or Azurite)", "", 1))
+	w("%s\n", opt.runsAgainst("# "))
 	if opt.SAS != "" {
 		w("# An account SAS the engine signed with the emulator's well-known key.\n")
 		w("SAS=%s\n", shellQuote(opt.SAS))

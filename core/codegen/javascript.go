@@ -16,7 +16,7 @@ import (
 // indented with two spaces as Prettier would.
 func jsProgram(o op.Operation, opt Options) string {
 	c := &coder{indent: "  "}
-	c.line("// " + opt.runsAgainst())
+	c.line(opt.runsAgainst("// "))
 	c.line("// npm install @azure/data-tables@13")
 	switch o.Kind {
 	case op.GetTable:

@@ -19,7 +19,7 @@ func pyProgram(o op.Operation, opt Options) string {
 	body := &coder{indent: "    ", depth: 1}
 	imports := map[string]bool{}
 	pyBody(body, o, opt, imports)
-	c.line("# " + opt.runsAgainst())
+	c.line(opt.runsAgainst("# "))
 	c.line("# pip install azure-data-tables")
 	c.line("import sys")
 	if imports["datetime"] {

@@ -16,7 +16,7 @@ func TestTargetAndCreateTable(t *testing.T) {
 	d := small("p", "r", "1")
 	insert := typed(t, pageOp{Kind: "insert", Table: "Devices", Entity: &d})
 	create := map[string]string{
-		codegen.Go:         `service.CreateTable(ctx, "Devices", nil)`,
+		codegen.Go:         `_, _ = service.CreateTable(ctx, "Devices", nil)`,
 		codegen.JavaScript: "await client.createTable();",
 		codegen.Python:     `service.create_table_if_not_exists("Devices")`,
 		codegen.CSharp:     "client.CreateIfNotExists();",

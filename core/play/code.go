@@ -17,26 +17,12 @@ func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
 	return a.code(opJSON, language, codegen.Options{Endpoint: endpoint})
 }
 
-// CodeTarget says where generated code connects, for code copied from an
-// embed (docs/embedding.md): an account URL and name (the emulator's
-// well-known ones when empty), and whether the program creates the table it
+// CodeForTarget is CodeFor for code copied from an embed
+// (docs/embedding.md): it connects to endpoint as account (the emulator's
+// well-known ones when empty) and, with createTable, creates the table it
 // uses first.
-type CodeTarget struct {
-	// Endpoint is the account URL, such as https://sandbox.example/devstoreaccount1.
-	Endpoint string `json:"endpoint,omitempty"`
-	// Account is the account name of the connection string.
-	Account string `json:"account,omitempty"`
-	// CreateTable has the program create its table first.
-	CreateTable bool `json:"createTable,omitempty"`
-}
-
-// CodeForTarget is CodeFor with the target given as JSON of CodeTarget.
-func (a *API) CodeForTarget(opJSON []byte, language string, targetJSON []byte) []byte {
-	var t CodeTarget
-	if err := readJSON(targetJSON, &t); err != nil {
-		return errorJSON("not a code target: " + err.Error())
-	}
-	return a.code(opJSON, language, codegen.Options{Endpoint: t.Endpoint, Account: t.Account, CreateTable: t.CreateTable})
+func (a *API) CodeForTarget(opJSON []byte, language, endpoint, account string, createTable bool) []byte {
+	return a.code(opJSON, language, codegen.Options{Endpoint: endpoint, Account: account, CreateTable: createTable})
 }
 
 func (a *API) code(opJSON []byte, language string, opt codegen.Options) []byte {
