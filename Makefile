@@ -74,7 +74,7 @@ setup-test:
 	@./scripts/setup test
 
 ## test: everything a fresh machine needs to pass before a change lands
-test: setup-test fmt-check vet check-deps unit race wasm-core e2e
+test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e
 
 # Under make test and make unit a test whose dependency is missing (npm
 # packages, python3, curl) fails; plain go test skips it with a line saying
@@ -157,6 +157,11 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/...
 
+## check-docs: every <table-playground> example of the docs and the demo
+## page still starts and still answers as its expect attribute says
+check-docs:
+	$(GO) run ./cmd/tableplay check-docs docs/ README.md embed.html
+
 ## check-deps: the import direction of docs/architecture.md
 check-deps:
 	./scripts/check-deps
@@ -193,6 +198,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEscapeText$$' -fuzztime $(FUZZTIME) ./core/xmlbody
 	$(GO) test -run '^$$' -fuzz '^FuzzMAC$$' -fuzztime $(FUZZTIME) ./core/mac
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./core/docscheck
 	$(GO) test -run '^$$' -fuzz '^FuzzConn$$' -fuzztime $(FUZZTIME) ./core/h1
 	$(GO) test -run '^$$' -fuzz '^FuzzMenu$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./core/tablecsv

@@ -239,7 +239,9 @@ function account(name) {
     previewEntity: (draft, table, level = "") => json("previewEntity", JSON.stringify(draft), String(table), level),
     requestFor: (operation) => json("requestFor", JSON.stringify(operation)),
     run: (operation) => json("run", JSON.stringify(operation)),
-    codeFor: (operation, language) => json("codeFor", JSON.stringify(operation), String(language)),
+    // target ({endpoint, account, createTable}) says where the code connects.
+    codeFor: (operation, language, target) => json("codeFor", JSON.stringify(operation), String(language),
+      target ? (target.createTable ? "create" : "keep") : "", String(target?.endpoint ?? ""), String(target?.account ?? "")),
     exportCSV: (table, filter = "") => json("exportCSV", String(table), String(filter)),
     importCSV: (table, text) => json("importCSV", String(table), String(text)),
     queryStats: (operation) => json("queryStats", JSON.stringify(operation)),

@@ -35,10 +35,17 @@ type Options struct {
 	// Endpoint is the account URL (WellKnownEndpoint when empty); the
 	// connection string carries it and the well-known key.
 	Endpoint string
+	// Account is the account name the connection string carries
+	// (WellKnownAccount when empty); the key is always the well-known one,
+	// which the emulators accept.
+	Account string
 	// SAS is the query string of an account SAS for the curl commands
 	// (signed by the caller, who holds the key); empty leaves a placeholder
 	// the reader replaces.
 	SAS string
+	// CreateTable has the program create the operation's table first
+	// (keeping it when it exists), so that it runs against a fresh emulator.
+	CreateTable bool
 }
 
 // Snippet is generated code and what a reader should know about it.
@@ -59,9 +66,31 @@ func (o Options) endpoint() string {
 	return strings.TrimRight(o.Endpoint, "/")
 }
 
+func (o Options) account() string {
+	if o.Account == "" {
+		return WellKnownAccount
+	}
+	return o.Account
+}
+
+// runsAgainst is the program's first line, a comment (after prefix): where
+// it connects.
+func (o Options) runsAgainst(prefix string) string {
+	if o.Endpoint == "" || o.endpoint() == WellKnownEndpoint {
+		return prefix + "Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002."
+	}
+	return prefix + "Runs against " + o.endpoint() + "."
+}
+
+// createsTable reports whether the program creates the table it uses
+// before the operation: asked for, and an operation on a table's entities.
+func (o Options) createsTable(kind op.Kind) bool {
+	return o.CreateTable && !serviceLevel(kind)
+}
+
 // connectionString is the emulator's connection string for the endpoint.
 func (o Options) connectionString() string {
-	return "DefaultEndpointsProtocol=http;AccountName=" + WellKnownAccount + ";AccountKey=" + WellKnownKey +
+	return "DefaultEndpointsProtocol=http;AccountName=" + o.account() + ";AccountKey=" + WellKnownKey +
 		";TableEndpoint=" + o.endpoint() + ";"
 }
 

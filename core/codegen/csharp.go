@@ -17,7 +17,7 @@ import (
 // their own lines).
 func csProgram(o op.Operation, opt Options) (string, error) {
 	c := &coder{indent: "    "}
-	c.line("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	c.line(opt.runsAgainst("// "))
 	c.line("// dotnet add package Azure.Data.Tables")
 	c.line("using System;")
 	if o.Kind.Spec().Body == op.BatchBody { // a List of actions
@@ -32,6 +32,10 @@ func csProgram(o op.Operation, opt Options) (string, error) {
 	c.line("var service = new TableServiceClient(connectionString);")
 	if !serviceLevel(o.Kind) {
 		c.line("var client = service.GetTableClient(" + jsString(batchTable(o)) + ");")
+		if opt.createsTable(o.Kind) {
+			c.line("// The example's table, created first (kept when it exists).")
+			c.line("client.CreateIfNotExists();")
+		}
 	}
 	c.line("")
 	c.open("try")

@@ -18,7 +18,7 @@ func curlCommands(o op.Operation, opt Options) (string, error) {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	base := opt.endpoint()
-	w("# Runs against the local emulator: `tableplay serve` on 127.0.0.1:10002.\n")
+	w("%s\n", opt.runsAgainst("# "))
 	if opt.SAS != "" {
 		w("# An account SAS the engine signed with the emulator's well-known key.\n")
 		w("SAS=%s\n", shellQuote(opt.SAS))

@@ -29,9 +29,15 @@ func goSource(o op.Operation, opt Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b.WriteString("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.\n")
+	if opt.createsTable(o.Kind) {
+		imports["errors"], imports["github.com/Azure/azure-sdk-for-go/sdk/azcore"] = true, true
+		body = fmt.Sprintf("// The example's table, created first (kept when it exists).\n"+
+			"if _, err := service.CreateTable(ctx, %q, nil); err != nil {\nvar re *azcore.ResponseError\n"+
+			"if !errors.As(err, &re) || re.ErrorCode != string(aztables.TableAlreadyExists) {\nlog.Fatal(err)\n}\n}\n", batchTable(o)) + body
+	}
+	b.WriteString(opt.runsAgainst("// ") + "\n")
 	b.WriteString("package main\n\nimport (\n")
-	for _, p := range []string{"context", "encoding/json", "fmt", "log", "maps", "slices", "time"} {
+	for _, p := range []string{"context", "encoding/json", "errors", "fmt", "log", "maps", "slices", "time"} {
 		if imports[p] {
 			fmt.Fprintf(&b, "\t%q\n", p)
 		}

@@ -16,7 +16,7 @@ import (
 // indented with two spaces as Prettier would.
 func jsProgram(o op.Operation, opt Options) (string, error) {
 	c := &coder{indent: "  "}
-	c.line("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	c.line(opt.runsAgainst("// "))
 	c.line("// npm install @azure/data-tables@13")
 	switch {
 	case o.Kind == op.GetTable: // its filter is built with odata``
@@ -49,6 +49,10 @@ func jsProgram(o op.Operation, opt Options) (string, error) {
 		c.line("const service = TableServiceClient.fromConnectionString(connectionString, options);")
 	} else {
 		c.line("const client = TableClient.fromConnectionString(connectionString, " + jsString(batchTable(o)) + ", options);")
+		if opt.createsTable(o.Kind) {
+			c.line("// The example's table, created first (the SDK treats TableAlreadyExists as success).")
+			c.line("await client.createTable();")
+		}
 	}
 	if err := jsBody(c, o); err != nil {
 		return "", err

@@ -18,10 +18,10 @@ func pyProgram(o op.Operation, opt Options) (string, error) {
 	c := &coder{indent: "    "}
 	body := &coder{indent: "    ", depth: 1}
 	imports := map[string]bool{}
-	if err := pyBody(body, o, imports); err != nil {
+	if err := pyBody(body, o, opt, imports); err != nil {
 		return "", err
 	}
-	c.line("# Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	c.line(opt.runsAgainst("# "))
 	c.line("# pip install azure-data-tables")
 	c.line("import sys")
 	if imports["datetime"] {
@@ -84,10 +84,14 @@ func pyProgram(o op.Operation, opt Options) (string, error) {
 
 // pyBody writes main's statements: the write its row names, or the kind's
 // own statements.
-func pyBody(c *coder, o op.Operation, imports map[string]bool) error {
+func pyBody(c *coder, o op.Operation, opt Options, imports map[string]bool) error {
 	c.line("service = TableServiceClient.from_connection_string(CONNECTION_STRING)")
 	if !serviceLevel(o.Kind) {
 		c.line("client = service.get_table_client(" + jsString(batchTable(o)) + ")")
+		if opt.createsTable(o.Kind) {
+			c.line("# The example's table, created first (kept when it exists).")
+			c.line("service.create_table_if_not_exists(" + jsString(batchTable(o)) + ")")
+		}
 	}
 	if o.Kind.Spec().Writes {
 		return pyWrite(c, o, imports)

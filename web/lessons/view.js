@@ -60,15 +60,19 @@ class LessonView {
     this.zoom = savedZoom();
     this.wire = []; // this lesson's exchanges, newest first
     this.useHash = options.hash ?? true;
-    this.details = el("details", { class: "lessons-box" },
-      el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
-        el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
+    // An embed may show a few steps only ({first, last}, 1-based): no menu,
+    // no lesson summary, a link to the whole lesson instead.
+    this.range = options.steps ?? null;
+    this.details = this.range ? el("div", { class: "lessons-box lesson-steps" })
+      : el("details", { class: "lessons-box" },
+        el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
+          el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
     this.body = el("div", { class: "lessons-body" });
     this.details.append(this.body);
     replace(root, this.details);
     // On the page the location hash drives the view (links, presenter
     // mode); an embed keeps its place in its own state instead.
-    this.place = { id: options.lesson ?? null, step: 1, present: false };
+    this.place = { id: options.lesson ?? null, step: this.range?.first ?? 1, present: false };
     if (this.useHash) {
       window.addEventListener("hashchange", () => this.route());
       // Captured, so a focused radio never takes a clicker's arrow.
@@ -137,6 +141,7 @@ class LessonView {
   }
 
   go(step) {
+    if (this.range) step = Math.max(this.range.first, Math.min(this.range.last, step));
     this.navigate(this.lesson.id, step, this.present);
   }
 
@@ -195,7 +200,31 @@ class LessonView {
       el("ol", { class: "lesson-menu", "aria-label": "Lessons" }, items));
   }
 
+  // renderSteps shows one step of an embed's range: the step's text, its
+  // prediction, Run, and the whole lesson a link away.
+  renderSteps() {
+    const l = this.lesson;
+    const s = l.steps[this.step - 1];
+    const { first, last } = this.range;
+    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, `Step ${this.step} of ${l.steps.length}: ${s.title}`);
+    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, "Run");
+    this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
+    const whole = this.options.lessonURL?.(l.id, this.step);
+    replace(this.body,
+      el("p", { class: "lesson-title" }, l.title),
+      heading,
+      prose(s.text, "p", { class: "lesson-text" }),
+      s.predict ? this.predictView(s.predict) : null,
+      el("div", { class: "row wrap lesson-buttons" },
+        first < last ? el("button", { type: "button", class: "secondary", disabled: this.step === first, onclick: () => this.go(this.step - 1) }, "Previous step") : null,
+        this.runButton,
+        first < last ? el("button", { type: "button", class: "secondary next-step", disabled: this.step === last, onclick: () => this.go(this.step + 1) }, "Next step") : null,
+        whole ? el("a", { class: "whole-lesson", href: whole, target: "_blank", rel: "noopener" }, "The whole lesson in the playground") : null),
+      this.resultBox);
+  }
+
   renderLesson() {
+    if (this.range) return this.renderSteps();
     const l = this.lesson;
     const s = l.steps[this.step - 1];
     const n = l.steps.length;
@@ -302,7 +331,8 @@ class LessonView {
 // account of its own), hash (false in an embed: the view keeps its place
 // itself instead of in the location hash), lesson (the lesson to open
 // first), onExchange(x) with each step's exchange, onChange() after the
-// lesson's account changed, tryIt(place) to lend the page's workbench to the
+// lesson's account changed, steps ({first, last}: show only these steps, with
+// a link made by lessonURL(id, step) to the whole lesson), tryIt(place) to lend the page's workbench to the
 // lesson ({account, table, filter, select, top, lesson}), onLeave() when
 // a lesson is closed, and record() to start "Make a lesson from this".
 export function mountLessons(root, options = {}) {
