@@ -48,6 +48,11 @@ func (a *API) DecodeContinuation(opJSON []byte) []byte {
 	if err := readJSON(opJSON, &op); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
+	return mustJSON(decodeContinuationOf(op))
+}
+
+// decodeContinuationOf reads an operation's continuation tokens.
+func decodeContinuationOf(op Operation) Continuation {
 	c := Continuation{PartitionKey: decodeToken(op.NextPartitionKey), RowKey: decodeToken(op.NextRowKey), TableName: decodeToken(op.NextTableName)}
 	if c.TableName != nil {
 		if i := strings.IndexByte(c.TableName.Key, 1); i >= 0 {
@@ -66,5 +71,5 @@ func (a *API) DecodeContinuation(opJSON []byte) []byte {
 	case c.PartitionKey != nil || c.RowKey != nil || c.TableName != nil:
 		c.Says = "A token is not one the service makes: it names no key."
 	}
-	return mustJSON(c)
+	return c
 }
