@@ -22,7 +22,7 @@ const HTML = `
   <button id="clear-batch" type="button" class="secondary">Clear queue</button>
 </div>
 <div id="batch-answer" class="answer-box" aria-live="polite"></div>
-<div id="batch-result" class="stack" aria-live="polite"></div>`;
+<div id="batch-result" class="stack"></div>`;
 
 export function mountBatch(root, session) {
   const $ = mount(root, HTML);
@@ -73,7 +73,7 @@ export function mountBatch(root, session) {
     if (answer.ok) answerLine(session, $("batch-answer"), x, `Committed ${queue.length} operation${queue.length === 1 ? "" : "s"} in one transaction.`);
     else {
       const p = answer.parts[0] ?? {};
-      replace($("batch-answer"), el("p", { class: "answer bad", role: "status" },
+      replace($("batch-answer"), el("p", { class: "answer bad" },
         el("span", { class: "answer-status" }, `Operation ${answer.failedIndex} failed: ${p.status} ${p.statusText}`),
         p.code ? [" · ", el("code", {}, p.code)] : null, " · ", p.message ?? "", " Nothing was written.",
         " ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")));
