@@ -10,6 +10,7 @@ import { createPersistence } from "./persist.js";
 import { initTransfer } from "./transfer.js";
 import { initWorkspace } from "./workspace.js";
 import { mountLessons } from "./lessons/view.js";
+import { initStart } from "./start.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -26,7 +27,7 @@ window.addEventListener("tableplay:progress", (e) => {
   status.textContent = total ? `Loading the engine… ${Math.round((100 * loaded) / total)}%` : "Loading the engine…";
 });
 function controlsReady() {
-  for (const node of document.querySelectorAll("main[inert], .account-tools[inert], #lessons[inert]")) node.inert = false;
+  for (const node of document.querySelectorAll("main[inert], .account-tools[inert], #lessons[inert], #start-here[inert]")) node.inert = false;
   $("engine-progress").hidden = true;
 }
 
@@ -65,8 +66,9 @@ async function start() {
   };
   initTransfer(session);
   const workspace = initWorkspace({ session, parts, persistence });
-  await workspace.open();
+  const linked = await workspace.open();
   await parts.tables.refresh();
+  await initStart($("start-here"), { session, engine: tableplay, linked });
   mountLessons($("lessons"), {
     engine: tableplay,
     onExchange: (x) => session.emit("exchange", x),
