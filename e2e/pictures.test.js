@@ -48,12 +48,19 @@ async function lessonAccount(page, id) {
   throw new Error("the lesson's account was not kept");
 }
 
-test("partition-design step 2's query: 2,000 examined, 54 returned, drawn on the key order, with its cost and exchange", async () => {
+// ordersByDay opens the page at 1280×800 on the lesson's account, OrdersByDay
+// selected and $select set.
+async function ordersByDay(select) {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await open(context);
   await lessonAccount(page, "partition-design");
   await selectTable(page, "OrdersByDay");
-  await page.getByLabel("$select").fill("RowKey,Total");
+  await page.getByLabel("$select").fill(select);
+  return { page, context };
+}
+
+test("partition-design step 2's query: 2,000 examined, 54 returned, drawn on the key order, with its cost and exchange", async () => {
+  const { page, context } = await ordersByDay("RowKey,Total");
   await runQuery(page, { filter: "Customer eq 'customer-07'" });
   const picture = page.locator("#query-picture");
   assert.match(await picture.locator(".picture-figures").innerText(), /^2,000 examined · 54 returned · the table holds 2,000/);
@@ -91,11 +98,7 @@ test("partition-design step 2's query: 2,000 examined, 54 returned, drawn on the
 });
 
 test("a paged query shows where each page ended and the key each token names, as pages of one run", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await open(context);
-  await lessonAccount(page, "partition-design");
-  await selectTable(page, "OrdersByDay");
-  await page.getByLabel("$select").fill("RowKey");
+  const { page, context } = await ordersByDay("RowKey");
   await runQuery(page, { filter: "Customer eq 'customer-07'", top: "20" });
   const picture = page.locator("#query-picture");
   const first = await picture.locator(".page-list li").first().innerText();

@@ -85,7 +85,7 @@ for (const width of [1280, 390]) {
     await page.getByRole("button", { name: "Send" }).click();
     await page.locator("#op-answer .answer").waitFor();
     await page.waitForTimeout(600);
-    const announced = await page.evaluate(() => [...new Set(window.announced)]);
+    const announced = await page.evaluate(() => window.announced);
     assert.deepEqual(announced, ["status"], `live regions that spoke: ${announced.join(", ")}`);
     // The page does not send an entity the engine refuses; the one message says so.
     assert.match(await page.locator("#status").innerText(), /^insert: not sent · the entity breaks a rule: /);
@@ -94,6 +94,19 @@ for (const width of [1280, 390]) {
     const after = await cardGaps(page);
     assert.ok(after.length > gaps.length, JSON.stringify(after));
     for (const g of after) assert.ok(g.gap >= -1 && g.gap <= 80, `a card ${g.gap} px from ${g.field}`);
+    // A Send that writes (and is saved in this browser) is announced once
+    // too, with its status: not the wire log, the entity list or the save.
+    for (let i = 8; i >= 1; i--) await page.getByRole("button", { name: `Remove property ${i}` }).click();
+    await page.locator("#entity-cards .ok-note").waitFor();
+    await page.evaluate(() => {
+      window.announced = [];
+    });
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.locator("#op-answer .answer.good").waitFor();
+    await page.locator("#storage-status", { hasText: "Saved in this browser" }).waitFor();
+    await page.waitForTimeout(600);
+    assert.deepEqual(await page.evaluate(() => window.announced), ["status"]);
+    assert.match(await page.locator("#status").innerText(), /^insert: 20[14] /);
     await context.close();
   });
 }

@@ -16,7 +16,7 @@ export function send(session, operation) {
   }
   const ran = session.engine.run(operation);
   if (ran.error) return { operation, request: ran.request, error: ran.error };
-  return { operation, request: ran.request, response: ran.response, stats: ran.stats, bytes: ran.bytes, code: ran.code ?? "", message: ran.message ?? "" };
+  return { operation, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "" };
 }
 
 // sendWrite answers as send does, for an operation that may change the

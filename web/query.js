@@ -23,7 +23,7 @@ const HTML = `
 <form id="query-form" class="stack" novalidate>
   <label for="filter">$filter</label>
   <input id="filter" autocomplete="off" spellcheck="false" aria-describedby="filter-explain" placeholder="PartitionKey eq 'p1' and RowKey ge 'a'">
-  <div id="filter-explain" class="explain" aria-live="polite"></div>
+  <div id="filter-explain" class="explain"></div>
   <div class="row wrap">
     <label for="select">$select</label>
     <input id="select" autocomplete="off" spellcheck="false" placeholder="Name,Age">
@@ -46,6 +46,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   // The run the pages belong to: a next page is another page of it, drawn on
   // the same strip, counted in the same cost and history entry.
   let current = null;
+  let picture = null; // draws the last page's picture once its rows are in
   let rendering = 0; // bumped per page, so a stale slice stops
 
   function explain() {
@@ -137,6 +138,10 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   // (painted) and tableplay:query-complete (every row in), the last run's only.
   function finished(rows) {
     performance.mark("tableplay:query-complete");
+    // The picture asks the engine to place the page in the key order (a few
+    // scans of counting): after the rows, so they paint first.
+    picture?.();
+    picture = null;
     root.dataset.queryRows = String(rows);
     root.dataset.queryPages = String(Number(root.dataset.queryPages ?? 0) + 1);
   }
@@ -169,7 +174,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     if ($("filter").value.trim()) op.filter = $("filter").value;
     if ($("select").value.trim()) op.select = $("select").value;
     if ($("top").value) op.top = Number($("top").value);
-    if (!continuation || !current) current = { pages: [], sent: 0, received: 0, entry: null };
+    if (!continuation || !current) current = { pages: [], requests: 0, sent: 0, received: 0, examined: 0, returned: 0, entry: null, statement: null };
     if (continuation) Object.assign(op, continuation);
     for (const name of ["tableplay:query", "tableplay:query-first-rows", "tableplay:query-complete"]) performance.clearMarks(name);
     performance.mark("tableplay:query");
@@ -183,6 +188,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
       replace($("query-picture"));
       next = null;
       current = null;
+      picture = null;
       $("next-page").disabled = true;
       finished(0);
       return;
@@ -196,22 +202,24 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     replace($("query-summary"),
       el("p", { class: "figures" }, el("strong", {}, `${number(rows.length)} returned`), x.stats ? ` of ${number(x.stats.scanned)} examined` : "", next ? " · more pages" : " · no more pages"),
       more ? tokenView(more) : null);
-    current.sent += x.bytes?.request ?? 0;
-    current.received += x.bytes?.response ?? 0;
-    const picture = session.engine.queryPicture(op);
-    if (!picture.error) current.pages.push(picture);
-    const examined = current.pages.reduce((n, p) => n + p.examined, 0);
-    const returned = current.pages.reduce((n, p) => n + p.returned, 0);
-    replace($("query-picture"),
-      costView({ requests: current.pages.length || 1, examined, returned, sent: current.sent, received: current.received }),
-      current.pages.length ? queryPictureView(current.pages) : null);
+    const cost = current;
+    cost.requests++;
+    cost.sent += x.bytes?.request ?? 0;
+    cost.received += x.bytes?.response ?? 0;
+    cost.examined += x.stats?.scanned ?? 0;
+    cost.returned += rows.length;
+    replace($("query-picture"), costView(cost));
+    cost.statement ??= (op.filter ? session.engine.explainFilter(op.filter, table) : null)?.keyRange?.statement ?? "Scans the whole table.";
+    picture = () => {
+      const placed = session.engine.queryPicture(op);
+      if (placed.error || cost !== current) return;
+      cost.pages.push(placed);
+      $("query-picture").append(queryPictureView(cost.pages, cost.statement));
+    };
     if (x.stats) {
-      const figures = { scanned: examined, returned, pages: current.pages.length, more: Boolean(next) };
+      const figures = { scanned: cost.examined, returned: cost.returned, pages: cost.requests, more: Boolean(next) };
       if (continuation && current.entry) current.entry.update(figures);
-      else {
-        const explained = op.filter ? session.engine.explainFilter(op.filter, table) : null;
-        current.entry = history.add({ filter: op.filter ?? "", ...figures, statement: explained?.keyRange?.statement ?? "Scans the whole table." });
-      }
+      else current.entry = history.add({ filter: op.filter ?? "", ...figures, statement: cost.statement });
     }
     if (rows.length === 0) {
       replace($("query-results"), el("p", { class: "hint" }, "No entity matches."));

@@ -4,8 +4,8 @@
 // and the key its continuation token names), a batch's operations in order
 // with the one that failed, and what each cost (requests, entities examined
 // and returned, bytes on the wire). Every figure comes from the engine
-// (tableplay queryPicture, run's stats and bytes, readBatch); this module
-// only draws them.
+// (tableplay queryPicture and explainFilter, run's stats and bytes,
+// readBatch); this module only draws them.
 import { el, number } from "./dom.js";
 
 const pct = (n, total) => `${total ? (100 * n) / total : 0}%`;
@@ -30,8 +30,9 @@ export function costView({ requests, examined = null, returned = null, sent, rec
 }
 
 // queryPictureView draws a run's pages (each tableplay queryPicture's
-// answer, oldest first) on one strip of the table's key order.
-export function queryPictureView(pages) {
+// answer, oldest first) on one strip of the table's key order; statement
+// is the key range in words (tableplay explainFilter's).
+export function queryPictureView(pages, statement) {
   const first = pages[0];
   const total = first.total;
   const examined = pages.reduce((n, p) => n + p.examined, 0);
@@ -49,7 +50,7 @@ export function queryPictureView(pages) {
       el("p", { class: "picture-figures" },
         el("strong", { class: "examined" }, `${number(examined)} examined`), " · ",
         el("strong", { class: "returned" }, `${number(returned)} returned`), ` · the table holds ${number(total)}; the key range ${number(first.rangeTo - first.rangeFrom)}.`),
-      el("p", { class: "hint" }, first.statement),
+      el("p", { class: "hint" }, statement),
       el("ol", { class: "page-list", "aria-label": "Pages of this run" },
         pages.map((p, i) => el("li", { "data-page": i + 1 },
           el("strong", {}, `Page ${i + 1}`),

@@ -19,8 +19,6 @@ type QueryMap struct {
 	RangeFrom int `json:"rangeFrom"`
 	// RangeTo is the end of the key range, excluded.
 	RangeTo int `json:"rangeTo"`
-	// Statement says the key range in a sentence (ExplainFilter's).
-	Statement string `json:"statement"`
 	// PageFrom and PageTo are the entities this page examined (PageTo
 	// excluded): from the range's start, or the continuation's key, to where
 	// the page ended.
@@ -86,11 +84,7 @@ func (a *API) QueryPicture(opJSON []byte) []byte {
 		return mustJSON(QueryMap{Error: &c})
 	}
 	r := filter.KeyRange(n)
-	kr := &KeyRange{PartitionKey: boundsOf(entity.PartitionKey, r.PKLow, r.PKHigh), Empty: r.Empty}
-	if r.PartitionFixed() {
-		kr.RowKey = boundsOf(entity.RowKey, r.RKLow, r.RKHigh)
-	}
-	m := QueryMap{Total: total, Statement: rangeStatement(kr)}
+	m := QueryMap{Total: total}
 	// The scan starts where the store's does: the lowest key the range
 	// allows (a RowKey only within a fixed partition).
 	startPK, startRK := "", ""

@@ -85,7 +85,7 @@ func TestRunCountsWireBytes(t *testing.T) {
 	a := pictureAPI(t)
 	a.Handler = rest.New(rest.Options{Store: a.Store, Credentials: rest.WellKnown(), Clock: a.Clock})
 	ran := decode[Ran](t, a.Run(mustJSON(Operation{Kind: "query", Table: "pic", Top: 1})))
-	if ran.Bytes == nil || ran.Response == nil {
+	if ran.RequestBytes == 0 || ran.Response == nil {
 		t.Fatalf("%+v", ran)
 	}
 	req := ran.Request
@@ -93,7 +93,7 @@ func TestRunCountsWireBytes(t *testing.T) {
 	wantReq += len(req.URL) - len("http://h")
 	r := ran.Response
 	wantRes := len(fmt.Sprintf("HTTP/1.1 %d %s\r\n", r.Status, r.StatusText)) + headerBytes(r.Headers) + len("\r\n") + len(r.Body)
-	if ran.Bytes.Request != wantReq || ran.Bytes.Response != wantRes || len(r.Body) == 0 {
-		t.Errorf("bytes %+v, want %d and %d", *ran.Bytes, wantReq, wantRes)
+	if ran.RequestBytes != wantReq || ran.ResponseBytes != wantRes || len(r.Body) == 0 {
+		t.Errorf("bytes %d and %d, want %d and %d", ran.RequestBytes, ran.ResponseBytes, wantReq, wantRes)
 	}
 }

@@ -1,8 +1,8 @@
 package play
 
 import (
-	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/tableplay/tableplay/core/rest"
 )
@@ -24,21 +24,15 @@ type Ran struct {
 	// Message is the error's message, alongside Code; empty when the answer
 	// succeeded.
 	Message string `json:"message,omitempty"`
-	// Bytes is the size of the request and the answer as HTTP/1.1 text;
-	// nil when nothing was sent.
-	Bytes *WireBytes `json:"bytes,omitempty"`
+	// RequestBytes and ResponseBytes are the sizes of the request and the
+	// answer as HTTP/1.1 text: the first line, the header lines (the
+	// request's Host included), the blank line and the body; 0 when nothing
+	// was sent.
+	RequestBytes int `json:"requestBytes,omitempty"`
+	// ResponseBytes is the answer's size, counted as RequestBytes is.
+	ResponseBytes int `json:"responseBytes,omitempty"`
 	// Error says why no request could be built or sent.
 	Error string `json:"error,omitempty"`
-}
-
-// WireBytes is what one exchange put on the wire, each message counted as
-// HTTP/1.1 text: its first line, its header lines (the request's Host
-// included), the blank line and the body.
-type WireBytes struct {
-	// Request is the request's size in bytes.
-	Request int `json:"request"`
-	// Response is the answer's size in bytes.
-	Response int `json:"response"`
 }
 
 // headerBytes is the size of header lines "Name: value\r\n".
@@ -50,18 +44,26 @@ func headerBytes(h [][2]string) int {
 	return n
 }
 
-// wireBytes counts an exchange as HTTP/1.1 text.
-func wireBytes(r Request, reply rest.Reply) *WireBytes {
+// wireBytes counts an exchange as HTTP/1.1 text. The request line names
+// the path and query of r.URL, and Host its authority (cut by hand: net/url's
+// writer would weigh on the browser build for one count).
+func wireBytes(r Request, reply rest.Reply) (request, response int) {
 	target, host := r.URL, ""
-	if u, err := url.Parse(r.URL); err == nil {
-		target, host = u.RequestURI(), u.Host
+	if i := strings.Index(target, "://"); i >= 0 {
+		host, target = target[i+3:], ""
+		if j := strings.IndexByte(host, '/'); j >= 0 {
+			host, target = host[:j], host[j:]
+		}
+	}
+	if target == "" {
+		target = "/"
 	}
 	req := len(r.Method) + len(" ") + len(target) + len(" HTTP/1.1\r\n") + headerBytes(r.Headers) + len("\r\n") + len(r.Body)
 	if host != "" {
 		req += len("Host: ") + len(host) + len("\r\n")
 	}
 	status := len("HTTP/1.1 ") + len(strconv.Itoa(reply.Status)) + len(" ") + len(reply.StatusText) + len("\r\n")
-	return &WireBytes{Request: req, Response: status + headerBytes(reply.Headers) + len("\r\n") + len(reply.Body)}
+	return req, status + headerBytes(reply.Headers) + len("\r\n") + len(reply.Body)
 }
 
 // Run builds an operation's request (as RequestFor does) and answers it with
@@ -76,7 +78,8 @@ func (a *API) Run(opJSON []byte) []byte {
 		return mustJSON(Ran{Request: r, Error: "no account"})
 	}
 	reply, stats := a.Handler.ServeMeasured(rest.Call{Method: r.Method, URL: r.URL, Headers: r.Headers, Body: r.Body})
-	ran := Ran{Request: r, Response: &reply, Stats: stats, Bytes: wireBytes(r, reply)}
+	ran := Ran{Request: r, Response: &reply, Stats: stats}
+	ran.RequestBytes, ran.ResponseBytes = wireBytes(r, reply)
 	if reply.Status >= 300 {
 		ran.Code, ran.Message = rest.ErrorOf([]byte(reply.Body))
 	}
