@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 )
@@ -95,5 +96,26 @@ func TestRunCountsWireBytes(t *testing.T) {
 	wantRes := len(fmt.Sprintf("HTTP/1.1 %d %s\r\n", r.Status, r.StatusText)) + headerBytes(r.Headers) + len("\r\n") + len(r.Body)
 	if ran.RequestBytes != wantReq || ran.ResponseBytes != wantRes || len(r.Body) == 0 {
 		t.Errorf("bytes %d and %d, want %d and %d", ran.RequestBytes, ran.ResponseBytes, wantReq, wantRes)
+	}
+}
+
+// BenchmarkQueryPicture places a one-partition page of a 2,000-entity table
+// (40 partitions of 50): the counting scans read the entities before it.
+func BenchmarkQueryPicture(b *testing.B) {
+	st := store.New(store.Options{Clock: time.Now})
+	a := newAPI("http://h/devstoreaccount1")
+	a.Store = st
+	st.CreateTable("big")
+	for i := 0; i < 2000; i++ {
+		e := &entity.Entity{PartitionKey: fmt.Sprintf("p%02d", i%40), RowKey: fmt.Sprintf("r%04d", i)}
+		if _, err := st.Apply("big", store.Op{Kind: store.InsertOrReplace, Entity: e}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	f := "PartitionKey eq 'p30'"
+	op := mustJSON(Operation{Kind: "query", Table: "big", Filter: &f})
+	b.ReportAllocs()
+	for b.Loop() {
+		a.QueryPicture(op)
 	}
 }
