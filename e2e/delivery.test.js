@@ -140,10 +140,12 @@ function staticServer(dir, prefix) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}${prefix}`, stop: () => server.close() })));
 }
 
-test("the engine stays within its download budget: 1.19 MB brotli, 1.63 MB gzip", () => {
+// The budget took 5 KB more for queryPicture and run's byte counts (the
+// pictures of what a query and a batch cost).
+test("the engine stays within its download budget: 1.195 MB brotli, 1.635 MB gzip", () => {
   const size = (name) => statSync(path.join(root, "web", "build", name)).size;
-  assert.ok(size("app.wasm.br") <= 1_190_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
-  assert.ok(size("app.wasm.gz") <= 1_630_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
+  assert.ok(size("app.wasm.br") <= 1_195_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
+  assert.ok(size("app.wasm.gz") <= 1_635_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
 });
 
 test("make site holds every page file, with compressed variants and the hosts' files", () => {

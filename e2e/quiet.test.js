@@ -82,7 +82,7 @@ for (const width of [1280, 390]) {
         }
       }).observe(document.body, { childList: true, subtree: true });
     });
-    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.locator("#op-answer .answer").waitFor();
     await page.waitForTimeout(600);
     const announced = await page.evaluate(() => window.announced);
@@ -101,7 +101,7 @@ for (const width of [1280, 390]) {
     await page.evaluate(() => {
       window.announced = [];
     });
-    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.locator("#op-answer .answer.good").waitFor();
     await page.locator("#storage-status", { hasText: "Saved in this browser" }).waitFor();
     await page.waitForTimeout(600);

@@ -210,10 +210,13 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     cost.returned += rows.length;
     replace($("query-picture"), costView(cost));
     cost.statement ??= (op.filter ? session.engine.explainFilter(op.filter, table) : null)?.keyRange?.statement ?? "Scans the whole table.";
+    const examined = x.stats?.scanned ?? 0;
     picture = () => {
       const placed = session.engine.queryPicture(op);
       if (placed.error || cost !== current) return;
-      cost.pages.push(placed);
+      // The page examined what run's stats say, from where the engine
+      // places its start; it ended where its continuation starts.
+      cost.pages.push({ ...placed, examined, returned: rows.length, pageTo: placed.pageFrom + examined, next: more });
       $("query-picture").append(queryPictureView(cost.pages, cost.statement));
     };
     if (x.stats) {

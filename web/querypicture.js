@@ -29,9 +29,11 @@ export function costView({ requests, examined = null, returned = null, sent, rec
   return el("p", { class: "cost" }, el("strong", {}, "Cost: "), parts.join(" · "));
 }
 
-// queryPictureView draws a run's pages (each tableplay queryPicture's
-// answer, oldest first) on one strip of the table's key order; statement
-// is the key range in words (tableplay explainFilter's).
+// queryPictureView draws a run's pages (oldest first, each tableplay
+// queryPicture's answer with the page's examined and returned from run's
+// stats, pageTo where it ended, and next, its continuation decoded) on one
+// strip of the table's key order; statement is the key range in words
+// (tableplay explainFilter's).
 export function queryPictureView(pages, statement) {
   const first = pages[0];
   const total = first.total;

@@ -10,7 +10,9 @@ import (
 // QueryMap is QueryPicture's answer: where one page of a query lies in its
 // table's key order. Positions count entities in (PartitionKey, RowKey)
 // order from 0, so the page can draw the table as a strip of Total entities
-// with the key range and the page marked on it.
+// with the key range marked, and the page from PageFrom on for as many
+// entities as the run examined (Run's stats), up to the key its
+// continuation names.
 type QueryMap struct {
 	// Total is how many entities the table holds.
 	Total int `json:"total"`
@@ -19,22 +21,9 @@ type QueryMap struct {
 	RangeFrom int `json:"rangeFrom"`
 	// RangeTo is the end of the key range, excluded.
 	RangeTo int `json:"rangeTo"`
-	// PageFrom and PageTo are the entities this page examined (PageTo
-	// excluded): from the range's start, or the continuation's key, to where
-	// the page ended.
+	// PageFrom is where the page's scan starts: the range's start, or the
+	// continuation's key when it lies further on.
 	PageFrom int `json:"pageFrom"`
-	// PageTo is where the page ended, excluded: the next page's first key.
-	PageTo int `json:"pageTo"`
-	// Examined and Returned are the page's figures (PageTo - PageFrom
-	// examined).
-	Examined int `json:"examined"`
-	// Returned is how many entities the page holds.
-	Returned int `json:"returned"`
-	// Next is the continuation the page ended with: the tokens and the keys
-	// they name; nil on the last page.
-	Next *Continuation `json:"next,omitempty"`
-	// Error is the service's error when the query cannot run.
-	Error *Card `json:"error,omitempty"`
 }
 
 // hideAll makes a store query match nothing while still counting every
@@ -59,12 +48,11 @@ func (a *API) rank(table, pk, rk string) int {
 		a.countRange(table, "PartitionKey eq "+quoteKey(pk)+" and RowKey lt "+quoteKey(rk))
 }
 
-// QueryPicture runs one page of a query (an operation as Run takes it,
-// continuation included) against the store and places it in the table's key
-// order: the filter's key range, the entities the page examined, and where
-// the next page starts. Finding the positions reads at most the table's
-// entities three times over, as three full scans would; nothing is returned
-// but counts and the keys the tokens name.
+// QueryPicture places a query (an operation as Run takes it, continuation
+// included) in its table's key order: the filter's key range and where the
+// page's scan starts. Finding the positions reads at most the table's
+// entities three times over, as three full scans would; only counts are
+// returned.
 func (a *API) QueryPicture(opJSON []byte) []byte {
 	var p Operation
 	if err := readJSON(opJSON, &p); err != nil || a.Store == nil {
@@ -74,14 +62,12 @@ func (a *API) QueryPicture(opJSON []byte) []byte {
 	if p.Filter != nil && *p.Filter != "" {
 		var err *tableerr.Error
 		if n, err = filter.Parse(*p.Filter); err != nil {
-			c := cardOf(err)
-			return mustJSON(QueryMap{Error: &c})
+			return errorJSON(err.Message)
 		}
 	}
 	total, terr := a.Store.Count(p.Table)
 	if terr != nil {
-		c := cardOf(terr)
-		return mustJSON(QueryMap{Error: &c})
+		return errorJSON(terr.Message)
 	}
 	r := filter.KeyRange(n)
 	m := QueryMap{Total: total}
@@ -101,23 +87,10 @@ func (a *API) QueryPicture(opJSON []byte) []byte {
 		m.RangeTo += all.Scanned
 	}
 	m.PageFrom = m.RangeFrom
-	if p.NextPartitionKey != "" || p.NextRowKey != "" {
-		pk, ok1 := store.DecodeToken(p.NextPartitionKey)
-		rk, ok2 := store.DecodeToken(p.NextRowKey)
-		if ok1 && ok2 {
-			m.PageFrom = max(m.PageFrom, a.rank(p.Table, pk, rk))
-		}
-	}
-	page, qerr := a.Store.Query(p.Table, store.Query{Filter: n, Top: p.Top, NextPartitionKey: p.NextPartitionKey, NextRowKey: p.NextRowKey})
-	if qerr != nil {
-		c := cardOf(qerr)
-		return mustJSON(QueryMap{Error: &c})
-	}
-	m.Examined, m.Returned = page.Scanned, len(page.Entities)
-	m.PageTo = m.PageFrom + page.Scanned
-	if page.More() {
-		c := decodeContinuationOf(Operation{NextPartitionKey: page.NextPartitionKey, NextRowKey: page.NextRowKey})
-		m.Next = &c
+	pk, ok1 := store.DecodeToken(p.NextPartitionKey)
+	rk, ok2 := store.DecodeToken(p.NextRowKey)
+	if ok1 && ok2 && p.NextPartitionKey != "" {
+		m.PageFrom = max(m.PageFrom, a.rank(p.Table, pk, rk))
 	}
 	return mustJSON(m)
 }

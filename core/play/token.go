@@ -48,11 +48,6 @@ func (a *API) DecodeContinuation(opJSON []byte) []byte {
 	if err := readJSON(opJSON, &op); err != nil {
 		return errorJSON("not an operation: " + err.Error())
 	}
-	return mustJSON(decodeContinuationOf(op))
-}
-
-// decodeContinuationOf reads an operation's continuation tokens.
-func decodeContinuationOf(op Operation) Continuation {
 	c := Continuation{PartitionKey: decodeToken(op.NextPartitionKey), RowKey: decodeToken(op.NextRowKey), TableName: decodeToken(op.NextTableName)}
 	if c.TableName != nil {
 		if i := strings.IndexByte(c.TableName.Key, 1); i >= 0 {
@@ -71,5 +66,5 @@ func decodeContinuationOf(op Operation) Continuation {
 	case c.PartitionKey != nil || c.RowKey != nil || c.TableName != nil:
 		c.Says = "A token is not one the service makes: it names no key."
 	}
-	return c
+	return mustJSON(c)
 }
