@@ -77,6 +77,8 @@ func register(binding js.Value, accounts *play.Accounts) {
 	account("exportCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ExportCSV(arg(a, 0), arg(a, 1))) })
 	account("importCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ImportCSV(arg(a, 0), arg(a, 1))) })
 	account("queryStats", false, func(x *play.Account, a []js.Value) any { return string(x.API.QueryStats([]byte(arg(a, 0)))) })
+	// queryPicture places one page of a query in its table's key order.
+	account("queryPicture", false, func(x *play.Account, a []js.Value) any { return string(x.API.QueryPicture([]byte(arg(a, 0)))) })
 	// explainFilter reads the named table's entities for type mismatches.
 	account("explainFilter", false, func(x *play.Account, a []js.Value) any { return string(x.API.ExplainFilter(arg(a, 0), arg(a, 1))) })
 	account("changes", false, func(x *play.Account, _ []js.Value) any { return string(x.Changes.Drain()) })

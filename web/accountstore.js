@@ -58,8 +58,9 @@ const done = (tx) =>
 // recreated after the browser cleared storage never repeats one.
 const newEpoch = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 
-// createAccountStore keeps engine's account. say(text) reports how saving
-// goes; onRemote() is called after another tab's changes were applied here.
+// createAccountStore keeps engine's account. say(text, {routine}) reports how saving
+// goes (routine for an ordinary save); onRemote() is called after another
+// tab's changes were applied here.
 export function createAccountStore(engine, { say = () => {}, onRemote = () => {} } = {}) {
   let db = null;
   let usable = false; // storage opened once: a lost connection is reopened
@@ -266,7 +267,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
           channel?.postMessage({ type: "changes" });
           ms = performance.now() - start;
           failures = 0;
-          say(`Saved in this browser at ${new Date().toLocaleTimeString()}.`);
+          say(`Saved in this browser at ${new Date().toLocaleTimeString()}.`, { routine: true });
           document.body.dataset.saved = String(Number(document.body.dataset.saved ?? 0) + 1);
           document.body.dataset.saveMs = ms.toFixed(1); // for make measure
         }

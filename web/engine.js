@@ -245,6 +245,7 @@ function account(name) {
     exportCSV: (table, filter = "") => json("exportCSV", String(table), String(filter)),
     importCSV: (table, text) => json("importCSV", String(table), String(text)),
     queryStats: (operation) => json("queryStats", JSON.stringify(operation)),
+    queryPicture: (operation) => json("queryPicture", JSON.stringify(operation)),
     explainFilter: (text, table = "") => json("explainFilter", String(text), String(table)),
     changes: () => json("changes"),
     applyChange: (record) => plain("applyChange", typeof record === "string" ? record : JSON.stringify(record)),

@@ -26,7 +26,7 @@ const HTML = `
   <label><input type="radio" name="level" value="fullmetadata"> Full</label>
 </fieldset>
 <div id="exchanges-part">
-  <div id="exchanges" class="exchanges" aria-live="polite">
+  <div id="exchanges" class="exchanges">
     <p class="hint">Every action shows here: the request the Go SDK sends and the engine's answer.</p>
   </div>
 </div>
