@@ -51,7 +51,7 @@ func (x *exchange) execute(d decoded) {
 		x.queryPage(o, res)
 	case op.Get:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
-		x.entityJSON(200, o.Table, res.Entity, projection(o, res), false)
+		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
 	case op.Insert:
 		stored := res.Entity
 		etag, loc := x.etagAndLocation(o.Table, stored)
@@ -62,11 +62,11 @@ func (x *exchange) execute(d decoded) {
 			x.noContent()
 			return
 		}
-		x.entityJSON(201, o.Table, stored, nil, true)
+		x.entityJSON(201, o.Table, stored, nil)
 	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
-			x.entityJSON(200, o.Table, res.Entity, nil, true)
+			x.entityJSON(200, o.Table, res.Entity, nil)
 			return
 		}
 		x.noContent()
@@ -78,12 +78,10 @@ func (x *exchange) execute(d decoded) {
 }
 
 // entityJSON writes an entity as the body, encoded into a pooled buffer
-// (the ResponseWriter copies what it is given); written: the answer to the
-// write that stored e, which leaves e's encoding to its first read.
-func (x *exchange) entityJSON(status int, table string, e *entity.Entity, p *odata.Projection, written bool) {
+// (the ResponseWriter copies what it is given).
+func (x *exchange) entityJSON(status int, table string, e *entity.Entity, p *odata.Projection) {
 	buf := x.h.bodies.get()
 	c := x.ctx(table)
-	c.Transient = written
 	body := odata.AppendEntity(buf.b[:0], c, e, p)
 	x.json(status, body)
 	x.h.bodies.put(buf, body)
