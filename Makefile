@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: measure perf run build site wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -28,14 +28,22 @@ build: site
 site: wasm
 	./scripts/build-site $(SITE)
 
+## npm: the embed as an npm package in NPM (site/npm) and its tarball
+## (site/tableplay-VERSION.tgz, npm pack); docs/embedding.md shows the CDN
+## form. NPM_VERSION sets the version (else 0.0.0-v and the site's version).
+NPM ?= site/npm
+npm: site
+	./scripts/build-npm $(NPM) $(SITE)
+	cd $(dir $(NPM)) && npm pack --silent ./$(notdir $(NPM))
+
 ## wasm: the engine for the browser in web/build/ (generated, git-ignored):
 ## go-glue.js (Go's glue as a module that defines no globals), app.wasm and
-## its .br and .gz. app.wasm is replaced only when it changed, so the slow
+## the .br and .gz of both. app.wasm is replaced only when it changed, so the slow
 ## brotli -11 runs only then.
 wasm: setup-run web/build/go-glue.js
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w' -o bin/app.wasm ./wasm
 	@cmp -s bin/app.wasm web/build/app.wasm || cp bin/app.wasm web/build/app.wasm
-	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz
+	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz web/build/go-glue.js.br web/build/go-glue.js.gz
 
 # The glue is the wasm_exec.js of the Go that builds app.wasm (they must
 # match), rewritten by scripts/wasmglue into a module.
@@ -50,6 +58,15 @@ web/build/app.wasm.br: web/build/app.wasm
 web/build/app.wasm.gz: web/build/app.wasm
 	gzip -9 -n -c $< >$@
 
+# The glue's variants let tableplay serve --web send it compressed, as the
+# binary's own page does: web/engine.js takes a compressed glue as the sign
+# that the server compresses the engine too.
+web/build/go-glue.js.br: web/build/go-glue.js
+	brotli -q 11 -c $< >$@
+
+web/build/go-glue.js.gz: web/build/go-glue.js
+	gzip -9 -n -c $< >$@
+
 setup-run:
 	@./scripts/setup run
 
@@ -57,7 +74,7 @@ setup-test:
 	@./scripts/setup test
 
 ## test: everything a fresh machine needs to pass before a change lands
-test: setup-test fmt-check vet check-deps unit race wasm-core e2e
+test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e
 
 # Under make test and make unit a test whose dependency is missing (npm
 # packages, python3, curl) fails; plain go test skips it with a line saying
@@ -104,14 +121,30 @@ perf:
 		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
 	./bin/perf -server bin/tableplay-api $(if $(PERF_VS),-vs $(PERF_VS)) $(PERF_FLAGS)
 
+## scale: tableplay serve loaded with SCALE_N entities (comma-separated:
+## 100k,300k,1M) through the Go SDK, batches of 100, in memory and with
+## --data: load rate, RSS, peak, live heap, bytes per entity, data directory,
+## restart time and memory after it (not part of make test; 1M needs ~10 GB
+## free). SCALE_VS=azurite loads Azurite in memory side by side (as perf).
+SCALE_N ?= 100k,300k,1M
+SCALE_VS ?=
+scale:
+	$(GO) build -o bin/tableplay-api ./cmd/tableplay
+	$(GO) build -o bin/perf ./cmd/perf
+	@if [ "$(SCALE_VS)" = azurite ] && [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
+		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+	./bin/perf -server bin/tableplay-api -scale $(SCALE_N) $(if $(SCALE_VS),-vs $(SCALE_VS))
+
 ## measure: browser figures (bytes on the wire and time to ready on
 ## loopback and throttled, a second visit; call costs; the embed's bootstrap,
-## Run to interactive and memory; the query view) and what each package adds
+## Run to interactive and memory; the query view; the embed from another
+## origin on a compressing and on a plain static host) and what each package adds
 ## to app.wasm; not part of make test
 measure: setup-test build
 	node e2e/measure-network.mjs
 	node e2e/measure.mjs
 	node e2e/measure-embed.mjs
+	node e2e/measure-hosts.mjs
 	@./scripts/wasm-sizes 20
 
 fmt:
@@ -124,6 +157,11 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/...
 
+## check-docs: every <table-playground> example of the docs and the demo
+## page still starts and still answers as its expect attribute says
+check-docs:
+	$(GO) run ./cmd/tableplay check-docs docs/ README.md embed.html
+
 ## check-deps: the import direction of docs/architecture.md
 check-deps:
 	./scripts/check-deps
@@ -135,11 +173,14 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEntity$$' -fuzztime $(FUZZTIME) ./core/odata
 	$(GO) test -run '^$$' -fuzz '^FuzzWithinDepth$$' -fuzztime $(FUZZTIME) ./core/odata
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/filter
+	$(GO) test -run '^$$' -fuzz '^FuzzCompleteLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzRedo$$' -fuzztime $(FUZZTIME) ./core/store
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadBlocks$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckCors$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFrames$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzRecover$$' -fuzztime $(FUZZTIME) ./persist
+	$(GO) test -run '^$$' -fuzz '^FuzzReadSnapshot$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatchMatchesGo$$' -fuzztime $(FUZZTIME) ./core/rest
@@ -157,6 +198,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEscapeText$$' -fuzztime $(FUZZTIME) ./core/xmlbody
 	$(GO) test -run '^$$' -fuzz '^FuzzMAC$$' -fuzztime $(FUZZTIME) ./core/mac
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
+	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./core/docscheck
 	$(GO) test -run '^$$' -fuzz '^FuzzConn$$' -fuzztime $(FUZZTIME) ./core/h1
 	$(GO) test -run '^$$' -fuzz '^FuzzMenu$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./core/tablecsv

@@ -42,10 +42,43 @@ export function startBinary(...flags) {
 
 // launchBrowser starts headless Chromium with the flags this closed network
 // needs (no background traffic).
+//
+// Every context it opens is a returning visitor with an empty account (the
+// page's first-visit sample and "start here" path stay out of tests about
+// other things); firstVisitContext opens a truly fresh profile.
 export async function launchBrowser() {
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium not found at ${chromiumPath}: install Debian's chromium package`);
   }
+  const browser = await launchChromium();
+  const fresh = browser.newContext.bind(browser);
+  browser.firstVisitContext = fresh;
+  browser.newContext = async (options) => {
+    const context = await fresh(options);
+    await context.addInitScript(() => {
+      try {
+        localStorage.setItem("tableplay:visited", "1");
+      } catch {
+        // an opaque origin has no storage, and no first visit either
+      }
+    });
+    return context;
+  };
+  browser.newPage = async (options) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.once("close", () => context.close());
+    return page;
+  };
+  return browser;
+}
+
+// firstVisitContext opens a context as a new visitor's: nothing remembered.
+export function firstVisitContext(browser, options) {
+  return browser.firstVisitContext(options);
+}
+
+function launchChromium() {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,

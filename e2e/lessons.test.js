@@ -1,12 +1,16 @@
 // e2e/lessons.test.js is responsible for testing the lesson view in
 // Chromium: whole lessons walked step by step answering the predictions
-// (one by mouse, one by keyboard alone), links to a step, progress kept
-// across a reload, the person's own account given back, presenter mode on
-// the arrow keys, and the layout at 1280 and 390 px in light and dark.
+// (one by mouse, one by keyboard alone), each step explained after its run
+// and never before, links to a step, progress kept across a reload, a
+// lesson in its own account and wire list with "Try it yourself" lending
+// the workbench and giving it back exactly, presenter mode on a clicker's
+// keys (→, PageDown, Space, number keys) and its zoom, and the layout at
+// 1280 and 390 px in light and dark.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { useBrowser, assertNamed } from "./harness.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { useBrowser, assertNamed, root } from "./harness.js";
 
 const env = useBrowser({ before, after });
 
@@ -34,10 +38,6 @@ async function tabTo(page, fn, what) {
   assert.fail(`Tab never reached ${what}`);
 }
 
-async function lastWireStatus(page) {
-  return page.locator("#exchanges article .status-line").first().innerText();
-}
-
 test("two clients race: the whole lesson by mouse, predictions answered, ETags and timeline per client", async () => {
   const { page, context, errors } = await open("#lesson=two-clients&step=1");
   const view = await lesson(page, "two-clients");
@@ -46,6 +46,8 @@ test("two clients race: the whole lesson by mouse, predictions answered, ETags a
     const s = view.steps[i];
     assert.equal(await stepCount(page), `Step ${i + 1} of 7`);
     assert.equal(await page.locator(".lesson-step-title").innerText(), `${i + 1}. ${s.title}`);
+    // Nothing explains the step before it runs.
+    assert.equal(await page.locator(".lesson-explain").count(), 0);
     if (s.predict) {
       // The answer is not shown before the person predicts, and Run asks for a prediction first.
       assert.equal(await page.locator(".verdict").count(), 0);
@@ -54,11 +56,18 @@ test("two clients race: the whole lesson by mouse, predictions answered, ETags a
       await page.locator(".prediction input").nth(s.predict.answer).check();
     }
     await page.getByRole("button", { name: "Run step" }).click();
-    await page.locator(".agrees").waitFor();
-    assert.equal(await page.locator(".agrees").innerText(), "The engine did what the lesson says.");
-    if (s.predict) assert.match(await page.locator(".verdict").innerText(), /^Your prediction was right/);
-    // The exchange is in the page's wire view too, with the step's status.
-    assert.match(await lastWireStatus(page), new RegExp(`^HTTP/1.1 ${s.expect.status} `));
+    await page.locator(".lesson-explain").waitFor();
+    // The explanation carries the engine's status; the author's self-check
+    // is data for tests, never text for learners.
+    assert.match(await page.locator(".lesson-explain").innerText(), new RegExp(`\\b${s.expect.status}\\b`));
+    assert.equal(await page.locator(".lesson-result").getAttribute("data-ok"), "true");
+    assert.doesNotMatch(await page.locator("#lessons").innerText(), /did what the lesson says/);
+    if (s.predict) assert.match(await page.locator(".verdict").innerText(), /^Right: /);
+    // The exchange is in the lesson's own wire list, with the step's status,
+    // and not in the page's wire view.
+    assert.match(await page.locator(".lesson-wire summary").innerText(), new RegExp(`: ${i + 1} exchange`));
+    assert.match(await page.locator(".lesson-wire .status-line").first().textContent(), new RegExp(`^HTTP/1.1 ${s.expect.status} `));
+    assert.equal(await page.locator("#exchanges article").count(), 0);
     // Each client's column: the ETag it holds and its requests so far.
     const held = await page.locator(".lesson-client .held").allInnerTexts();
     assert.equal(held.length, 2);
@@ -100,9 +109,9 @@ test("table names: the whole lesson with the keyboard alone, then progress survi
     const focusVisible = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
     assert.notEqual(focusVisible, "none", "the focused button shows its focus");
     await page.keyboard.press("Enter");
-    await page.locator(".agrees").waitFor();
-    assert.equal(await page.locator(".agrees").innerText(), "The engine did what the lesson says.");
-    if (s.predict) assert.match(await page.locator(".verdict").innerText(), /^Your prediction was right/);
+    await page.locator(".lesson-explain").waitFor();
+    assert.equal(await page.locator(".lesson-result").getAttribute("data-ok"), "true");
+    if (s.predict) assert.match(await page.locator(".verdict").innerText(), /^Right: /);
     if (s.note) assert.match(await page.locator(".lesson-note").innerText(), /disagree/);
     if (s.tableName !== undefined) {
       // The rule cards are the ones validateTableName reports for the name.
@@ -121,10 +130,14 @@ test("table names: the whole lesson with the keyboard alone, then progress survi
       assert.equal(await page.evaluate(() => document.activeElement?.className), "lesson-step-title");
     }
   }
-  // The reserved name's step says what the service answers, unlike the docs.
+  // The reserved name's step says what the service answers, unlike the
+  // docs, once it has run (the note would give the answer away before).
   await page.goto(env.server.url + "/#lesson=table-names&step=3");
   await page.reload();
   await page.waitForSelector("body[data-ready=true]");
+  assert.equal(await page.locator(".lesson-note").count(), 0);
+  await page.locator(".prediction input").nth(1).check();
+  await page.getByRole("button", { name: "Run step" }).click();
   assert.match(await page.locator(".lesson-note").innerText(), /404.*400/s);
   await page.goto(env.server.url + "/#");
   if (!(await page.locator(".lessons-box").evaluate((d) => d.open))) await page.locator(".lessons-box > summary").click();
@@ -136,65 +149,167 @@ test("table names: the whole lesson with the keyboard alone, then progress survi
   await context.close();
 });
 
-test("a link opens a lesson at a step; Reset lesson and leaving give the account back", async () => {
-  const { page, context } = await open("");
+test("a lesson runs in its own account and wire list; Try it yourself lends the workbench and gives it back exactly", async () => {
+  const { page, context, errors } = await open("");
+  // The person's workspace: a table, selected, a query run (its answers on
+  // screen), a filter typed and an operation queued.
   await page.getByLabel("New table name").fill("Mine");
   await page.getByRole("button", { name: "Create", exact: true }).click();
-  await page.getByRole("button", { name: "Mine", exact: true }).waitFor();
+  await page.getByRole("button", { name: "Mine", exact: true }).click();
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.locator("#query-results > *").first().waitFor();
+  await page.locator("#filter").fill("RowKey eq 'mine'");
+  const workspace = () => page.evaluate(() => ({
+    tables: window.tableplay.snapshot().tables.map((t) => `${t.name}:${t.entities.length}`).join(","),
+    selected: document.querySelector("#query-table")?.textContent,
+    filter: document.querySelector("#filter").value,
+    queue: document.querySelector("#batch-queue").innerHTML,
+    exchanges: document.querySelector("#exchanges").innerHTML,
+    results: document.querySelector("#query-results").innerHTML,
+  }));
+  const mine = await workspace();
+  assert.equal(mine.tables, "Mine:0");
+  assert.match(mine.exchanges, /article/);
+
+  // A link opens the lesson at step 2; its run touches nothing of the workspace.
   await page.evaluate(() => (location.hash = "#lesson=partition-design&step=2"));
-  assert.equal(await stepCount(page), "Step 2 of 6");
+  await page.waitForFunction(() => document.querySelector(".step-count")?.textContent === "Step 2 of 6");
   await page.locator(".prediction input").nth(2).check();
   await page.getByRole("button", { name: "Run step" }).click();
   assert.match(await page.locator(".outcome").innerText(), /Returned 54, examined 2000/);
-  // The lesson's generated tables are the account now: try it yourself.
-  await page.getByRole("button", { name: "OrdersByDay", exact: true }).waitFor();
-  const count = () => page.evaluate(() => window.tableplay.snapshot().tables.map((t) => `${t.name}:${t.entities.length}`).join(","));
-  assert.equal(await count(), "OrdersByCustomer:2000,OrdersByDay:2000");
-  await page.evaluate(() => window.tableplay.reset());
-  assert.equal(await count(), "");
-  await page.getByRole("button", { name: "Reset lesson" }).click();
-  assert.equal(await count(), "OrdersByCustomer:2000,OrdersByDay:2000");
-  // A reload in the middle of the lesson still gives the account back on leaving.
+  assert.match(await page.locator(".lesson-explain").innerText(), /^54 returned, 2,000 examined/);
+  assert.match(await page.locator(".lesson-result .lesson-query").innerText(), /\$filter\s+Customer eq 'customer-07'/);
+  assert.deepEqual(await workspace(), mine, "the lesson left the workspace as it was");
+  const lessonTables = await page.evaluate(() => window.tableplay.account("lessons").snapshot().tables.map((t) => `${t.name}:${t.entities.length}`).join(","));
+  assert.equal(lessonTables, "OrdersByCustomer:2000,OrdersByDay:2000");
+
+  // Try it yourself: the workbench holds the lesson's tables, with the
+  // step's table and filter selected, and none of the person's answers.
+  await page.getByRole("button", { name: "Try it yourself" }).click();
+  await page.getByRole("button", { name: "Back to my workspace" }).waitFor();
+  const trying = await workspace();
+  assert.equal(trying.tables, "OrdersByCustomer:2000,OrdersByDay:2000");
+  assert.match(trying.selected, /OrdersByDay/);
+  assert.equal(trying.filter, "Customer eq 'customer-07'");
+  assert.doesNotMatch(trying.exchanges, /article/);
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.locator("#exchanges article").first().waitFor();
+
+  // Back: exactly the workspace as it was.
+  await page.getByRole("button", { name: "Back to my workspace" }).click();
+  await page.waitForFunction(() => document.querySelector(".lesson-borrow")?.hidden);
+  assert.deepEqual(await workspace(), mine);
+  // Lent again, then leaving the lesson gives it back too; so does a reload.
+  await page.getByRole("button", { name: "Try it yourself" }).click();
+  await page.getByRole("button", { name: "Back to my workspace" }).waitFor();
+  await page.getByRole("link", { name: "All lessons" }).click();
+  await page.waitForFunction(() => document.querySelector(".lesson-borrow")?.hidden);
+  assert.deepEqual(await workspace(), mine);
+  await page.evaluate(() => (location.hash = "#lesson=partition-design&step=2"));
+  await page.getByRole("button", { name: "Try it yourself" }).click();
+  await page.getByRole("button", { name: "Back to my workspace" }).waitFor();
   await page.reload();
   await page.waitForSelector("body[data-ready=true]");
-  assert.equal(await stepCount(page), "Step 2 of 6");
-  await page.getByRole("link", { name: "All lessons" }).click();
-  await page.getByRole("button", { name: "Mine", exact: true }).waitFor();
-  assert.equal(await count(), "Mine:0");
+  assert.equal((await workspace()).tables, "Mine:0");
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
-test("presenter mode: one step at a time, large, on the arrow keys", async () => {
-  const { page, context } = await open("#lesson=etags&step=1&present");
+// walk presses only key (and the number keys for predictions) through a
+// whole lesson in presenter mode: every step runs, none makes the page
+// taller than twice the window or wider than it, and a focused radio never
+// takes the key.
+async function walk(page, id, key) {
+  await page.evaluate((h) => (location.hash = h), `#lesson=${id}&step=1&present`);
+  const view = await lesson(page, id);
+  const n = view.steps.length;
+  await page.waitForFunction((k) => document.querySelector(".step-count")?.textContent === `Step 1 of ${k}`, n);
+  for (let i = 0; i < n; i++) {
+    const s = view.steps[i];
+    assert.equal(await stepCount(page), `Step ${i + 1} of ${n}`);
+    assert.equal(await page.locator(".lesson-explain").count(), 0, `${id} step ${i + 1}: nothing explained before the run`);
+    if (s.predict) {
+      // Focus on a radio, as after a click, must not let the key move it.
+      await page.locator(".prediction input").first().focus();
+      await page.keyboard.press(String(s.predict.answer + 1));
+      assert.equal(await page.locator(".prediction input:checked").getAttribute("value"), String(s.predict.answer));
+    }
+    await page.keyboard.press(key); // run
+    await page.locator(".lesson-explain").waitFor();
+    if (s.predict) {
+      assert.match(await page.locator(".verdict").innerText(), /^Right: /, `${id} step ${i + 1}`);
+      assert.equal(await page.locator(".prediction input:checked").getAttribute("value"), String(s.predict.answer));
+    }
+    assert.equal(await page.locator(".lesson-result").getAttribute("data-ok"), "true");
+    const h = await page.evaluate(() => ({ page: document.documentElement.scrollHeight, wide: document.documentElement.scrollWidth, vh: innerHeight, vw: innerWidth }));
+    assert.ok(h.page <= 2 * h.vh, `${id} step ${i + 1}: the page is ${h.page}px tall in a ${h.vh}px window`);
+    assert.ok(h.wide <= h.vw, `${id} step ${i + 1}: ${h.wide}px wide`);
+    if (i < n - 1) {
+      await page.keyboard.press(key); // advance
+      await page.waitForFunction((k) => document.querySelector(".step-count")?.textContent.startsWith(`Step ${k} `), i + 2);
+    }
+  }
+}
+
+test("presenter mode: two lessons walked with → alone and one with PageDown, predictions by number keys", async () => {
+  const { page, context, errors } = await open("", { viewport: { width: 1280, height: 720 } });
+  await walk(page, "partition-design", "ArrowRight");
+  await walk(page, "two-clients", "ArrowRight");
   assert.equal(await page.locator("header.top").isVisible(), false);
   assert.equal(await page.locator("main").isVisible(), false);
-  const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector(".lesson-text")).fontSize));
-  assert.ok(size >= 22, `presenter text is ${size}px`);
-  // atStep waits for the view itself (it follows the hash on the next event).
-  const atStep = (n) => page.waitForFunction((k) => document.querySelector(".step-count")?.textContent === `Step ${k} of 5`, n);
-  await page.keyboard.press("ArrowRight"); // run step 1
-  await page.locator(".lesson-exchange").waitFor();
-  assert.equal(await stepCount(page), "Step 1 of 5");
-  await page.keyboard.press("ArrowRight"); // to step 2
-  await atStep(2);
-  assert.equal(await page.locator(".lesson-exchange").count(), 0, "the next step starts without its answer");
-  await page.keyboard.press("ArrowRight"); // run step 2
-  await page.locator(".lesson-exchange").waitFor();
-  await page.keyboard.press("ArrowRight"); // to step 3
-  await atStep(3);
-  await page.keyboard.press("ArrowRight"); // run step 3: a stale ETag, revealed without a prediction
-  assert.match(await page.locator(".verdict").innerText(), /The answer: 412/);
-  assert.match(await page.locator(".lesson-exchange .status-line").innerText(), /412 Precondition Failed/);
+  await walk(page, "etags", "PageDown");
+  // ← and PageUp go back; Space runs too.
   await page.keyboard.press("ArrowLeft");
-  await atStep(2);
+  await page.waitForFunction(() => document.querySelector(".step-count")?.textContent === "Step 4 of 5");
+  await page.keyboard.press("PageUp");
+  await page.waitForFunction(() => document.querySelector(".step-count")?.textContent === "Step 3 of 5");
+  await page.keyboard.press(" ");
+  await page.locator(".lesson-explain").waitFor();
+  assert.match(await page.locator(".verdict").innerText(), /The answer: 412/);
+  // The answer is folded to what the step is about; the exchange expands.
+  assert.match(await page.locator(".outcome-status").innerText(), /Status 412 · UpdateConditionNotSatisfied/);
+  assert.equal(await page.locator(".lesson-exchange-box").evaluate((d) => d.open), false);
+  await page.locator(".lesson-exchange-box > summary").click();
+  assert.match(await page.locator(".lesson-result .lesson-exchange .status-line").innerText(), /412 Precondition Failed/);
+  // The summary is reachable.
+  await page.locator(".lesson-about > summary").click();
+  assert.match(await page.locator(".lesson-about .lesson-summary").innerText(), /ETag/);
   await page.keyboard.press("Escape");
-  await page.waitForFunction(() => location.hash === "#lesson=etags&step=2");
+  await page.waitForFunction(() => location.hash === "#lesson=etags&step=3");
   await page.locator("header.top").waitFor({ state: "visible" });
   // #present alone opens the lesson last worked on, where it was left.
   await page.evaluate(() => (location.hash = "#present"));
   await page.waitForFunction(() => location.hash === "#lesson=etags&step=3&present");
   await page.locator("main").waitFor({ state: "hidden" });
-  await atStep(3);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("presenter zoom: 100 to 200 % without a horizontal scroll at 1280×720; Try it yourself leaves presenter mode", async () => {
+  const { page, context } = await open("#lesson=paging&step=1&present", { viewport: { width: 1280, height: 720 } });
+  const size = () => page.evaluate(() => parseFloat(getComputedStyle(document.querySelector(".lesson-text")).fontSize));
+  const base = await size();
+  assert.ok(base >= 22, `presenter text is ${base}px`);
+  await page.keyboard.press("ArrowRight");
+  await page.locator(".lesson-explain").waitFor();
+  assert.match(await page.locator(".outcome").innerText(), /x-ms-continuation-NextRowKey: \S+/i);
+  for (let i = 0; i < 6; i++) await page.getByRole("button", { name: "Larger text" }).click();
+  assert.equal(await page.locator(".zoom-value").innerText(), "200 %");
+  assert.ok(Math.abs((await size()) - 2 * base) < 1, `200 % is ${await size()}px against ${base}px`);
+  await page.locator(".lesson-exchange-box > summary").click();
+  const wide = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+  assert.ok(wide[0] <= wide[1], `at 200 % the page is ${wide[0]}px wide in ${wide[1]}px`);
+  await page.getByRole("button", { name: "Smaller text" }).click();
+  assert.equal(await page.locator(".zoom-value").innerText(), "175 %");
+  // The zoom is kept; out of presenter mode the type is the page's.
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.equal(await page.locator(".zoom-value").innerText(), "175 %");
+  await page.getByRole("button", { name: "Try it yourself" }).click();
+  await page.locator("header.top").waitFor({ state: "visible" });
+  await page.getByRole("button", { name: "Back to my workspace" }).waitFor();
+  assert.match(await page.locator("#query-table").innerText(), /Readings/);
+  assert.ok((await size()) < base, "out of presenter mode the zoom does not apply");
   await context.close();
 });
 
@@ -259,7 +374,8 @@ test("mounted without the hash (as an embed would), a view keeps its own place",
   assert.equal(await second.locator(".step-count").innerText(), "Step 2 of 6");
   await second.locator(".prediction input").nth(1).check();
   await second.getByRole("button", { name: "Run step" }).click();
-  assert.equal(await second.locator(".agrees").innerText(), "The engine did what the lesson says.");
+  await second.locator(".lesson-explain").waitFor();
+  assert.equal(await second.locator(".lesson-result").getAttribute("data-ok"), "true");
   assert.equal(await second.getByRole("link", { name: "Presenter mode" }).count(), 0);
   await second.getByRole("link", { name: "All lessons" }).click();
   await second.locator(".lesson-menu").waitFor();
@@ -289,13 +405,119 @@ test("<table-playground lesson=…> runs the lesson in its own account, its exch
     const s = view.steps[i];
     if (s.predict) await embed.locator(".prediction input").nth(s.predict.answer).check();
     await embed.getByRole("button", { name: "Run step" }).click();
-    assert.equal(await embed.locator(".agrees").innerText(), "The engine did what the lesson says.");
+    await embed.locator(".lesson-explain").waitFor();
+    assert.equal(await embed.locator(".lesson-result").getAttribute("data-ok"), "true");
     assert.match(await embed.locator("#exchanges article .status-line").first().innerText(), new RegExp(`^HTTP/1.1 ${s.expect.status} `));
     if (i < 3) await embed.getByRole("button", { name: "Next step" }).click();
   }
   assert.match(await embed.locator('.lesson-client[aria-label="Client B"] .timeline li.current').innerText(), /Step 4: PATCH 412/);
   assert.equal(await page.evaluate(() => location.hash), "", "an embed leaves the page's hash alone");
   assert.deepEqual(await tablesOf("devstoreaccount1"), [], "the page's own account is untouched");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The lesson recorded below is kept, as exported, in core/lesson/testdata,
+// where `go test ./core/lesson` loads it with the loader and runs its steps
+// (TestRecordedInThePage). Each run compares its fresh export with it;
+// TABLEPLAY_WRITE_RECORDED=1 writes the fresh export there instead.
+const RECORDED = path.join(root, "core", "lesson", "testdata", "recorded.json");
+
+// comparable drops what differs from run to run: the start account's times.
+function comparable(doc) {
+  const d = structuredClone(doc);
+  for (const t of d.start.tables) {
+    delete t.created;
+    for (const e of t.entities) delete e.Timestamp;
+  }
+  return d;
+}
+
+test("Make a lesson from this: recorded in the page, written, checked by the engine, exported as a file and a link that opens on a fresh profile", async () => {
+  const { page, context, errors } = await open("");
+  await page.getByLabel("New table name").fill("Mine");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Mine", exact: true }).waitFor();
+  await page.locator(".lessons-box > summary").click();
+  await page.getByRole("button", { name: "Make a lesson from this" }).click();
+  await page.getByRole("heading", { name: "Making a lesson" }).waitFor();
+  // Four actions in the scratch account.
+  await page.getByLabel("New table name").fill("Pets");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Pets", exact: true }).click();
+  await page.getByLabel("PartitionKey").fill("p");
+  await page.getByLabel("RowKey").fill("rex");
+  await page.getByRole("button", { name: "Add property" }).click();
+  await page.getByLabel("Name of property 1").fill("Age");
+  await page.getByLabel("Type of property 1").selectOption("Edm.Int32");
+  await page.getByLabel("Value of property 1").fill("3");
+  await page.getByLabel("Operation", { exact: true }).selectOption("insert");
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(() => (document.getElementById("status").textContent = ""));
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("insert:"));
+  }
+  await page.locator("#filter").fill("Age gt 2");
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.locator(".lesson-recorder").filter({ hasText: "Recording: 4 actions" }).waitFor();
+  // The person's own account is set aside meanwhile.
+  assert.equal(await page.evaluate(() => window.tableplay.snapshot().tables.map((t) => t.name).join(",")), "Mine,Pets");
+
+  await page.getByRole("button", { name: "Stop and write the lesson" }).click();
+  const panel = page.locator(".lesson-recorder");
+  await panel.getByLabel("Lesson title").fill("Pets and conflicts");
+  await panel.getByLabel("One line for the menu").fill("Insert twice and see what the second insert answers.");
+  const texts = ["Create a table for pets.", "Insert `rex`, three years old.", "Insert `rex` again, the same keys.", "Query the pets older than two."];
+  for (let i = 0; i < 4; i++) await panel.locator(`[name=step-${i + 1}-text]`).fill(texts[i]);
+  await panel.locator("[name=step-3-question]").fill("What does the second insert answer?");
+  await panel.locator("[name=step-3-choices]").fill("201 Created\n409 Conflict");
+  await panel.locator("[name=step-3-answer]").fill("1"); // wrong: the engine answers 409
+  await panel.locator("[name=step-3-explain]").fill("{status} {code}: insert never overwrites.");
+  await panel.locator("[name=step-4-explain]").fill("{returned} returned of {scanned} examined.");
+  await panel.getByRole("button", { name: "Check and export" }).click();
+  assert.match(await panel.getByRole("alert").innerText(), /not made: step 3: the right choice names 201 but the step expects 409/);
+  await panel.locator("[name=step-3-answer]").fill("2");
+  await panel.getByRole("button", { name: "Check and export" }).click();
+  await panel.locator(".lesson-file").waitFor();
+  const text = await page.evaluate(async () => (await fetch(document.querySelector(".lesson-file").href)).text());
+  const doc = JSON.parse(text);
+  assert.equal(doc.id, "pets-and-conflicts");
+  assert.deepEqual(doc.start.tables.map((t) => t.name), ["Mine"], "the start account is the account when recording started");
+  assert.deepEqual(doc.steps.map((s) => `${s.operation.kind} ${s.expect.status}${s.expect.code ? " " + s.expect.code : ""}`),
+    ["createTable 201", "insert 201", "insert 409 EntityAlreadyExists", "query 200"]);
+  assert.deepEqual([doc.steps[3].expect.returned, doc.steps[3].expect.scanned, doc.steps[3].expect.rowKeys], [1, 1, ["rex"]]);
+  if (process.env.TABLEPLAY_WRITE_RECORDED === "1") writeFileSync(RECORDED, text);
+  assert.deepEqual(comparable(doc), comparable(JSON.parse(readFileSync(RECORDED, "utf8"))), "the fresh export matches core/lesson/testdata/recorded.json");
+
+  // The link opens the lesson on a fresh profile, and its steps do what it says.
+  const link = await panel.locator(".lesson-link").inputValue();
+  assert.match(link, /#lesson-doc=[A-Za-z0-9_-]+$/);
+  await panel.getByRole("button", { name: "Done: back to my workspace" }).click();
+  await page.waitForFunction(() => document.querySelector(".lesson-borrow")?.hidden);
+  assert.equal(await page.evaluate(() => window.tableplay.snapshot().tables.map((t) => t.name).join(",")), "Mine");
+  const fresh = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await other.waitForSelector("body[data-ready=true]");
+  await other.waitForFunction(() => location.hash === "#lesson=pets-and-conflicts&step=1");
+  assert.equal(await other.locator(".lesson-title").innerText(), "Pets and conflicts");
+  for (let i = 0; i < 4; i++) {
+    await other.waitForFunction((k) => document.querySelector(".step-count")?.textContent === `Step ${k} of 4`, i + 1);
+    assert.equal(await other.locator(".lesson-text").innerText(), texts[i].replaceAll("`", ""));
+    if (i === 2) await other.locator(".prediction input").nth(1).check();
+    await other.getByRole("button", { name: "Run step" }).click();
+    await other.locator(".lesson-explain").waitFor();
+    assert.equal(await other.locator(".lesson-result").getAttribute("data-ok"), "true");
+    if (i === 2) assert.match(await other.locator(".lesson-explain").innerText(), /^409 EntityAlreadyExists: insert never overwrites\./);
+    if (i === 3) assert.equal(await other.locator(".lesson-explain").innerText(), "1 returned of 1 examined.");
+    if (i < 3) await other.getByRole("button", { name: "Next step" }).click();
+  }
+  // A link that is not a lesson is refused with a reason, like a share link.
+  await other.goto(env.server.url + "/#lesson-doc=AAAA");
+  await other.reload();
+  await other.waitForSelector("body[data-ready=true]");
+  assert.match(await other.locator("#lessons .card").innerText(), /This lesson link was not opened/);
+  await fresh.close();
   assert.deepEqual(errors, []);
   await context.close();
 });

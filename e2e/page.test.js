@@ -112,8 +112,13 @@ test("the rule cards are exactly what validateEntity reports", async () => {
   await fillRow(page, 2, "Long", "Edm.String", "x".repeat(32768));
   await page.getByRole("button", { name: "Add property" }).click();
   await fillRow(page, 3, "Big", "Edm.Int64", "9223372036854775808");
-  await page.waitForFunction(() => document.querySelectorAll("#entity-cards .card").length === 4);
-  const shown = await page.locator("#entity-cards .card").evaluateAll((cards) => cards.map((c) => ({ code: c.dataset.code, rule: c.dataset.rule, text: c.innerText })));
+  // In the form each card sits beside the field it concerns (the key's, or
+  // the property's row), in the order of the fields.
+  await page.waitForFunction(() => document.querySelectorAll("#editor-part .card").length === 4);
+  const shown = await page.locator("#editor-part .card").evaluateAll((cards) => cards.map((c) => ({
+    code: c.dataset.code, rule: c.dataset.rule, text: c.innerText,
+    field: c.closest(".field")?.querySelector("input").id ?? c.closest("tr.card-row")?.previousElementSibling.querySelector(".prop-name").value,
+  })));
   const expected = await page.evaluate(() =>
     tableplay.validateEntity({
       PartitionKey: "a/b", RowKey: "r",
@@ -121,8 +126,12 @@ test("the rule cards are exactly what validateEntity reports", async () => {
     }).violations,
   );
   assert.equal(shown.length, expected.length);
+  const fieldOrder = ["pk", "rk", "bad-name", "Long", "Big"];
+  const fieldOf = (v) => (v.rule.property === "PartitionKey" ? "pk" : v.rule.property === "RowKey" ? "rk" : v.rule.property ?? "bad-name");
+  expected.sort((a, b) => fieldOrder.indexOf(fieldOf(a)) - fieldOrder.indexOf(fieldOf(b)));
   for (let i = 0; i < expected.length; i++) {
     const want = expected[i];
+    assert.equal(shown[i].field, fieldOf(want), `${want.rule.id} sits beside its field`);
     assert.equal(shown[i].code, want.code);
     assert.equal(shown[i].rule, want.rule.id);
     assert.ok(shown[i].text.includes(want.rule.statement), `statement of ${want.rule.id}`);
@@ -134,10 +143,10 @@ test("the rule cards are exactly what validateEntity reports", async () => {
     if (want.rule.disputed) assert.ok(shown[i].text.includes(want.rule.dispute));
   }
   assert.ok(shown.some((s) => s.text.includes("32,768 UTF-16 code units; the limit is 32,767")));
-  // The JSON mode shows the same rules for the same entity.
+  // The JSON mode shows the same rules for the same entity, in the Rules section.
   await page.getByLabel("JSON body").check();
   await page.waitForFunction(() => document.querySelectorAll("#entity-cards .card").length === 4);
-  assert.deepEqual(await page.locator("#entity-cards .card").evaluateAll((cs) => cs.map((c) => c.dataset.rule)), expected.map((e) => e.rule.id));
+  assert.deepEqual((await page.locator("#entity-cards .card").evaluateAll((cs) => cs.map((c) => c.dataset.rule))).sort(), expected.map((e) => e.rule.id).sort());
   // Back to the form: nothing lost.
   await page.getByLabel("Form").check();
   assert.equal(await page.getByLabel("Name of property 3").inputValue(), "Big");
@@ -251,7 +260,7 @@ test("markup in names and values never runs", async () => {
   await fillRow(page, 2, "Script", "Edm.String", payloads[0]);
   await page.getByRole("button", { name: "Add property" }).click();
   await fillRow(page, 3, payloads[3], "Edm.String", "x");
-  await page.locator("#entity-cards .card").first().waitFor(); // the bad name's rule card shows it as text
+  await page.locator("#editor-part .card").first().waitFor(); // the bad name's rule card shows it as text
   await page.getByRole("button", { name: "Remove property 3" }).click();
   await send(page, "insert");
   await page.getByRole("button", { name: /^Load / }).first().waitFor();

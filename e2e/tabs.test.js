@@ -298,3 +298,31 @@ test("storage cleared under the open page: the failed saves are reported and ret
   assert.deepEqual(await tableNames(page), ["After", "Before", "During"]);
   await context.close();
 });
+
+// A tab whose save failed (here its transactions refused for a while)
+// writes its whole account on the retry; another tab's write stored
+// meanwhile must be in it, not overwritten by it.
+test("a failed save retried in one tab keeps what another tab stored meanwhile", async () => {
+  const context = await env.browser.newContext();
+  const a = await open(context);
+  const b = await open(context);
+  await createIn(a, "Before");
+  await eventually("B sees A's table", async () => (await tableNames(b)).includes("Before"));
+  await a.evaluate(() => {
+    window.realTransaction = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function () {
+      throw new DOMException("storage is busy", "UnknownError");
+    };
+  });
+  await createIn(a, "FromA");
+  await eventually("A's failure reported", async () => /^Not saved/.test(await status(a)));
+  const savedB = await count(b, "saved");
+  await createIn(b, "FromB");
+  await eventually("B's table saved", async () => (await count(b, "saved")) > savedB);
+  await a.evaluate(() => {
+    IDBDatabase.prototype.transaction = window.realTransaction;
+  });
+  await eventually("A's retry saved", async () => /^Saved in this browser/.test(await status(a)));
+  assert.deepEqual(await tableNames(await open(context)), ["Before", "FromA", "FromB"], "a fresh tab reads every stored write");
+  await context.close();
+});

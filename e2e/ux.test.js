@@ -134,7 +134,7 @@ for (const [width, scheme] of layouts) {
     // Meters keep measuring while a key is bad: 4 + 2×(2 + 3) + (8 + 2×2 + 16).
     await page.getByLabel("PartitionKey").fill("pp");
     await page.getByLabel("RowKey").fill("a/b");
-    const keyCard = page.locator("#entity-cards .card", { hasText: "OutOfRangeInput" });
+    const keyCard = page.locator("#rk-cards .card", { hasText: "OutOfRangeInput" });
     await keyCard.waitFor();
     // Texts: the place of the bad character counted as people count.
     assert.match(await keyCard.innerText(), /'\/' at character 2 \(counting from 1\)/);

@@ -40,9 +40,11 @@ func (l *Log) compacted(err error) {
 	}
 }
 
-// compactOnce rotates to a new segment G, snapshots the account while
-// writes go on into G, and once the log holds everything the snapshot holds
-// writes snapshot-G and removes what came before G. Every record before G is
+// compactOnce rotates to a new segment G, streams the account's snapshot
+// (each table from one consistent view of its tree, so memory beyond the
+// account is a block and the nodes writes copy meanwhile) while writes go
+// on into G, and once the log holds everything the snapshot holds names it
+// snapshot-G and removes what came before G. Every record before G is
 // in the account already (records are made under the store's locks after
 // the change), so the snapshot plus G and its successors is the account.
 func (l *Log) compactOnce() error {
@@ -50,13 +52,11 @@ func (l *Log) compactOnce() error {
 	if err != nil {
 		return err
 	}
-	doc := l.acct.Snapshot()
 	// The snapshot may hold changes whose records are not durable yet: it
-	// must not reach the disk before they do.
-	if err := l.Wait(l.last()); err != nil {
-		return err
-	}
-	if err := writeSnapshot(l.dir, gen, doc); err != nil {
+	// must not reach the disk before they do, so the log is waited for once
+	// the last block is written, before the snapshot gets its name.
+	err = writeSnapshot(l.dir, gen, l.acct.WriteBlocks, func() error { return l.Wait(l.last()) })
+	if err != nil {
 		return err
 	}
 	return removeBefore(l.dir, gen)

@@ -15,13 +15,25 @@
 // rotates, when the server stops cleanly, and at start for a segment a
 // crash left unsealed.
 //
-// Compaction rotates to segment G, takes the store's snapshot while writes go
-// on into segment G, waits until the log holds everything the snapshot
-// holds, writes snapshot-G atomically (temporary file, fsync, rename, fsync of
-// the directory) and removes what came before G. Start-up loads the newest
-// snapshot and replays the segments from its generation on; change records
-// set state outright, so replaying writes the snapshot already reflects
-// gives the same account.
+// Compaction rotates to segment G, streams the store's snapshot into a
+// temporary file while writes go on into segment G — table by table, each
+// from one consistent view of its copy-on-write tree, so it holds no copy
+// of the account — waits until the log holds everything the snapshot holds,
+// then makes it snapshot-G atomically (fsync, rename, fsync of the
+// directory) and removes what came before G. A clean stop compacts too when
+// the live segment has grown past Options.CloseCompactBytes. Start-up loads
+// the newest snapshot and replays the segments from its generation on;
+// change records set state outright, so replaying writes the snapshot
+// already reflects gives the same account.
+//
+// A snapshot is a magic, then the store's blocks (an account block, a block
+// per table, blocks of its entities in key order, an end block counting
+// them), each a frame: the payload's length, the CRC-32C of length and
+// payload, and the payload. It is loaded one block at a time straight into
+// new trees, and installed only once the end block has come and every frame,
+// value and count checked: any damage stops the start with the file and
+// offset, never a partial account. A snapshot of the format before blocks
+// (one frame of the account's JSON document) still loads.
 //
 // A crash can leave the log's last write torn or unflushed, and nothing
 // else: a write starts only once the one before it is durable. So a bad

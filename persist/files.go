@@ -91,54 +91,6 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// writeSnapshot writes doc as snapshot-gen: a temporary file, fsynced, then
-// renamed, so that a crash leaves either no snapshot or a whole one.
-func writeSnapshot(dir string, gen uint64, doc []byte) error {
-	final := filepath.Join(dir, snapshotName(gen))
-	tmp := final + tmpSuffix
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(appendFrame(nil, doc))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, final)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
-}
-
-// readSnapshot reads snapshot-gen: exactly one whole frame.
-func readSnapshot(dir string, gen uint64) ([]byte, error) {
-	f, err := os.Open(filepath.Join(dir, snapshotName(gen)))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	fr := newFrameReader(f, st.Size())
-	doc, err := fr.next()
-	if err == nil && fr.offset != st.Size() {
-		err = fmt.Errorf("%d bytes after the snapshot", st.Size()-fr.offset)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s is damaged: %w", snapshotName(gen), err)
-	}
-	return doc, nil
-}
-
 // removeBefore removes the segments and snapshots older than gen, which a
 // snapshot of generation gen replaces.
 func removeBefore(dir string, gen uint64) error {

@@ -20,18 +20,28 @@ type Options struct {
 	// Report receives one line per noteworthy event: a cut tail, a
 	// compaction that failed. Nil: none.
 	Report func(string)
+	// CloseCompactBytes: at a clean stop, a live segment of at least this
+	// many bytes is compacted first, so that the next start loads a
+	// snapshot instead of replaying it. Zero: never.
+	CloseCompactBytes int64
 	// OnFail is called once, from the writer that saw it, when the log
 	// cannot write or sync: every later Wait fails, and the account in
 	// memory is ahead of the disk, so the owner should stop the process.
 	OnFail func(error)
 }
 
-// Account is what the log needs of the store: loading a snapshot, replaying
-// a change record, taking a snapshot.
+// Account is what the log needs of the store: replaying a change record,
+// writing a snapshot block by block and loading one, and loading the one
+// JSON document a snapshot held before blocks existed.
 type Account interface {
-	Load(doc []byte) error
 	Redo(change []byte) error
-	Snapshot() []byte
+	// WriteBlocks passes the account's snapshot blocks to emit in order;
+	// emit's error stops it.
+	WriteBlocks(emit func(block []byte) error) error
+	// LoadBlocks replaces the account with the blocks next returns until
+	// io.EOF, or on any error leaves it untouched.
+	LoadBlocks(next func() ([]byte, error)) error
+	Load(doc []byte) error
 }
 
 // Stats are counters since Open.
@@ -237,6 +247,12 @@ func (l *Log) Close() error {
 	last := l.shut()
 	l.background.Wait()
 	err := l.Wait(last)
+	if err == nil && l.compactAtClose() {
+		// Nothing is lost when it fails: the log still holds everything.
+		if cerr := l.compactOnce(); cerr != nil && l.opts.Report != nil {
+			l.opts.Report(fmt.Sprintf("compaction of %s at the stop failed (the next start replays the log, nothing is lost): %v", l.dir, cerr))
+		}
+	}
 	if err == nil {
 		err = l.sealLive()
 	}
@@ -256,6 +272,13 @@ func (l *Log) sealLive() error {
 }
 
 // shut stops compactions from starting and returns the last record.
+// compactAtClose reports whether a clean stop compacts first.
+func (l *Log) compactAtClose() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.opts.CloseCompactBytes > 0 && l.acct != nil && l.err == nil && l.seg != nil && l.segBytes >= l.opts.CloseCompactBytes
+}
+
 func (l *Log) shut() uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -246,7 +246,7 @@ func TestMissingSegmentOrDamagedSnapshotStopsTheStart(t *testing.T) {
 }
 
 // compacted returns a directory whose log was compacted at least once.
-func compacted(t *testing.T) string {
+func compacted(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	l, st, _ := open(t, dir, Options{CompactBytes: 2048})

@@ -128,16 +128,16 @@ func (f *recordReader) next() (frame, error) {
 }
 
 // intactFrame looks through b, the segment's bytes from offset base on,
-// for an intact frame of a write that began after offset after; legacy
-// segments are also searched for intact legacy frames, which carry no write
+// for an intact frame, numbered minSeq or later, of a write that began after
+// offset after; legacy segments are also searched for intact legacy frames, which carry no write
 // offset. It returns the offset of the first one found. After a damaged
 // frame, finding one proves the damage is not a torn tail.
-func intactFrame(b []byte, base, after int64, legacy bool) (int64, bool) {
+func intactFrame(b []byte, base, after int64, minSeq uint64, legacy bool) (int64, bool) {
 	for i := range b {
 		at := base + int64(i)
 		if r := b[i:]; len(r) >= recHeaderSize {
-			n, _, write, sum, ok := parseHeader(r)
-			if ok && n <= uint64(len(r)-recHeaderSize) && write > after && write <= at && write >= int64(len(segmentMagic)) &&
+			n, seq, write, sum, ok := parseHeader(r)
+			if ok && seq >= minSeq && n <= uint64(len(r)-recHeaderSize) && write > after && write <= at && write >= int64(len(segmentMagic)) &&
 				crc32.Checksum(r[recHeaderSize:recHeaderSize+int(n)], castagnoli) == sum {
 				return at, true
 			}

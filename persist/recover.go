@@ -71,12 +71,8 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	var base uint64 // the snapshot's generation; 0 for none
 	if n := len(d.snapshots); n > 0 {
 		base = d.snapshots[n-1]
-		doc, err := readSnapshot(l.dir, base)
-		if err != nil {
+		if err := loadSnapshot(l.dir, base, acct); err != nil {
 			return rep, err
-		}
-		if err := acct.Load(doc); err != nil {
-			return rep, fmt.Errorf("%s: %v", snapshotName(base), err)
 		}
 		rep.Snapshot = snapshotName(base)
 	}
@@ -98,20 +94,23 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	}
 	// The log's last write is in the last segment that holds one: only
 	// there can a crash have left a torn tail.
-	lastWrite := -1
+	lastWrite, lastLegacy := -1, -1
 	for i, g := range gens {
-		holds, err := holdsWrite(l.dir, g)
+		holds, legacy, err := holdsWrite(l.dir, g)
 		if err != nil {
 			return rep, err
 		}
 		if holds {
 			lastWrite = i
 		}
+		if legacy {
+			lastLegacy = i
+		}
 	}
 	var seq sequence
 	var unsealed []segmentEnd
 	for i, g := range gens {
-		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite}
+		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy}
 		end, err := r.replay()
 		rep.Records += r.records
 		if err != nil {
@@ -181,16 +180,17 @@ type segmentEnd struct {
 }
 
 // holdsWrite reports whether a segment holds an intact frame: one that
-// some write put there, which a crash cannot make.
-func holdsWrite(dir string, gen uint64) (bool, error) {
+// some write put there, which a crash cannot make; legacy, whether it is a
+// segment of the format before the magic.
+func holdsWrite(dir string, gen uint64) (holds, legacy bool, err error) {
 	f, err := os.Open(filepath.Join(dir, logName(gen)))
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	// The usual case: an intact first frame after the magic.
 	head := make([]byte, len(segmentMagic)+recHeaderSize)
@@ -199,19 +199,20 @@ func holdsWrite(dir string, gen uint64) (bool, error) {
 		if n, _, write, sum, ok := parseHeader(h); ok && write == int64(len(segmentMagic)) && n <= uint64(st.Size()-int64(len(head))) {
 			payload := make([]byte, n)
 			if _, err := f.ReadAt(payload, int64(len(head))); err != nil {
-				return false, err
+				return false, false, err
 			}
 			if crc32.Checksum(payload, castagnoli) == sum {
-				return true, nil
+				return true, false, nil
 			}
 		}
 	}
 	b, err := io.ReadAll(f)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
-	_, ok := intactFrame(b, 0, -1, !bytes.HasPrefix(b, segmentMagic))
-	return ok, nil
+	legacy = !bytes.HasPrefix(b, segmentMagic)
+	_, holds = intactFrame(b, 0, -1, 0, legacy)
+	return holds, legacy && holds, nil
 }
 
 func allZero(b []byte) bool {
@@ -232,6 +233,9 @@ type replayer struct {
 	before int      // records replayed from the segments before
 	later  []uint64 // the segments after it
 	last   bool     // no segment after it holds a write
+	// legacyLater: a segment of the format before the magic holding a
+	// write follows; only its server left empty segments behind.
+	legacyLater bool
 
 	records int
 	cut     *Cut
@@ -260,6 +264,12 @@ func (r *replayer) replay() (segmentEnd, error) {
 	switch {
 	case bytes.Equal(head, segmentMagic):
 		err = r.records2(f, size, &end)
+	case size == 0 && r.legacyLater:
+		// The previous format's server created a segment at every start
+		// and left it empty when nothing was written before it stopped
+		// or its compaction rotated; a legacy segment after it proves
+		// it is one of those, not a segment of this format cut short.
+		end.legacy = true
 	case size <= int64(len(segmentMagic)) && (bytes.HasPrefix(segmentMagic, head[:n]) || allZero(head[:n])):
 		if !r.last {
 			return end, r.refuse(f, 0, size, errTorn, "newer segments hold writes")
@@ -351,7 +361,14 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	if _, err := f.ReadAt(rest, at); err != nil {
 		return fmt.Errorf("%s: %v", r.name(), err)
 	}
-	if later, ok := intactFrame(rest[1:], at+1, at, legacy); ok {
+	// A later write's frame carries a later number: a stale frame left by a
+	// deleted segment (file systems may show old blocks after a crash)
+	// proves nothing.
+	minSeq := uint64(0)
+	if r.seq.known {
+		minSeq = r.seq.last + 1
+	}
+	if later, ok := intactFrame(rest[1:], at+1, at, minSeq, legacy); ok {
 		return r.refuse(f, at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
 	}
 	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error()}

@@ -62,6 +62,10 @@ func register(binding js.Value, accounts *play.Accounts) {
 	account("requestFor", false, func(x *play.Account, a []js.Value) any { return string(x.API.RequestFor([]byte(arg(a, 0)))) })
 	account("run", false, func(x *play.Account, a []js.Value) any { return string(x.API.Run([]byte(arg(a, 0)))) })
 	account("codeFor", false, func(x *play.Account, a []js.Value) any {
+		// An embed says where its code connects (docs/embedding.md).
+		if mode := arg(a, 2); mode != "" {
+			return string(x.API.CodeForTarget([]byte(arg(a, 0)), arg(a, 1), arg(a, 3), arg(a, 4), mode == "create"))
+		}
 		// Code names the page's server only when it is a local one (tableplay
 		// serve on another port); otherwise the emulator's well-known address.
 		endpoint := ""
@@ -73,6 +77,8 @@ func register(binding js.Value, accounts *play.Accounts) {
 	account("exportCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ExportCSV(arg(a, 0), arg(a, 1))) })
 	account("importCSV", false, func(x *play.Account, a []js.Value) any { return string(x.API.ImportCSV(arg(a, 0), arg(a, 1))) })
 	account("queryStats", false, func(x *play.Account, a []js.Value) any { return string(x.API.QueryStats([]byte(arg(a, 0)))) })
+	// queryPicture places one page of a query in its table's key order.
+	account("queryPicture", false, func(x *play.Account, a []js.Value) any { return string(x.API.QueryPicture([]byte(arg(a, 0)))) })
 	// explainFilter reads the named table's entities for type mismatches.
 	account("explainFilter", false, func(x *play.Account, a []js.Value) any { return string(x.API.ExplainFilter(arg(a, 0), arg(a, 1))) })
 	account("changes", false, func(x *play.Account, _ []js.Value) any { return string(x.Changes.Drain()) })

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"syscall/js"
+	"time"
 
 	"github.com/tableplay/tableplay/core/lesson"
 	"github.com/tableplay/tableplay/core/play"
@@ -79,6 +80,31 @@ func registerLessons(binding js.Value, accounts *play.Accounts) *lesson.Accounts
 		return string(list)
 	}))
 	fn("lesson", func(a []js.Value) string { return string(menu.Get(str(a, 0))) })
+	// completeLesson fills a lesson recorded in the page with the engine's
+	// answers and reads it back with the loader; addLesson serves a lesson
+	// file (from a lesson link) beside the engine's own.
+	fn("completeLesson", func(a []js.Value) string {
+		out, err := lesson.Complete([]byte(str(a, 0)), time.Now)
+		if err != nil {
+			return answer(map[string]string{"error": err.Error()})
+		}
+		return answer(map[string]json.RawMessage{"lesson": out})
+	})
+	builtin := -1
+	fn("addLesson", func(a []js.Value) string {
+		if builtin < 0 {
+			builtin = len(la.Lessons)
+		}
+		l, err := lesson.Parse([]byte(str(a, 0)))
+		if err == nil {
+			err = la.AddCustom(l, builtin)
+		}
+		if err != nil {
+			return answer(map[string]string{"error": err.Error()})
+		}
+		menu.Lessons = la.Lessons
+		return answer(map[string]string{"id": l.ID})
+	})
 	account("runLessonStep", func(lib *lesson.Library, a []js.Value) string { return string(lib.RunStep(str(a, 0), num(a, 1))) })
 	account("resetLesson", func(lib *lesson.Library, a []js.Value) string { return string(lib.Reset(str(a, 0), num(a, 1))) })
 	return la

@@ -58,8 +58,9 @@ const done = (tx) =>
 // recreated after the browser cleared storage never repeats one.
 const newEpoch = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 
-// createAccountStore keeps engine's account. say(text) reports how saving
-// goes; onRemote() is called after another tab's changes were applied here.
+// createAccountStore keeps engine's account. say(text, {routine}) reports how saving
+// goes (routine for an ordinary save); onRemote() is called after another
+// tab's changes were applied here.
 export function createAccountStore(engine, { say = () => {}, onRemote = () => {} } = {}) {
   let db = null;
   let usable = false; // storage opened once: a lost connection is reopened
@@ -83,15 +84,24 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
   // next(meta, changed, problem). It reads the log records after applied; or
   // the base and the whole log (a new base, this tab's first read, or records
   // of this tab not stored yet, which must follow the others' as in the log:
-  // they are applied again on top). With read unset, when this tab's own
-  // save failed (dirty), or when it holds too many records to apply again
-  // and would have to read a new base, it reads nothing: the tab writes its
-  // whole account next.
+  // they are applied again on top). When this tab's own save failed (dirty)
+  // it reads only the log records after applied, on top of its account.
+  // With read unset, or dirty with those records gone (a new base, a fold),
+  // or when it holds too many records to apply again and would have to read
+  // a new base, it reads nothing: the tab writes its whole account next.
   function catchUp(tx, next, read = true) {
     const metaReq = tx.objectStore(BASE).get(META);
     metaReq.onsuccess = () => {
       const meta = metaReq.result ?? { epoch: "", through: 0 };
-      if (dirty || !read) return next(meta, false, "");
+      if (!read) return next(meta, false, "");
+      if (dirty) {
+        // The whole account goes next; what other tabs stored since this
+        // tab last read goes into it first, while the log still holds it
+        // (the same base, not folded away), or the whole write would
+        // erase their acknowledged writes.
+        if (epoch !== meta.epoch || meta.through > applied) return next(meta, false, "");
+        return readLog(meta, false, next);
+      }
       drain(); // this tab's own unsaved records stay held
       const afresh = epoch !== meta.epoch || meta.through > applied;
       if (afresh && held.full) {
@@ -107,7 +117,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
       const keys = log.getAllKeys(range);
       const values = log.getAll(range);
       values.onsuccess = () => {
-        if (!afresh && values.result.length && held.changes.length && !held.full) return readLog(meta, true, next);
+        if (!afresh && !dirty && values.result.length && held.changes.length && !held.full) return readLog(meta, true, next);
         let problem = "";
         if (afresh) {
           try {
@@ -257,7 +267,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
           channel?.postMessage({ type: "changes" });
           ms = performance.now() - start;
           failures = 0;
-          say(`Saved in this browser at ${new Date().toLocaleTimeString()}.`);
+          say(`Saved in this browser at ${new Date().toLocaleTimeString()}.`, { routine: true });
           document.body.dataset.saved = String(Number(document.body.dataset.saved ?? 0) + 1);
           document.body.dataset.saveMs = ms.toFixed(1); // for make measure
         }

@@ -6,17 +6,18 @@ import { el, replace } from "./dom.js";
 
 // answer puts the line for exchange x into box; good is the sentence for a
 // success. A blocked action (x.error: the page did not send it) says why.
-// The link asks the session's wire view to reveal the exchange.
+// The link asks the session's wire view to reveal the exchange. The line is
+// not a live region: the page's status announces each action once.
 export function answer(session, box, x, good, extra = null) {
   if (x.error) {
-    replace(box, el("p", { class: "answer bad", role: "status" }, el("span", { class: "answer-status" }, "Not sent"), " · ", x.error, extra));
+    replace(box, el("p", { class: "answer bad" }, el("span", { class: "answer-status" }, "Not sent"), " · ", x.error, extra));
     return;
   }
   const res = x.response;
   const ok = res.status < 300;
   const { code, message } = ok ? { code: "", message: "" } : x;
   replace(box,
-    el("p", { class: `answer ${ok ? "good" : "bad"}`, role: "status" },
+    el("p", { class: `answer ${ok ? "good" : "bad"}` },
       el("span", { class: "answer-status" }, `${res.status} ${res.statusText}`),
       code ? [" · ", el("code", {}, code)] : null,
       " · ", ok ? good : message || "The service refused it.",

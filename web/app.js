@@ -10,6 +10,9 @@ import { createPersistence } from "./persist.js";
 import { initTransfer } from "./transfer.js";
 import { initWorkspace } from "./workspace.js";
 import { mountLessons } from "./lessons/view.js";
+import { createBorrow } from "./lessons/borrow.js";
+import { createRecorder } from "./lessons/recorder.js";
+import { initStart } from "./start.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -26,7 +29,7 @@ window.addEventListener("tableplay:progress", (e) => {
   status.textContent = total ? `Loading the engine… ${Math.round((100 * loaded) / total)}%` : "Loading the engine…";
 });
 function controlsReady() {
-  for (const node of document.querySelectorAll("main[inert], .account-tools[inert], #lessons[inert]")) node.inert = false;
+  for (const node of document.querySelectorAll("main[inert], .account-tools[inert], #lessons[inert], #start-here[inert]")) node.inert = false;
   $("engine-progress").hidden = true;
 }
 
@@ -65,13 +68,18 @@ async function start() {
   };
   initTransfer(session);
   const workspace = initWorkspace({ session, parts, persistence });
-  await workspace.open();
+  const linked = await workspace.open();
   await parts.tables.refresh();
+  // Lessons run in an account of their own, with their own wire list: the
+  // person's workspace is lent to one only by "Try it yourself".
+  const borrow = createBorrow({ workspace, persistence, parts, session, host: document.querySelector("main") });
+  const recorder = createRecorder({ engine: tableplay, session, borrow, host: document.querySelector("main") });
+  await initStart($("start-here"), { session, engine: tableplay, linked });
   mountLessons($("lessons"), {
-    engine: tableplay,
-    onExchange: (x) => session.emit("exchange", x),
-    onChange: () => parts.tables.refresh(),
-    onStatus: (text) => session.setStatus(text),
+    engine: await tableplay.createAccount("lessons"),
+    tryIt: (place) => borrow.tryIt(place),
+    onLeave: () => borrow.back(),
+    record: () => recorder.start(),
   });
   controlsReady();
   document.body.dataset.ready = "true";

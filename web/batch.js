@@ -10,6 +10,7 @@ import { el, replace, number, mount } from "./dom.js";
 import { card } from "./cards.js";
 import { sendWrite, header } from "./exchange.js";
 import { answer as answerLine } from "./answer.js";
+import { batchPictureView, costView } from "./querypicture.js";
 
 const HTML = `
 <h2 id="batch-heading">Batch transaction</h2>
@@ -21,7 +22,7 @@ const HTML = `
   <button id="clear-batch" type="button" class="secondary">Clear queue</button>
 </div>
 <div id="batch-answer" class="answer-box" aria-live="polite"></div>
-<div id="batch-result" class="stack" aria-live="polite"></div>`;
+<div id="batch-result" class="stack"></div>`;
 
 export function mountBatch(root, session) {
   const $ = mount(root, HTML);
@@ -53,7 +54,8 @@ export function mountBatch(root, session) {
   }
 
   async function submit() {
-    const before = engine.snapshot();
+    const before = JSON.stringify(engine.snapshot());
+    const sentQueue = structuredClone(queue);
     const x = await sendWrite(session, { kind: "batch", operations: queue });
     session.emit("exchange", x);
     if (x.error) {
@@ -65,10 +67,13 @@ export function mountBatch(root, session) {
       return;
     }
     const answer = engine.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
+    const unchanged = !answer.ok && JSON.stringify(engine.snapshot()) === before;
+    const picture = [batchPictureView(sentQueue, answer, unchanged),
+      costView({ requests: 1, sent: x.bytes?.request ?? 0, received: x.bytes?.response ?? 0 })];
     if (answer.ok) answerLine(session, $("batch-answer"), x, `Committed ${queue.length} operation${queue.length === 1 ? "" : "s"} in one transaction.`);
     else {
       const p = answer.parts[0] ?? {};
-      replace($("batch-answer"), el("p", { class: "answer bad", role: "status" },
+      replace($("batch-answer"), el("p", { class: "answer bad" },
         el("span", { class: "answer-status" }, `Operation ${answer.failedIndex} failed: ${p.status} ${p.statusText}`),
         p.code ? [" · ", el("code", {}, p.code)] : null, " · ", p.message ?? "", " Nothing was written.",
         " ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")));
@@ -76,15 +81,16 @@ export function mountBatch(root, session) {
     if (answer.ok) {
       replace($("batch-result"),
         el("p", { class: "ok-note" }, `Committed: ${answer.parts.length} operation${answer.parts.length === 1 ? "" : "s"} in one transaction.`),
+        picture,
         el("ol", { class: "queue", start: 0 }, answer.parts.map((p, i) => el("li", {}, `${queue[i].kind}: ${p.status} ${p.statusText}`, p.etag ? [" · ETag ", el("code", { class: "etag" }, p.etag)] : ""))));
       queue = [];
       render();
       session.emit("queued", { count: 0 });
     } else {
-      const unchanged = JSON.stringify(engine.snapshot()) === JSON.stringify(before);
       const p = answer.parts[0];
       replace($("batch-result"),
         el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
+        picture,
         el("p", {}, unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
       render(answer.failedIndex);
     }

@@ -34,8 +34,9 @@ function rememberLanguage(language) {
 }
 
 // mountCodeView fills container with a collapsed "Code" disclosure for
-// operation; the code is generated when it is first opened.
-export function mountCodeView(container, operation, engine = window.tableplay) {
+// operation; the code is generated when it is first opened. target, when
+// given ({endpoint, account, createTable}), says where the code connects.
+export function mountCodeView(container, operation, engine = window.tableplay, target = null) {
   let language = rememberedLanguage();
   const select = el("select", { class: "code-language" },
     LANGUAGES.map(([value, label]) => el("option", { value, selected: value === language }, label)));
@@ -53,7 +54,7 @@ export function mountCodeView(container, operation, engine = window.tableplay) {
   let text = "";
 
   function render() {
-    const answer = engine.codeFor(operation, language);
+    const answer = engine.codeFor(operation, language, target);
     copy.textContent = "Copy";
     if (answer.error) {
       text = "";

@@ -25,10 +25,12 @@ const HTML = `
     <div class="field">
       <label for="pk">PartitionKey</label>
       <input id="pk" autocomplete="off" spellcheck="false">
+      <div id="pk-cards" class="field-cards"></div>
     </div>
     <div class="field">
       <label for="rk">RowKey</label>
       <input id="rk" autocomplete="off" spellcheck="false">
+      <div id="rk-cards" class="field-cards"></div>
     </div>
   </div>
   <table class="props">
@@ -52,7 +54,7 @@ const HTML = `
   <span id="count-text" class="hint"></span>
 </div>
 <h3>Rules</h3>
-<div id="entity-cards" class="cards" aria-live="polite"></div>`;
+<div id="entity-cards" class="cards"></div>`;
 
 // Examples per type, shown in an empty value field.
 const EXAMPLES = {
@@ -73,10 +75,18 @@ export function mountEditor(root, session) {
   // The person's JSON text when they last left the JSON mode, so coming back
   // edits it in place instead of writing a new one.
   let personText = null;
+  // The fields the person has changed ("pk", "rk", a property's row), and
+  // whether the entity was sent: until then a field's cards wait.
+  const touched = new Set();
+  let sent = false;
+  const shown = (field) => sent || touched.has(field);
+
+  // propRows are the property rows (the rows of cards between them aside).
+  const propRows = () => [...$("prop-rows").querySelectorAll(":scope > tr.prop")];
 
   function rowElement(row = { name: "", type: "Edm.String", text: "" }) {
     const tr = el("tr", { class: "prop" });
-    const n = () => [...$("prop-rows").children].indexOf(tr) + 1;
+    const n = () => propRows().indexOf(tr) + 1;
     const types = TYPES.includes(row.type) ? TYPES : [...TYPES, row.type];
     const name = el("input", { class: "prop-name", value: row.name, autocomplete: "off", spellcheck: false });
     const type = el("select", { class: "prop-type" }, types.map((t) => el("option", { value: t, selected: t === row.type }, t.replace("Edm.", ""))));
@@ -95,10 +105,13 @@ export function mountEditor(root, session) {
       validateSoon();
     });
     type.addEventListener("change", typeChanged);
+    for (const input of [name, value]) input.addEventListener("input", () => touched.add(tr));
     typeChanged();
     tr.append(el("td", { class: "p-name" }, name), el("td", { class: "p-type" }, type), el("td", { class: "p-value" }, value, fill), el("td", { class: "p-remove" }, remove));
     remove.addEventListener("click", () => {
-      const next = tr.nextElementSibling ?? tr.previousElementSibling;
+      const rows = propRows();
+      const next = rows[rows.indexOf(tr) + 1] ?? rows[rows.indexOf(tr) - 1];
+      if (tr.nextElementSibling?.classList.contains("card-row")) tr.nextElementSibling.remove();
       tr.remove();
       labelRows();
       validateSoon();
@@ -115,7 +128,7 @@ export function mountEditor(root, session) {
   }
 
   function labelRows() {
-    for (const tr of $("prop-rows").children) tr.labelWith();
+    for (const tr of propRows()) tr.labelWith();
   }
 
   // formDraft reads the form as the engine's draft.
@@ -123,7 +136,7 @@ export function mountEditor(root, session) {
     return {
       PartitionKey: $("pk").value,
       RowKey: $("rk").value,
-      properties: [...$("prop-rows").children].map((tr) => ({
+      properties: propRows().map((tr) => ({
         name: tr.querySelector(".prop-name").value,
         type: tr.querySelector(".prop-type").value,
         text: tr.querySelector(".prop-value").value,
@@ -132,6 +145,8 @@ export function mountEditor(root, session) {
   }
 
   function fillForm(d) {
+    touched.clear();
+    sent = false;
     $("pk").value = d.PartitionKey ?? "";
     $("rk").value = d.RowKey ?? "";
     replace($("prop-rows"), (d.properties ?? []).map(rowElement));
@@ -149,18 +164,73 @@ export function mountEditor(root, session) {
     personText = null;
     if (mode === "form") fillForm(d);
     else $("json-body").value = indent(engine.draftBody(d));
+    // A loaded entity is the person's to judge at once.
+    sent = true;
     validate();
   }
 
-  function markFields(violations) {
-    const bad = new Set(violations.map((v) => v.rule?.property).filter(Boolean));
-    $("pk").setAttribute("aria-invalid", String(bad.has("PartitionKey")));
-    $("rk").setAttribute("aria-invalid", String(bad.has("RowKey")));
-    for (const tr of $("prop-rows").children) {
-      const name = tr.querySelector(".prop-name").value;
-      tr.querySelector(".prop-name").setAttribute("aria-invalid", String(bad.has(name) && violations.some((v) => v.rule?.property === name && v.rule.id.startsWith("property-name"))));
-      tr.querySelector(".prop-value").setAttribute("aria-invalid", String(bad.has(name) && violations.some((v) => v.rule?.property === name && !v.rule.id.startsWith("property-name"))));
+  // fieldsOf places each violation: "pk" or "rk" as the engine names the
+  // key, a property's row when the engine finds the rule broken by that row
+  // alone (each row is asked about on its own), else null (the entity as a
+  // whole: duplicates, its size, its property count).
+  function fieldsOf(violations) {
+    const d = formDraft();
+    const keyOf = (v) => (v.rule?.property === "PartitionKey" ? "pk" : v.rule?.property === "RowKey" ? "rk" : null);
+    const placed = new Map();
+    const rowRules = new Set();
+    propRows().forEach((tr, i) => {
+      const own = engine.validateEntity({ PartitionKey: d.PartitionKey, RowKey: d.RowKey, properties: [d.properties[i]] }).violations.filter((v) => !keyOf(v));
+      for (const v of own) rowRules.add(v.rule?.id ?? v.code);
+      if (own.length) placed.set(tr, own);
+    });
+    const general = [];
+    for (const v of violations) {
+      const key = keyOf(v);
+      if (key) placed.set(key, [...(placed.get(key) ?? []), v]);
+      else if (!rowRules.has(v.rule?.id ?? v.code)) general.push(v);
     }
+    return { placed, general };
+  }
+
+  function markFields(placed) {
+    $("pk").setAttribute("aria-invalid", String(shown("pk") && placed.has("pk")));
+    $("rk").setAttribute("aria-invalid", String(shown("rk") && placed.has("rk")));
+    for (const tr of propRows()) {
+      const list = shown(tr) ? placed.get(tr) ?? [] : [];
+      tr.querySelector(".prop-name").setAttribute("aria-invalid", String(list.some((v) => v.rule?.id?.startsWith("property-name"))));
+      tr.querySelector(".prop-value").setAttribute("aria-invalid", String(list.some((v) => !v.rule?.id?.startsWith("property-name"))));
+    }
+  }
+
+  // placeCards puts each shown field's cards beside it and answers the
+  // violations of no field and how many wait for their field to be touched.
+  function placeCards(violations) {
+    const { placed, general } = fieldsOf(violations);
+    for (const row of $("prop-rows").querySelectorAll("tr.card-row")) row.remove();
+    replace($("pk-cards"), shown("pk") ? cards(placed.get("pk") ?? []) : null);
+    replace($("rk-cards"), shown("rk") ? cards(placed.get("rk") ?? []) : null);
+    let waiting = 0;
+    let beside = 0;
+    for (const [field, list] of placed) {
+      if (!shown(field)) {
+        waiting += list.length;
+        continue;
+      }
+      beside += list.length;
+      if (typeof field !== "string") field.after(el("tr", { class: "card-row" }, el("td", { colspan: 4 }, el("div", { class: "field-cards" }, cards(list)))));
+    }
+    markFields(placed);
+    return { general, waiting, beside };
+  }
+
+  // summary says how the rules stand in one line.
+  function summary(total, { waiting, beside }, generalShown) {
+    const n = (k) => `${number(k)} rule${k === 1 ? "" : "s"}`;
+    const parts = [];
+    if (beside) parts.push(`${n(beside)} broken, shown beside ${beside === 1 ? "its field" : "their fields"}`);
+    if (generalShown) parts.push(`${n(generalShown)} about the whole entity, below`);
+    if (waiting) parts.push(`${n(waiting)} not met yet by fields you have not filled in; ${waiting === 1 ? "it shows" : "they show"} beside the field once you change it, or when you send`);
+    return el("p", { class: "rules-summary hint", "data-broken": total, "data-waiting": waiting }, parts.join(" · ") + ".");
   }
 
   // validate asks the engine about the editor's content and shows the answer.
@@ -168,12 +238,21 @@ export function mountEditor(root, session) {
     const report = mode === "form" ? engine.validateEntity(formDraft()) : engine.parseBody($("json-body").value);
     const d = mode === "form" ? formDraft() : null;
     const untouched = d && d.PartitionKey === "" && d.RowKey === "" && d.properties.length === 0;
-    replace($("entity-cards"),
-      untouched
+    let rules;
+    if (mode === "form" && !report.valid) {
+      const placing = placeCards(report.violations);
+      // Rules about the whole entity wait too while some field's do (eight
+      // new rows share one empty name: a duplicate nobody wrote yet).
+      const general = sent || placing.waiting === 0 ? placing.general : [];
+      placing.waiting += placing.general.length - general.length;
+      rules = [summary(report.violations.length, placing, general.length), cards(general)];
+    } else {
+      if (mode === "form") placeCards([]);
+      rules = untouched
         ? el("p", { class: "hint" }, "The editor is empty: type a PartitionKey and a RowKey (both may be empty strings, but then every such entity is the same one), then add properties.")
-        : report.valid ? el("p", { class: "ok-note" }, "The entity satisfies every rule.") : cards(report.violations),
-      (report.notes ?? []).map((n) => el("p", { class: "note" }, n.says)));
-    if (mode === "form") markFields(report.violations);
+        : report.valid ? el("p", { class: "ok-note" }, "The entity satisfies every rule.") : cards(report.violations);
+    }
+    replace($("entity-cards"), rules, (report.notes ?? []).map((n) => el("p", { class: "note" }, n.says)));
     $("size-meter").value = Math.min(report.size, report.sizeLimit);
     $("size-meter").max = report.sizeLimit;
     $("size-text").textContent = `${number(report.size)} of ${number(report.sizeLimit)} bytes by the published formula`;
@@ -209,6 +288,7 @@ export function mountEditor(root, session) {
     validate();
   }
 
+  for (const key of ["pk", "rk"]) $(key).addEventListener("input", () => touched.add(key));
   $("form-mode").addEventListener("input", validateSoon);
   $("form-mode").addEventListener("change", validateSoon);
   $("json-body").addEventListener("input", validateSoon);
@@ -226,6 +306,11 @@ export function mountEditor(root, session) {
     $("editor-table").textContent = table ? `for table ${table}` : "";
   });
   session.on("load-entity", ({ draft: d }) => setDraft(d));
+  // Sending (or queueing) the entity shows every card it earns.
+  session.on("draft-sent", () => {
+    sent = true;
+    validate();
+  });
   session.draft = draft;
   fillForm({ PartitionKey: "", RowKey: "", properties: [] });
   validate();

@@ -19,16 +19,33 @@ function exampleLesson(engine, id) {
   return engine.lessons().some((l) => l.id === id);
 }
 
+// stepRange reads step="N" or steps="A-B" for a lesson of n steps:
+// {first, last} (1-based), null when neither is given, or {error}.
+export function stepRange(step, steps, n) {
+  if (step == null && steps == null) return null;
+  if (step != null && steps != null) return { error: "give step or steps, not both" };
+  const [a, b] = step != null ? [step, step] : String(steps).split("-");
+  const first = Number(a);
+  const last = Number(b);
+  if (!Number.isInteger(first) || !Number.isInteger(last) || first < 1 || last < first || last > n) {
+    return { error: `${step != null ? `step="${step}"` : `steps="${steps}"`}: the lesson has steps 1 to ${n}` };
+  }
+  return { first, last };
+}
+
 // startState applies the element's start state to its new account and
 // returns {table, entity, filter} to show.
 async function startState(c, session) {
   const engine = session.engine;
   const inline = c.inline ?? {};
   if (c.lesson) {
-    // The lesson's start account, as its first step begins.
-    const r = engine.resetLesson(c.lesson, 0);
-    const note = r.error ? `The lesson “${c.lesson}” could not start: ${r.error}` : "";
-    return { note, table: engine.snapshot().tables[0]?.name ?? null, entity: null, filter: "" };
+    // The lesson's account as its first step shown begins.
+    const view = engine.lesson(c.lesson);
+    const range = view.error ? null : stepRange(c.step, c.steps, view.steps.length);
+    const r = engine.resetLesson(c.lesson, range?.first ? range.first - 1 : 0);
+    const problem = r.error ?? range?.error;
+    const note = problem ? `The lesson “${c.lesson}” could not start: ${problem}` : "";
+    return { note, range: range?.error ? null : range, table: engine.snapshot().tables[0]?.name ?? null, entity: null, filter: "" };
   }
   if (c.src && !inline.account) {
     const response = await fetch(new URL(c.src, document.baseURI));
@@ -54,6 +71,24 @@ async function startState(c, session) {
 function asDraft(engine, entity) {
   if (!entity || Array.isArray(entity.properties)) return entity;
   return engine.parseBody(JSON.stringify(entity)).draft ?? null;
+}
+
+// reveal scrolls box (the embed's body) so that target is in view, without
+// scrolling the host page as scrollIntoView would.
+function reveal(box, target) {
+  if (!box || !target) return;
+  const b = box.getBoundingClientRect();
+  const t = target.getBoundingClientRect();
+  // An answer whose start is in view already stays where it is.
+  if (t.top >= b.top && t.top <= b.bottom - 48) return;
+  if (t.top < b.top || t.height > b.height) box.scrollTop += t.top - b.top - 8;
+  else box.scrollTop += t.bottom - b.bottom + 8;
+}
+
+// answerOf is the element showing the answer to the latest action: the
+// query's figures for a query, else the newest exchange.
+function answerOf(root, operation) {
+  return (operation?.kind === "query" && root.querySelector("#query-summary")) || root.querySelector("#exchanges article");
 }
 
 // tableChoice is the toolbar's table select for views without the tables
@@ -92,6 +127,9 @@ export async function startPlayground(host, ui) {
   }
   session.readonly = c.readonly;
   session.level = c.level;
+  // Copied code connects to the emulator (or the author's sandbox), with
+  // the table it uses created first: it runs as copied.
+  session.codeTarget = { endpoint: c.codeEndpoint, account: c.codeAccount, createTable: true };
 
   // The parts, laid out in two columns when there is room for both sides.
   const has = (v) => c.view.includes(v);
@@ -116,11 +154,12 @@ export async function startPlayground(host, ui) {
   const two = left.length > 0 && right.length > 0;
   replace(ui.body, lessonSlot, two ? [el("div", {}, left), el("div", {}, right), wide] : [left, wide, right]);
   ui.body.className = two ? "body two" : "body";
+  ui.frame.classList.toggle("readonly", c.readonly);
 
   const parts = mountParts(session, slots, { filter: start.filter });
   const toolbar = [];
   let choice = null;
-  if (!slots.tables) {
+  if (!slots.tables && c.view.length) {
     choice = tableChoice(session, parts);
     toolbar.push(choice.choice);
   }
@@ -132,6 +171,8 @@ export async function startPlayground(host, ui) {
       engine,
       hash: false,
       lesson: c.lesson,
+      steps: start.range,
+      lessonURL: (id, step) => `${c.playground.split("#")[0]}#lesson=${encodeURIComponent(id)}&step=${step}`,
       onExchange: (x) => session.emit("exchange", x),
       onChange: () => {
         parts.tables?.refresh();
@@ -156,6 +197,19 @@ export async function startPlayground(host, ui) {
   else choice?.refresh();
   const draft = asDraft(engine, start.entity);
   if (draft) parts.editor?.setDraft(draft);
+  // Read-only: Send becomes a button that shows the request, and the start
+  // entity's request is shown at once; a query shows its start result.
+  const form = (id) => ui.body.querySelector(`#${id}`);
+  if (c.readonly && form("run-op")) form("run-op").textContent = "Show the request";
+  // After the reader's action (a control inside has focus; the start
+  // state's own results below do not move the view) its answer is scrolled
+  // into view inside the embed.
+  session.on("exchange", ({ operation } = {}) => {
+    if (!host.shadowRoot.activeElement) return;
+    requestAnimationFrame(() => reveal(ui.body, c.lesson ? ui.body.querySelector(".lesson-result") : answerOf(ui.body, operation)));
+  });
+  if (c.readonly && draft && form("operation")) form("operation").requestSubmit();
+  if (has("query") && start.table && form("query-form")) form("query-form").requestSubmit();
   // A start-state problem stays in view beside the live line.
   const live = `Live: account ${engine.name}, in this page only${c.readonly ? " · read-only: writes are shown, not sent" : ""}.`;
   session.setStatus(start.note ? `${start.note} ${live}` : live);

@@ -27,11 +27,27 @@ function playgroundURL(value, base) {
 }
 export const VIEWS = ["tables", "editor", "wire", "levels", "query", "batch"];
 
+// DEFAULT_HEIGHT bounds an embed without a height attribute: it scrolls
+// inside beyond that, so a long answer never pushes the article apart.
+const DEFAULT_HEIGHT = "640px";
+
+// httpURL is value when it is an absolute http(s) address, else "".
+function httpURL(value) {
+  try {
+    const url = new URL(value ?? "");
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href.replace(/\/$/, "") : "";
+  } catch {
+    return "";
+  }
+}
+
 // config reads an element's attributes and its inline start state (a child
 // <script type="application/json">, read as data, never run).
 function config(host) {
   const attr = (name) => host.getAttribute(name);
-  const view = (attr("view") ?? "editor,wire").split(",").map((v) => v.trim()).filter((v) => VIEWS.includes(v));
+  // A lesson shown a step at a time shows only its steps unless a view is named.
+  const stepped = attr("lesson") && (host.hasAttribute("step") || host.hasAttribute("steps"));
+  const view = (attr("view") ?? (stepped ? "" : "editor,wire")).split(",").map((v) => v.trim()).filter((v) => VIEWS.includes(v));
   let inline = null;
   let problem = "";
   const script = host.querySelector(':scope > script[type="application/json"]');
@@ -46,16 +62,23 @@ function config(host) {
   return {
     example: attr("example"),
     lesson: attr("lesson"),
+    step: attr("step"),
+    steps: attr("steps"),
+    stepped,
     src: attr("src"),
     inline,
     problem,
-    view: view.length ? view : ["editor", "wire"],
+    view: view.length || stepped ? view : ["editor", "wire"],
     level: ["nometadata", "minimalmetadata", "fullmetadata"].includes(attr("level")) ? attr("level") : "minimalmetadata",
     height: attr("height"),
     readonly: host.hasAttribute("readonly"),
     onClick: attr("start") === "click",
     label: attr("label") || "Table playground",
     playground: playgroundURL(attr("playground"), here),
+    // Where copied code connects: the local emulator unless the author
+    // names a sandbox (an http(s) account URL and its account name).
+    codeEndpoint: httpURL(attr("code-endpoint")),
+    codeAccount: attr("code-account") ?? "",
   };
 }
 
@@ -65,7 +88,9 @@ function preview(c) {
   const items = [];
   if (c.problem) items.push(el("p", { class: "card" }, c.problem));
   const tables = c.inline?.account?.tables;
-  if (c.lesson) {
+  if (c.lesson && c.stepped) {
+    items.push(el("p", {}, "Shows ", c.step ? `step ${c.step}` : `steps ${c.steps}`, " of the lesson ", el("code", {}, c.lesson), ", run in this playground's own account."));
+  } else if (c.lesson) {
     items.push(el("p", {}, "Starts the lesson ", el("code", {}, c.lesson), ": each step runs in this playground's own account."));
   } else if (Array.isArray(tables)) {
     items.push(el("p", {}, "Starts with these tables:"),
@@ -79,8 +104,18 @@ function preview(c) {
   }
   if (c.inline?.entity) items.push(el("p", {}, "In the editor:"), el("pre", {}, JSON.stringify(c.inline.entity, null, 2)));
   if (c.inline?.filter) items.push(el("p", {}, "$filter: ", el("code", {}, c.inline.filter)));
-  items.push(el("p", { class: "hint" }, `Shows: ${c.view.join(", ")}${c.readonly ? " · read-only" : ""}.`));
+  if (c.view.length) items.push(el("p", { class: "hint" }, `Shows: ${c.view.join(", ")}${c.readonly ? " · read-only" : ""}.`));
   return items;
+}
+
+// explained says why url could not load (web/loadfail.js, fetched only
+// then: it is not part of the bootstrap), or, when even that cannot load,
+// names the file and the likely fix.
+function explained(url, error) {
+  return import("./loadfail.js").then(({ explain }) => explain(url, error), () =>
+    Object.assign(new Error(`${url.href} could not load (${error?.message ?? error}).`), {
+      fix: "Check that the address opens and that its server sends Access-Control-Allow-Origin: * with the playground's files (docs/embedding.md).",
+    }));
 }
 
 class TablePlayground extends HTMLElement {
@@ -116,9 +151,11 @@ class TablePlayground extends HTMLElement {
     const run = el("button", { type: "button", class: "run", part: "run", "aria-label": `Run ${c.label}` }, "Run");
     const status = el("p", { class: "status", role: "status", "aria-live": "polite", part: "status" }, "A static preview: press Run to try it live.");
     const body = el("div", { class: "body preview", part: "body" }, preview(c));
-    if (c.height) body.style.maxHeight = /^\d+$/.test(c.height) ? c.height + "px" : c.height;
     const toolbar = el("div", { class: "toolbar", part: "toolbar" }, el("p", { class: "title" }, c.label), el("span", { class: "spacer" }), run);
     const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label }, toolbar, status, body);
+    // The whole embed is bounded (the body scrolls inside): by its height
+    // attribute, else by DEFAULT_HEIGHT.
+    frame.style.maxHeight = !c.height ? DEFAULT_HEIGHT : /^\d+$/.test(c.height) ? c.height + "px" : c.height;
     replace(this.shadowRoot,
       el("link", { rel: "stylesheet", href: new URL("parts.css", here).href }),
       el("link", { rel: "stylesheet", href: new URL("embed.css", here).href }),
@@ -146,6 +183,17 @@ class TablePlayground extends HTMLElement {
     }
   }
 
+  // failed shows, in the element's own box, why it could not start and what
+  // fixes it: never an empty box.
+  #failed(ui, err) {
+    this.dataset.state = "failed";
+    ui.status.textContent = "The playground could not start.";
+    ui.body.classList.remove("preview");
+    replace(ui.body, el("div", { class: "card failure", role: "alert", part: "failure" },
+      el("p", {}, el("strong", {}, "The playground could not start. "), err?.message ?? String(err)),
+      err?.fix ? el("p", {}, el("strong", {}, "Fix: "), err.fix) : null));
+  }
+
   // start loads the engine (once per page) and builds the live playground.
   async start() {
     if (this.#state !== "idle" || !this.#ui) return this.ready;
@@ -157,8 +205,11 @@ class TablePlayground extends HTMLElement {
     try {
       // The engine module starts the wasm download as it loads; the parts
       // (web/embed-app.js and what it imports) then load while it streams.
-      await import("./engine.js");
-      const { startPlayground } = await import("./embed-app.js");
+      // A module that cannot load is explained (web/loadfail.js), as is an
+      // engine that cannot start (tableplay.ready rejects with the cause).
+      const load = (url) => import(url).catch(async (error) => Promise.reject(await explained(new URL(url, import.meta.url), error)));
+      await load("./engine.js");
+      const { startPlayground } = await load("./embed-app.js");
       const app = await startPlayground(this, ui);
       if (this.#ui !== ui) {
         app.destroy(); // the element left the page while it started
@@ -169,7 +220,7 @@ class TablePlayground extends HTMLElement {
       this.dataset.state = "ready";
       this.#settle.resolve(this);
     } catch (err) {
-      ui.status.textContent = "The playground could not start: " + err.message;
+      if (this.#ui === ui) this.#failed(ui, err);
       this.#settle.reject(err);
     }
     return this.ready;

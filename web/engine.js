@@ -2,8 +2,13 @@
 // life and exposing it as window.tableplay. It holds no data-model logic:
 // every rule, byte of JSON and error comes from the engine.
 import { Go, goGlobals } from "./build/go-glue.js";
+import { LoadError, explain } from "./loadfail.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
+// make site writes app.wasm.gz beside it; same version, same cache life.
+const gzipURL = new URL(wasmURL);
+gzipURL.pathname += ".gz";
+const glueURL = new URL("./build/go-glue.js", import.meta.url);
 
 // The engine's functions land on binding. Go reaches it as the global
 // `tableplayBinding` through the glue's private view of the global object, so
@@ -37,15 +42,81 @@ function reportProgress(response) {
   reader.read().then(pump).catch(() => {});
 }
 
-async function start() {
-  const fetched = await fetch(wasmURL);
-  if (!fetched.ok) throw new Error(`loading ${wasmURL}: ${fetched.status}`);
+// serverCompresses reads, from the glue's Resource Timing (a module this one
+// imported, so already fetched), whether the server compressed it: true,
+// false, or null when it cannot tell (another origin without
+// Timing-Allow-Origin).
+function serverCompresses() {
+  const entry = performance.getEntriesByName(glueURL.href)[0];
+  if (!entry?.decodedBodySize) return null;
+  return entry.encodedBodySize < entry.decodedBodySize;
+}
+
+// scripts/build-npm sets this to true in the npm package: a CDN's way with
+// .wasm (compressed or not) cannot be known, and the .gz bounds the bytes.
+const packaged = false;
+
+// wantsGzip says whether to fetch app.wasm.gz and decompress it here: a
+// server that compresses nothing (a plain static host, an object store)
+// would send app.wasm's 6.6 MB raw, the .gz is a quarter of that. A server
+// known to compress sends app.wasm as brotli, smaller still; so does a page
+// that preloads app.wasm itself (index.html, whose preload is this request).
+function wantsGzip() {
+  if (typeof DecompressionStream !== "function") return false;
+  if (packaged) return true;
+  if ([...document.querySelectorAll('link[rel="preload"]')].some((l) => l.href === wasmURL.href)) return false;
+  return serverCompresses() !== true;
+}
+
+// gunzipped turns the response for app.wasm.gz into the engine's bytes,
+// counting the bytes received for the progress. A host that labels .gz
+// files Content-Encoding: gzip sends them typed as the .wasm they decode
+// to, and the browser has undone the gzip already: those pass as they are.
+function gunzipped(response) {
+  const decoded = (response.headers.get("Content-Type") ?? "").startsWith("application/wasm");
+  const encoded = decoded || (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
+  const total = encoded ? 0 : Number(response.headers.get("Content-Length")) || 0;
+  let loaded = 0;
+  const count = new TransformStream({
+    transform(chunk, controller) {
+      loaded += chunk.byteLength;
+      emit("tableplay:progress", { loaded: total ? Math.min(loaded, total) : loaded, total });
+      controller.enqueue(chunk);
+    },
+  });
+  const received = response.body.pipeThrough(count);
+  const body = decoded ? received : received.pipeThrough(new DecompressionStream("gzip"));
+  return new Response(body, { headers: { "Content-Type": "application/wasm" } });
+}
+
+// engineResponse fetches the engine the smallest way this server allows and
+// returns a response instantiateStreaming takes.
+async function engineResponse() {
+  let url = wantsGzip() ? gzipURL : wasmURL;
+  let fetched;
+  try {
+    fetched = await fetch(url);
+    // A copy without the .gz (an older make site, a hand-picked upload).
+    if (fetched.status === 404 && url === gzipURL) fetched = await fetch((url = wasmURL));
+  } catch (error) {
+    throw await explain(url, error, { wasm: true });
+  }
+  if (!fetched.ok) throw await explain(url, null, { wasm: true, status: fetched.status });
+  if (url === gzipURL) return { url, response: gunzipped(fetched) };
   reportProgress(fetched.clone());
   // A host that does not know .wasm sends another type, which streaming
   // compilation refuses: relabel the bytes then (losing only the code cache).
   const response = (fetched.headers.get("Content-Type") ?? "").startsWith("application/wasm")
     ? fetched
     : new Response(fetched.body, { headers: { "Content-Type": "application/wasm" } });
+  return { url, response };
+}
+
+async function start() {
+  if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiateStreaming !== "function") {
+    throw await explain(wasmURL, null, { wasm: true });
+  }
+  const { url, response } = await engineResponse();
   const go = new Go();
   let signalReady;
   const readyNow = new Promise((resolve) => {
@@ -53,7 +124,17 @@ async function start() {
   });
   // The engine calls ready once its functions are on the binding.
   binding.ready = () => signalReady();
-  const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
+  let instance;
+  try {
+    ({ instance } = await WebAssembly.instantiateStreaming(response, go.importObject));
+  } catch (error) {
+    const why = await explain(url, error, { wasm: true });
+    // A refused compile is the CSP's; any other is bytes that are not this
+    // engine (a broken copy, an HTML error page sent as 200).
+    if (why.kind === "csp" || !(error instanceof WebAssembly.CompileError)) throw why;
+    throw new LoadError(`${url.href} is not the playground's engine: ${error.message}.`,
+      "Copy web/build from the same build of make site (or of the npm package) as the modules.", "broken");
+  }
   binding.notifyChange = (account) => {
     // Asynchronously: listeners may call back into the engine.
     queueMicrotask(() => {
@@ -136,6 +217,11 @@ const stateless = {
   readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
   lessons: () => JSON.parse(call("lessons")),
   lesson: (id) => JSON.parse(call("lesson", String(id))),
+  // completeLesson fills a recorded lesson's expectations from the engine's
+  // answers ({lesson} or {error}); addLesson serves a lesson file ({id} or
+  // {error}).
+  completeLesson: (doc) => JSON.parse(call("completeLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
+  addLesson: (doc) => JSON.parse(call("addLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
 };
 
 // account returns the functions bound to one account of the engine (fetch
@@ -153,10 +239,13 @@ function account(name) {
     previewEntity: (draft, table, level = "") => json("previewEntity", JSON.stringify(draft), String(table), level),
     requestFor: (operation) => json("requestFor", JSON.stringify(operation)),
     run: (operation) => json("run", JSON.stringify(operation)),
-    codeFor: (operation, language) => json("codeFor", JSON.stringify(operation), String(language)),
+    // target ({endpoint, account, createTable}) says where the code connects.
+    codeFor: (operation, language, target) => json("codeFor", JSON.stringify(operation), String(language),
+      target ? (target.createTable ? "create" : "keep") : "", String(target?.endpoint ?? ""), String(target?.account ?? "")),
     exportCSV: (table, filter = "") => json("exportCSV", String(table), String(filter)),
     importCSV: (table, text) => json("importCSV", String(table), String(text)),
     queryStats: (operation) => json("queryStats", JSON.stringify(operation)),
+    queryPicture: (operation) => json("queryPicture", JSON.stringify(operation)),
     explainFilter: (text, table = "") => json("explainFilter", String(text), String(table)),
     changes: () => json("changes"),
     applyChange: (record) => plain("applyChange", typeof record === "string" ? record : JSON.stringify(record)),

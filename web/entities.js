@@ -56,7 +56,7 @@ export function mountEntities(root, session, { csv = true } = {}) {
     }
     replace(
       box,
-      el("p", { class: "list-count", role: "status" }, `${number(rows.length)} of ${number(total)} entities`),
+      el("p", { class: "list-count" }, `${number(rows.length)} of ${number(total)} entities`),
       rows.map((row) => {
         const d = row.draft;
         session.sawETag(table, d.PartitionKey, d.RowKey, row.etag);

@@ -4,8 +4,9 @@
 // read-only playground an operation the engine says changes the account
 // (request.changes) is only built, never run.
 
-// send answers {operation, request, response, stats, code, message} (stats
-// for queries; code and message the engine read from an error answer),
+// send answers {operation, request, response, stats, bytes, code, message} (stats
+// for queries; bytes on the wire; code and message the engine read from an
+// error answer),
 // {operation, request, error}, or {operation, request, notSent: true}.
 export function send(session, operation) {
   if (session.readonly) {
@@ -15,7 +16,7 @@ export function send(session, operation) {
   }
   const ran = session.engine.run(operation);
   if (ran.error) return { operation, request: ran.request, error: ran.error };
-  return { operation, request: ran.request, response: ran.response, stats: ran.stats, code: ran.code ?? "", message: ran.message ?? "" };
+  return { operation, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "" };
 }
 
 // sendWrite answers as send does, for an operation that may change the

@@ -28,7 +28,7 @@ const HTML = `
     <button id="run-op" type="submit">Send</button>
     <button id="queue-op" type="button" class="secondary">Add to batch</button>
   </div>
-  <div id="op-answer" class="answer-box" aria-live="polite"></div>
+  <div id="op-answer" class="answer-box"></div>
   <fieldset id="if-match" class="modes">
     <legend>If-Match</legend>
     <label><input type="radio" name="ifmatch" value="current" checked> Current ETag</label>
@@ -110,6 +110,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
 
   async function run(e) {
     e.preventDefault();
+    session.emit("draft-sent");
     const kind = $("op-kind").value;
     const table = session.table;
     const d = session.draft();
@@ -147,7 +148,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     const x = await sendWrite(session, op);
     session.emit("exchange", x);
     if (x.error) {
-      session.setStatus(x.error);
+      session.setStatus(`${kind}: not sent · ${x.error}`);
       say(x, "", kind === "insert" && !session.readonly ? sendAnyway(table, d) : null);
       return;
     }
@@ -161,7 +162,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     $("before").textContent = before;
     $("after").textContent = after;
     $("before-after").hidden = false;
-    session.setStatus(`${kind}: ${x.response.status} ${x.response.statusText}`);
+    session.setStatus(`${kind}: ${x.response.status} ${x.response.statusText}${x.code ? " · " + x.code : ""}`);
     say(x, done[kind] ?? "Done.");
     session.emit("entities-changed");
     session.emit("entity-written", { table, draft: d });
@@ -175,6 +176,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
   };
   $("op-kind").addEventListener("change", toggle);
   $("queue-op").addEventListener("click", () => {
+    session.emit("draft-sent");
     const d = session.draft();
     const kind = $("op-kind").value;
     const why = !session.table ? "Select or create a table first." : !d ? "The JSON body cannot be read: fix it first." : kind === "get" ? "A read cannot go in a transaction: choose a write." : "";
@@ -193,7 +195,8 @@ export function mountOperations(root, session, { batch = true } = {}) {
   session.on("queued", ({ count, index, kind, valid, failedAt }) => {
     $("queue-op").textContent = count ? `Add to batch (${count})` : "Add to batch";
     if (kind === undefined) return;
-    $("op-answer").replaceChildren(el("p", { class: `answer ${valid ? "good" : "bad"}`, role: "status" },
+    session.setStatus(`Queued: ${kind} as operation ${index} (${count} queued)` + (valid ? "." : `; the transaction rules fail at operation ${failedAt}.`));
+    $("op-answer").replaceChildren(el("p", { class: `answer ${valid ? "good" : "bad"}` },
       el("span", { class: "answer-status" }, "Queued"), ` · ${kind} as operation ${index} of the batch (${count} queued)`,
       valid ? "." : ` · the transaction rules now fail at operation ${failedAt}: see the batch below.`));
   });

@@ -3,7 +3,8 @@
 // session, and the parts are wired to each other through the session's bus.
 // The full page and every embed are built by this one function.
 //
-// mountParts(session, slots, {batch, filter}) → {tables, editor}
+// mountParts(session, slots, {batch, filter}) → {tables, editor}; "load-sample"
+// loads the sample and emits "sample-loaded" once it is in.
 //   slots   {tables, editor, operations, entities, wire, levels, query, batch}:
 //           an element for each part to show (wire and levels may share one)
 //   filter  a $filter to start the query box with
@@ -32,6 +33,7 @@ export function mountParts(session, slots, { filter = "" } = {}) {
     out.editor?.setDraft(sampleUser);
     session.emit("load-entity", { draft: sampleUser });
     session.setStatus("Sample loaded: the user Ada is in the editor.");
+    session.emit("sample-loaded", { table });
   });
   return out;
 }

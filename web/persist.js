@@ -8,7 +8,10 @@ import { createAccountStore } from "./accountstore.js";
 
 export function createPersistence(engine, status, { onRemote = () => {} } = {}) {
   const store = createAccountStore(engine, {
-    say: (text) => {
+    // A routine save is shown, not announced (it follows every write, whose
+    // own status is announced); a problem with storage is announced.
+    say: (text, { routine = false } = {}) => {
+      status.setAttribute("aria-live", routine ? "off" : "polite");
       status.textContent = text;
     },
     onRemote: () => onRemote(),

@@ -14,6 +14,7 @@ import { el, replace, debounce, number, mount } from "./dom.js";
 import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
 import { explanationView, tokenView, createHistory, filterPlaceholder } from "./querylab.js";
+import { queryPictureView, costView } from "./querypicture.js";
 
 const GROUP = 50; // rows per group; the first group is laid out at once
 
@@ -22,7 +23,7 @@ const HTML = `
 <form id="query-form" class="stack" novalidate>
   <label for="filter">$filter</label>
   <input id="filter" autocomplete="off" spellcheck="false" aria-describedby="filter-explain" placeholder="PartitionKey eq 'p1' and RowKey ge 'a'">
-  <div id="filter-explain" class="explain" aria-live="polite"></div>
+  <div id="filter-explain" class="explain"></div>
   <div class="row wrap">
     <label for="select">$select</label>
     <input id="select" autocomplete="off" spellcheck="false" placeholder="Name,Age">
@@ -33,6 +34,8 @@ const HTML = `
   </div>
 </form>
 <div id="query-summary" class="query-summary" aria-live="polite"></div>
+<div id="query-exchange" class="query-exchange"></div>
+<div id="query-picture"></div>
 <div id="query-results" class="results"></div>
 <h3 id="history-heading">Runs</h3>
 <ol id="query-history" class="history" aria-labelledby="history-heading"></ol>`;
@@ -40,6 +43,10 @@ const HTML = `
 export function mountQuery(root, session, { filter = "" } = {}) {
   const $ = mount(root, HTML);
   let next = null; // continuation of the last page
+  // The run the pages belong to: a next page is another page of it, drawn on
+  // the same strip, counted in the same cost and history entry.
+  let current = null;
+  let picture = null; // draws the last page's picture once its rows are in
   let rendering = 0; // bumped per page, so a stale slice stops
 
   function explain() {
@@ -131,8 +138,30 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   // (painted) and tableplay:query-complete (every row in), the last run's only.
   function finished(rows) {
     performance.mark("tableplay:query-complete");
+    // The picture asks the engine to place the page in the key order (a few
+    // scans of counting): after the rows, so they paint first.
+    picture?.();
+    picture = null;
     root.dataset.queryRows = String(rows);
     root.dataset.queryPages = String(Number(root.dataset.queryPages ?? 0) + 1);
+  }
+
+  // exchangeView is the query's own exchange, beside the query: the request
+  // line with its query string decoded, the status, and a way to the whole
+  // exchange in the wire view.
+  function exchangeView(x) {
+    const r = x.request;
+    let target = r.url;
+    try {
+      const u = new URL(r.url);
+      target = decodeURIComponent(u.pathname + u.search.replaceAll("+", " "));
+    } catch {
+      // shown as sent
+    }
+    return el("div", { class: "query-exchange-box" },
+      el("p", {}, el("code", { class: "request-line" }, `${r.method} ${target}`)),
+      x.response ? el("p", {}, "→ ", el("code", { class: "status-line" }, `${x.response.status} ${x.response.statusText}`), x.code ? [" · ", el("code", {}, x.code)] : null,
+        x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the whole exchange")] : null) : null);
   }
 
   function run(continuation) {
@@ -145,16 +174,21 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     if ($("filter").value.trim()) op.filter = $("filter").value;
     if ($("select").value.trim()) op.select = $("select").value;
     if ($("top").value) op.top = Number($("top").value);
+    if (!continuation || !current) current = { pages: [], requests: 0, sent: 0, received: 0, examined: 0, returned: 0, entry: null, statement: null };
     if (continuation) Object.assign(op, continuation);
     for (const name of ["tableplay:query", "tableplay:query-first-rows", "tableplay:query-complete"]) performance.clearMarks(name);
     performance.mark("tableplay:query");
     const x = send(session, op);
     session.emit("exchange", x);
+    replace($("query-exchange"), x.request && !x.request.error ? exchangeView(x) : null);
     rendering++;
     if (x.error || x.response.status !== 200) {
       replace($("query-summary"), x.error ?? `The query failed: ${x.response.status} ${x.response.statusText}`);
       replace($("query-results"));
+      replace($("query-picture"));
       next = null;
+      current = null;
+      picture = null;
       $("next-page").disabled = true;
       finished(0);
       return;
@@ -168,9 +202,27 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     replace($("query-summary"),
       el("p", { class: "figures" }, el("strong", {}, `${number(rows.length)} returned`), x.stats ? ` of ${number(x.stats.scanned)} examined` : "", next ? " · more pages" : " · no more pages"),
       more ? tokenView(more) : null);
+    const cost = current;
+    cost.requests++;
+    cost.sent += x.bytes?.request ?? 0;
+    cost.received += x.bytes?.response ?? 0;
+    cost.examined += x.stats?.scanned ?? 0;
+    cost.returned += rows.length;
+    replace($("query-picture"), costView(cost));
+    cost.statement ??= (op.filter ? session.engine.explainFilter(op.filter, table) : null)?.keyRange?.statement ?? "Scans the whole table.";
+    const examined = x.stats?.scanned ?? 0;
+    picture = () => {
+      const placed = session.engine.queryPicture(op);
+      if (placed.error || cost !== current) return;
+      // The page examined what run's stats say, from where the engine
+      // places its start; it ended where its continuation starts.
+      cost.pages.push({ ...placed, examined, returned: rows.length, pageTo: placed.pageFrom + examined, next: more });
+      $("query-picture").append(queryPictureView(cost.pages, cost.statement));
+    };
     if (x.stats) {
-      const explained = op.filter ? session.engine.explainFilter(op.filter, table) : null;
-      history.add({ filter: op.filter ?? "", scanned: x.stats.scanned, returned: rows.length, more: Boolean(next), statement: explained?.keyRange?.statement ?? "Scans the whole table." });
+      const figures = { scanned: cost.examined, returned: cost.returned, pages: cost.requests, more: Boolean(next) };
+      if (continuation && current.entry) current.entry.update(figures);
+      else current.entry = history.add({ filter: op.filter ?? "", ...figures, statement: cost.statement });
     }
     if (rows.length === 0) {
       replace($("query-results"), el("p", { class: "hint" }, "No entity matches."));
@@ -191,6 +243,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   session.on("table-selected", ({ table }) => {
     $("query-table").textContent = table ? `in ${table}` : "";
     next = null;
+    current = null;
     $("next-page").disabled = true;
     explain();
     placeholder();

@@ -57,20 +57,35 @@ export function tokenView(t) {
 }
 
 // createHistory keeps the runs of one query panel (newest first, at most
-// max) in list, each with examined against returned drawn as a meter.
+// max) in list, each with examined against returned drawn as a meter. add
+// returns the run's entry; its update takes the figures again once a next
+// page of the same run is read (pages counts them).
 export function createHistory(list, max = 10) {
   let runs = 0;
   return {
-    add({ filter, scanned, returned, statement, more }) {
+    add({ filter, scanned, returned, statement, more, pages = 1 }) {
       runs++;
-      const label = `Run ${runs}: ${number(returned)} returned of ${number(scanned)} examined`;
-      list.prepend(
-        el("li", { class: "run" },
-          el("p", {}, el("strong", {}, `Run ${runs}`), " ", filter ? el("code", {}, filter) : "(no filter)"),
-          el("meter", { min: 0, max: Math.max(scanned, 1), value: returned, "aria-label": label, title: label }),
-          el("p", { class: "run-figures" }, `${number(returned)} returned · ${number(scanned)} examined` + (scanned ? ` · ${Math.round((100 * returned) / scanned)}% of the scan was kept` : "") + (more ? " · more pages" : "")),
-          statement ? el("p", { class: "hint" }, statement) : null));
+      const n = runs;
+      const meter = el("meter", { min: 0 });
+      const figures = el("p", { class: "run-figures" });
+      const title = el("strong", {});
+      const show = (f) => {
+        const paged = f.pages > 1 ? `, ${number(f.pages)} pages` : "";
+        const label = `Run ${n}${paged}: ${number(f.returned)} returned of ${number(f.scanned)} examined`;
+        title.textContent = f.pages > 1 ? `Run ${n}, page ${f.pages}` : `Run ${n}`;
+        Object.assign(meter, { max: Math.max(f.scanned, 1), value: f.returned, title: label });
+        meter.setAttribute("aria-label", label);
+        figures.textContent = `${number(f.returned)} returned · ${number(f.scanned)} examined` + (f.scanned ? ` · ${Math.round((100 * f.returned) / f.scanned)}% of the scan was kept` : "") +
+          (f.pages > 1 ? ` · ${number(f.pages)} pages, ${number(f.pages)} requests` : "") + (f.more ? " · more pages" : "");
+      };
+      show({ scanned, returned, more, pages });
+      const li = el("li", { class: "run" },
+        el("p", {}, title, " ", filter ? el("code", {}, filter) : "(no filter)"),
+        meter, figures,
+        statement ? el("p", { class: "hint" }, statement) : null);
+      list.prepend(li);
       while (list.children.length > max) list.lastElementChild.remove();
+      return { update: show };
     },
     clear() {
       list.replaceChildren();

@@ -19,8 +19,8 @@ const HTML = `
     <input id="table-name" name="table-name" autocomplete="off" spellcheck="false" aria-describedby="table-name-cards">
     <button type="submit">Create</button>
   </div>
-  <div id="table-name-cards" class="cards" aria-live="polite"></div>
-  <div id="table-answer" class="answer-box" aria-live="polite"></div>
+  <div id="table-name-cards" class="cards"></div>
+  <div id="table-answer" class="answer-box"></div>
 </form>
 <div id="empty-state" class="empty" hidden>
   <p>Start here: create a table (a name such as <code>Customers</code>), then write an entity into it.
@@ -64,6 +64,7 @@ export function mountTables(root, session) {
               const del = await sendWrite(session, { kind: "deleteTable", table: name });
               session.emit("exchange", del);
               if (!del.notSent) answer(session, $("table-answer"), del, `Table ${name} deleted with all its entities.`);
+              session.setStatus(del.notSent ? "Read-only: the request is shown on the wire, not sent." : `deleteTable: ${del.response?.status ?? ""} ${del.response?.statusText ?? del.error ?? ""}${del.code ? " · " + del.code : ""}`);
               if (session.table === name) select(null);
               refresh();
             },

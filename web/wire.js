@@ -26,7 +26,7 @@ const HTML = `
   <label><input type="radio" name="level" value="fullmetadata"> Full</label>
 </fieldset>
 <div id="exchanges-part">
-  <div id="exchanges" class="exchanges" aria-live="polite">
+  <div id="exchanges" class="exchanges">
     <p class="hint">Every action shows here: the request the Go SDK sends and the engine's answer.</p>
   </div>
 </div>
@@ -71,7 +71,7 @@ function bodyText(pre, body) {
   return [more, document.createTextNode("\n" + indent(body.slice(0, LONG)) + "\n…")];
 }
 
-function exchangeView(x, engine) {
+function exchangeView(x, engine, target) {
   const title = `${x.operation.kind}${x.operation.table ? " · " + x.operation.table : ""}`;
   if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), el("p", { class: "card" }, x.error));
   const req = x.request;
@@ -98,7 +98,7 @@ function exchangeView(x, engine) {
       code ? [" · ", el("a", { href: errorCodesURL, target: "_blank", rel: "noopener" }, code)] : null),
     pre,
   );
-  mountCodeView(article, x.operation, engine);
+  mountCodeView(article, x.operation, engine, target);
   return article;
 }
 
@@ -114,7 +114,7 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
     const box = $("exchanges");
     box.querySelector(":scope > p.hint")?.remove();
     x.id ??= ++shown;
-    const view = exchangeView(x, session.engine);
+    const view = exchangeView(x, session.engine, session.codeTarget);
     view.dataset.exchange = String(x.id);
     view.tabIndex = -1;
     box.prepend(view);

@@ -9,7 +9,8 @@
 // the same way.
 //
 // initWorkspace({session, parts, persistence}) wires the Share link button
-// and the shared-session banner and returns {open}.
+// and the shared-session banner and returns {open, capture, apply} (capture
+// and apply also lend the workbench to a lesson: web/lessons/borrow.js).
 import { encode, decode, MAX_FRAGMENT } from "./sharelink.js";
 
 export function initWorkspace({ session, parts, persistence }) {
@@ -125,5 +126,5 @@ export function initWorkspace({ session, parts, persistence }) {
     session.emit("entities-changed");
     note("Back to the account saved in this browser.");
   });
-  return { open };
+  return { open, capture, apply };
 }

@@ -39,6 +39,7 @@ type config struct {
 	phases    map[string]bool // nil: all
 	profile   string          // directory for in-process profiles
 	profileHz int             // their CPU sampling rate
+	scale     []int           // entity counts of the scale benchmark; nil: the phases
 }
 
 func run() error {
@@ -53,6 +54,7 @@ func run() error {
 	flag.StringVar(&phases, "phases", "", "comma-separated phase names (default: all): "+strings.Join(phaseNames(), ","))
 	flag.StringVar(&cfg.profile, "profile", "", "serve tableplay from a child process that writes DIR/<phase>.cpu and DIR/<phase>.allocs")
 	flag.IntVar(&cfg.profileHz, "profile-hz", 100, "CPU samples per second for -profile; a machine delivers only so many (about 250 a second on this project's VM), beyond which pprof's times shrink while its percentages stay right")
+	scale := flag.String("scale", "", "instead of the phases, load this many entities (comma-separated: 100k,300k,1M) in memory and with --data, and print memory, disk and restart figures")
 	serveProfiled := flag.String("serve-profile", "", "(the child process of -profile)")
 	flag.Parse()
 	if *serveProfiled != "" {
@@ -75,6 +77,19 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *scale != "" {
+		sizes, err := parseSizes(*scale)
+		if err != nil {
+			return err
+		}
+		printScaleHeader(os.Stdout)
+		for _, n := range sizes {
+			if err := scaleRun(ctx, cfg, n, os.Stdout); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var all []runResult
 	for r := 1; r <= cfg.runs; r++ {
 		res, err := runOnce(ctx, cfg)

@@ -150,11 +150,14 @@ func freePort() (int, error) {
 
 // stopProcess asks a server to stop, then kills it if it lingers; exited
 // closes once the process has been waited for.
-func stopProcess(cmd *exec.Cmd, exited <-chan struct{}) {
+func stopProcess(cmd *exec.Cmd, exited <-chan struct{}) { stopWithin(cmd, exited, 5*time.Second) }
+
+// stopWithin is stopProcess waiting up to limit before the kill.
+func stopWithin(cmd *exec.Cmd, exited <-chan struct{}, limit time.Duration) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-exited:
-	case <-time.After(5 * time.Second):
+	case <-time.After(limit):
 		cmd.Process.Kill()
 		<-exited
 	}
@@ -174,12 +177,16 @@ type usage struct {
 	faults int64
 }
 
-func readUsage(pid int) (usage, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+func readUsage(pid int) (usage, error) { return readProc(pid, "stat", parseUsage) }
+
+// readProc parses /proc/<pid>/<file>.
+func readProc[T any](pid int, file string, parse func(string) (T, error)) (T, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/" + file)
 	if err != nil {
-		return usage{}, err
+		var zero T
+		return zero, err
 	}
-	return parseUsage(string(b))
+	return parse(string(b))
 }
 
 // parseUsage reads a usage from the text of /proc/<pid>/stat.

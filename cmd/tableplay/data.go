@@ -34,6 +34,11 @@ func defaultDataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "tableplay"), nil
 }
 
+// closeCompactBytes is the log a clean stop compacts into a snapshot
+// first: 8 MB of change records take seconds to replay (about 16,000
+// entities of 300 bytes), a snapshot's blocks load several times faster.
+const closeCompactBytes = 8 << 20
+
 // account is the store the server serves and how to put it away.
 type account struct {
 	store *store.Store
@@ -73,7 +78,7 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 		}
 		dir = d
 	}
-	lg, err := persist.Open(dir, persist.Options{CompactBytes: o.compactBytes, Report: o.report, OnFail: o.fail})
+	lg, err := persist.Open(dir, persist.Options{CompactBytes: o.compactBytes, CloseCompactBytes: closeCompactBytes, Report: o.report, OnFail: o.fail})
 	if err != nil {
 		return account{}, err
 	}

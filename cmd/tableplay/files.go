@@ -140,6 +140,9 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 		h.Set("Content-Security-Policy", frameAncestors)
 		h.Set("X-Frame-Options", frameOptions)
 	}
+	if sharedWithAnyOrigin(name) {
+		allowAnyOrigin(h)
+	}
 	h.Set("Cache-Control", cacheControl(r.URL.RawQuery))
 	sent, sentInfo, coding := name, info, ""
 	hasVariant := false

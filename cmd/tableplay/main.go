@@ -12,6 +12,12 @@
 //	tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk …] [--end-pk …] [--policy ID]
 //
 // prints a service SAS URL for a table, for demos.
+//
+//	tableplay check-docs PATH…
+//
+// checks the <table-playground> examples of Markdown and HTML files (folders
+// are walked): it prints file:line for each whose start state no longer
+// loads or whose expectation no longer holds, and exits non-zero.
 package main
 
 import (
@@ -42,8 +48,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "sas" {
 		return sasCommand(args[1:], stdout, stderr, time.Now())
 	}
+	if len(args) > 0 && args[0] == "check-docs" {
+		return checkDocsCommand(args[1:], stdout, stderr, time.Now)
+	}
 	if len(args) == 0 || args[0] != "serve" {
-		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]")
+		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]\n       tableplay check-docs PATH…")
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -102,6 +111,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	// Catch signals before announcing the address: whoever reads it may stop us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	defer watchMemstats(os.Getenv, stdout)()
 	fmt.Fprintf(stdout, "tableplay serving on http://%s\n", ln.Addr())
 	if files == nil {
 		fmt.Fprintf(stdout, "playground:        none in this build (make build embeds it; or --web DIR)\n")

@@ -35,10 +35,17 @@ type Options struct {
 	// Endpoint is the account URL (WellKnownEndpoint when empty); the
 	// connection string carries it and the well-known key.
 	Endpoint string
+	// Account is the account name the connection string carries
+	// (WellKnownAccount when empty); the key is always the well-known one,
+	// which the emulators accept.
+	Account string
 	// SAS is the query string of an account SAS for the curl commands
 	// (signed by the caller, who holds the key); empty leaves a placeholder
 	// the reader replaces.
 	SAS string
+	// CreateTable has the program create the operation's table first
+	// (keeping it when it exists), so that it runs against a fresh emulator.
+	CreateTable bool
 }
 
 // Snippet is generated code and what a reader should know about it.
@@ -59,9 +66,31 @@ func (o Options) endpoint() string {
 	return strings.TrimRight(o.Endpoint, "/")
 }
 
+func (o Options) account() string {
+	if o.Account == "" {
+		return WellKnownAccount
+	}
+	return o.Account
+}
+
+// runsAgainst is the program's first line, a comment (after prefix): where
+// it connects.
+func (o Options) runsAgainst(prefix string) string {
+	if o.Endpoint == "" || o.endpoint() == WellKnownEndpoint {
+		return prefix + "Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002."
+	}
+	return prefix + "Runs against " + o.endpoint() + "."
+}
+
+// createsTable reports whether the program creates the table it uses
+// before the operation: asked for, and an operation on a table's entities.
+func (o Options) createsTable(kind op.Kind) bool {
+	return o.CreateTable && !serviceLevel(kind)
+}
+
 // connectionString is the emulator's connection string for the endpoint.
 func (o Options) connectionString() string {
-	return "DefaultEndpointsProtocol=http;AccountName=" + WellKnownAccount + ";AccountKey=" + WellKnownKey +
+	return "DefaultEndpointsProtocol=http;AccountName=" + o.account() + ";AccountKey=" + WellKnownKey +
 		";TableEndpoint=" + o.endpoint() + ";"
 }
 
@@ -76,13 +105,13 @@ func For(o op.Operation, language string, opt Options) (Snippet, error) {
 	case Go:
 		code, err = goProgram(o, opt)
 	case JavaScript:
-		code = jsProgram(o, opt)
+		code, err = jsProgram(o, opt)
 	case Python:
-		code = pyProgram(o, opt)
+		code, err = pyProgram(o, opt)
 	case CSharp:
-		code = csProgram(o, opt)
+		code, err = csProgram(o, opt)
 	case Curl:
-		code = curlCommands(o, opt)
+		code, err = curlCommands(o, opt)
 	default:
 		return Snippet{}, fmt.Errorf("unknown language %q: use one of %s", language, strings.Join(Languages(), ", "))
 	}
@@ -92,34 +121,106 @@ func For(o op.Operation, language string, opt Options) (Snippet, error) {
 	return Snippet{Language: language, Code: code, Notes: notesFor(o, language)}, nil
 }
 
-// supported rejects the operations the generators do not cover.
+// supported rejects the operations the generators do not cover, by their
+// rows: the XML endpoints (no SDK's table client has them), an entity write
+// without its entity, a batch that is not a changeset of writes.
 func supported(o op.Operation) error {
-	switch o.Kind {
-	case op.CreateTable, op.DeleteTable, op.GetTable, op.ListTables, op.Query:
-		return nil
-	case op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
+	spec := o.Kind.Spec()
+	if spec.XML || spec.Answer == op.NoAnswer {
+		return fmt.Errorf("no code for %s", o.Kind)
+	}
+	switch spec.Body {
+	case op.EntityBody, op.UpdateBody:
 		if o.Entity == nil {
 			return fmt.Errorf("%s needs an entity", o.Kind)
 		}
-		return nil
-	case op.Get, op.Delete:
-		return nil
-	case op.Batch:
+	case op.BatchBody:
 		if len(o.Operations) == 0 {
 			return fmt.Errorf("a batch needs at least one operation")
 		}
 		for _, p := range o.Operations {
-			if !p.Kind.InBatch() || p.Kind == op.Get {
+			if ps := p.Kind.Spec(); !ps.InBatch || !ps.Writes {
 				return fmt.Errorf("%s cannot be part of a transaction here", p.Kind)
 			}
 			if err := supported(p); err != nil {
 				return err
 			}
 		}
-		return nil
 	}
-	return fmt.Errorf("no code for %s", o.Kind)
+	return nil
 }
+
+// noCode is the error of an operation a language has no statement for: a
+// row added in core/op whose code is still to be written here.
+func noCode(k op.Kind, language string) error {
+	return fmt.Errorf("no %s code for %s", language, k)
+}
+
+// call is a store write as the SDKs' table clients split it.
+type call uint8
+
+// The calls.
+const (
+	noCall     call = iota
+	addCall         // add / create an entity
+	updateCall      // update, with If-Match
+	upsertCall      // upsert
+	deleteCall      // delete
+)
+
+// callOf is the call a write is, and whether it merges (else replaces),
+// read from the store write its row names.
+func callOf(k op.Kind) (c call, merge bool) {
+	spec := k.Spec()
+	if !spec.Writes {
+		return noCall, false
+	}
+	switch spec.Store {
+	case store.Insert:
+		return addCall, false
+	case store.Replace:
+		return updateCall, false
+	case store.Merge:
+		return updateCall, true
+	case store.InsertOrReplace:
+		return upsertCall, false
+	case store.InsertOrMerge:
+		return upsertCall, true
+	case store.Delete:
+		return deleteCall, false
+	}
+	return noCall, false
+}
+
+// calls names each call in a language's vocabulary, by call.
+type calls [deleteCall + 1]string
+
+// name is a write's call in the vocabulary names, with its mode appended
+// for an update or an upsert (Merge or Replace, spelt by modes); a kind
+// that is no write has none.
+func (names calls) name(k op.Kind, language string, modes [2]string) (string, error) {
+	c, merge := callOf(k)
+	if names[c] == "" {
+		return "", noCode(k, language)
+	}
+	if c == updateCall || c == upsertCall {
+		if merge {
+			return names[c] + modes[1], nil
+		}
+		return names[c] + modes[0], nil
+	}
+	return names[c], nil
+}
+
+// serviceLevel reports whether an operation is the service client's (one
+// on tables), not a table client's.
+func serviceLevel(k op.Kind) bool {
+	r := k.Spec().Resource
+	return r == op.TableList || r == op.OneTable
+}
+
+// keysOnly reports whether a write sends only the entity's keys (delete).
+func keysOnly(k op.Kind) bool { return k.Spec().Body == op.NoBody }
 
 // batchTable is the table a batch writes to.
 func batchTable(o op.Operation) string {
@@ -131,7 +232,7 @@ func batchTable(o op.Operation) string {
 
 // keys are the keys an operation names.
 func keys(o op.Operation) (pk, rk string) {
-	if o.Entity != nil && (o.Kind == op.Insert || o.PartitionKey == "" && o.RowKey == "") {
+	if o.Entity != nil && (o.Kind.Spec().Body == op.EntityBody || o.PartitionKey == "" && o.RowKey == "") {
 		return o.Entity.PartitionKey, o.Entity.RowKey
 	}
 	return o.PartitionKey, o.RowKey
@@ -149,7 +250,13 @@ func entityOf(o op.Operation) *entity.Entity {
 // conditional reports whether the write carries a specific ETag (else "*"
 // or, for upserts, nothing).
 func conditional(o op.Operation) bool {
-	return (o.Kind == op.Replace || o.Kind == op.Merge || o.Kind == op.Delete) && o.IfMatch.Kind == store.MatchETag
+	return o.Kind.Spec().Condition == op.Conditional && o.IfMatch.Kind == store.MatchETag
+}
+
+// anyVersion reports whether a conditional write goes without a specific
+// ETag: the SDKs then send If-Match: *.
+func anyVersion(o op.Operation) bool {
+	return o.Kind.Spec().Condition == op.Conditional && !conditional(o)
 }
 
 // integralDouble reports whether a Double has no fraction, the case several

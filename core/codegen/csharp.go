@@ -15,12 +15,12 @@ import (
 // csProgram writes a C# program with top-level statements for
 // Azure.Data.Tables 12.x, in the .NET conventions (four spaces, braces on
 // their own lines).
-func csProgram(o op.Operation, opt Options) string {
+func csProgram(o op.Operation, opt Options) (string, error) {
 	c := &coder{indent: "    "}
-	c.line("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	c.line(opt.runsAgainst("// "))
 	c.line("// dotnet add package Azure.Data.Tables")
 	c.line("using System;")
-	if o.Kind == op.Batch {
+	if o.Kind.Spec().Body == op.BatchBody { // a List of actions
 		c.line("using System.Collections.Generic;")
 	}
 	c.line("using Azure;")
@@ -30,21 +30,25 @@ func csProgram(o op.Operation, opt Options) string {
 	c.line("const string connectionString =")
 	c.line("    " + jsString(opt.connectionString()) + ";")
 	c.line("var service = new TableServiceClient(connectionString);")
-	switch o.Kind {
-	case op.CreateTable, op.DeleteTable, op.GetTable, op.ListTables:
-	default:
+	if !serviceLevel(o.Kind) {
 		c.line("var client = service.GetTableClient(" + jsString(batchTable(o)) + ");")
+		if opt.createsTable(o.Kind) {
+			c.line("// The example's table, created first (kept when it exists).")
+			c.line("client.CreateIfNotExists();")
+		}
 	}
 	c.line("")
 	c.open("try")
-	csBody(c, o)
+	if err := csBody(c, o); err != nil {
+		return "", err
+	}
 	c.close("}")
 	c.open("catch (RequestFailedException e)")
 	c.line(`Console.Error.WriteLine($"{e.Status} {e.ErrorCode} {e.Message}");`)
 	c.line("return 1;")
 	c.close("}")
 	c.line("return 0;")
-	if o.Kind == op.Get || o.Kind == op.Query {
+	if readsEntities(o) {
 		c.line("")
 		c.line("// Prints an entity as the SDK decoded it.")
 		c.open("static void PrintEntity(TableEntity entity)")
@@ -56,7 +60,7 @@ func csProgram(o op.Operation, opt Options) string {
 		c.close("}")
 		c.close("}")
 	}
-	return fixBraces(c.String())
+	return fixBraces(c.String()), nil
 }
 
 // fixBraces puts the brace that opens each block on its own line, as .NET
@@ -83,7 +87,12 @@ func fixBraces(s string) string {
 	return b.String()
 }
 
-func csBody(c *coder, o op.Operation) {
+// csBody writes the statements in try: the write its row names, or the
+// kind's own statements.
+func csBody(c *coder, o op.Operation) error {
+	if o.Kind.Spec().Writes {
+		return csWrite(c, o)
+	}
 	switch o.Kind {
 	case op.CreateTable:
 		c.line("service.CreateTable(" + jsString(o.Table) + ");")
@@ -139,64 +148,80 @@ func csBody(c *coder, o op.Operation) {
 		c.line("TableEntity entity = client.GetEntity<TableEntity>(" + jsString(o.PartitionKey) + ", " + jsString(o.RowKey) + sel + ");")
 		c.line(`Console.WriteLine($"etag {entity.ETag}");`)
 		c.line("PrintEntity(entity);")
-	case op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete:
-		csWrite(c, o)
 	case op.Batch:
 		c.line("var actions = new List<TableTransactionAction>();")
 		for i, p := range o.Operations {
 			c.line(fmt.Sprintf("// Operation %d: %s.", i, p.Kind))
 			name := fmt.Sprintf("entity%d", i)
-			csEntity(c, name, entityOf(p), p.Kind == op.Delete)
-			c.line("actions.Add(" + csAction(p, name) + ");")
+			csEntity(c, name, entityOf(p), keysOnly(p.Kind))
+			action, err := csAction(p, name)
+			if err != nil {
+				return err
+			}
+			c.line("actions.Add(" + action + ");")
 		}
 		c.line("// All or nothing: one failing operation leaves the table unchanged.")
 		c.line("client.SubmitTransaction(actions);")
 		c.line(`Console.WriteLine($"transaction of {actions.Count} operations committed");`)
+	default:
+		return noCode(o.Kind, CSharp)
 	}
+	return nil
 }
 
 // csAction is one TableTransactionAction.
-func csAction(p op.Operation, name string) string {
-	t := map[op.Kind]string{op.Insert: "Add", op.Replace: "UpdateReplace", op.Merge: "UpdateMerge",
-		op.InsertOrReplace: "UpsertReplace", op.InsertOrMerge: "UpsertMerge", op.Delete: "Delete"}[p.Kind]
+func csAction(p op.Operation, name string) (string, error) {
+	t, err := calls{addCall: "Add", updateCall: "Update", upsertCall: "Upsert", deleteCall: "Delete"}.name(p.Kind, CSharp, [2]string{"Replace", "Merge"})
+	if err != nil {
+		return "", err
+	}
 	etag := ""
 	if conditional(p) {
 		etag = ", new ETag(" + jsString(odata.ETag(p.IfMatch.ETag)) + ")"
 	}
-	return "new TableTransactionAction(TableTransactionActionType." + t + ", " + name + etag + ")"
+	return "new TableTransactionAction(TableTransactionActionType." + t + ", " + name + etag + ")", nil
 }
 
-func csWrite(c *coder, o op.Operation) {
+// csMode is the TableUpdateMode of a merge or a replace.
+func csMode(merge bool) string {
+	if merge {
+		return "Merge"
+	}
+	return "Replace"
+}
+
+// csWrite writes one of the six writes.
+func csWrite(c *coder, o op.Operation) error {
 	etag := "ETag.All"
 	if conditional(o) {
 		c.line("// Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).")
 		c.line("var etag = new ETag(" + jsString(odata.ETag(o.IfMatch.ETag)) + ");")
 		etag = "etag"
-	} else if o.Kind == op.Replace || o.Kind == op.Merge || o.Kind == op.Delete {
+	} else if anyVersion(o) {
 		c.line("// ETag.All sends If-Match: *, whatever version is stored.")
 	}
-	if o.Kind == op.Delete {
+	kind, merge := callOf(o.Kind)
+	if kind == deleteCall {
 		pk, rk := keys(o)
 		c.line("client.DeleteEntity(" + jsString(pk) + ", " + jsString(rk) + ", " + etag + ");")
 		c.line(`Console.WriteLine("deleted");`)
-		return
+		return nil
 	}
 	csEntity(c, "entity", entityOf(o), false)
 	var call string
-	switch o.Kind {
-	case op.Insert:
+	switch kind {
+	case addCall:
 		call = "client.AddEntity(entity)"
-	case op.Replace:
-		call = "client.UpdateEntity(entity, " + etag + ", TableUpdateMode.Replace)"
-	case op.Merge:
-		call = "client.UpdateEntity(entity, " + etag + ", TableUpdateMode.Merge)"
-	case op.InsertOrReplace:
-		call = "client.UpsertEntity(entity, TableUpdateMode.Replace)"
-	case op.InsertOrMerge:
-		call = "client.UpsertEntity(entity, TableUpdateMode.Merge)"
+	case updateCall:
+		call = "client.UpdateEntity(entity, " + etag + ", TableUpdateMode." + csMode(merge) + ")"
+	case upsertCall:
+		call = "client.UpsertEntity(entity, TableUpdateMode." + csMode(merge) + ")"
+	default:
+		return noCode(o.Kind, CSharp)
 	}
 	c.line("var response = " + call + ";")
 	c.line(`Console.WriteLine($"etag {response.Headers.ETag}");`)
+	return nil
 }
 
 // csEntity declares a TableEntity with a collection initializer.

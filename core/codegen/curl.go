@@ -14,11 +14,11 @@ import (
 
 // curlCommands writes a POSIX shell script of curl commands: the account SAS
 // in a variable, then one request (one page for a query).
-func curlCommands(o op.Operation, opt Options) string {
+func curlCommands(o op.Operation, opt Options) (string, error) {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	base := opt.endpoint()
-	w("# Runs against the local emulator: `tableplay serve` on 127.0.0.1:10002.\n")
+	w("%s\n", opt.runsAgainst("# "))
 	if opt.SAS != "" {
 		w("# An account SAS the engine signed with the emulator's well-known key.\n")
 		w("SAS=%s\n", shellQuote(opt.SAS))
@@ -52,6 +52,23 @@ func curlCommands(o op.Operation, opt Options) string {
 		w("\n")
 	}
 	jsonType := []string{"Content-Type: application/json"}
+	if spec := o.Kind.Spec(); spec.Writes {
+		// A write is its row's verb and resource; an update shows the
+		// answer's headers, where its ETag is.
+		method, h := curlWrite(o)
+		path := "/" + url.PathEscape(o.Table)
+		if spec.Addressed {
+			pk, rk := keys(o)
+			path = op.EntityPath(o.Table, pk, rk)
+		}
+		body := ""
+		if !keysOnly(o.Kind) {
+			body = string(curlEntity(entityOf(o)))
+			h = append(h, jsonType...)
+		}
+		cmd(method, path, h, body, nil, spec.Answer == op.EntityWritten)
+		return b.String(), nil
+	}
 	switch o.Kind {
 	case op.CreateTable:
 		cmd("POST", "/Tables", jsonType, `{"TableName":`+jsString(o.Table)+`}`, nil, false)
@@ -71,57 +88,53 @@ func curlCommands(o op.Operation, opt Options) string {
 			params = append(params, [2]string{"$select", *o.Query.Select})
 		}
 		cmd("GET", op.EntityPath(o.Table, o.PartitionKey, o.RowKey), nil, "", params, false)
-	case op.Insert:
-		cmd("POST", "/"+url.PathEscape(o.Table), jsonType, string(curlEntity(entityOf(o))), nil, false)
-	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete:
-		method, h := curlWrite(o)
-		body := ""
-		if o.Kind != op.Delete {
-			body = string(curlEntity(entityOf(o)))
-			h = append(h, jsonType...)
-		}
-		pk, rk := keys(o)
-		cmd(method, op.EntityPath(o.Table, pk, rk), h, body, nil, o.Kind != op.Delete)
 	case op.Batch:
-		curlBatch(&b, o, base)
+		if err := curlBatch(&b, o, base); err != nil {
+			return "", err
+		}
 		w("curl -sS --fail-with-body -X POST \"$BASE\"'/$batch?'\"$SAS\"")
 		for _, h := range []string{"Content-Type: multipart/mixed; boundary=batch_tableplay", "x-ms-version: 2019-02-02", "DataServiceVersion: 3.0"} {
 			w(" \\\n  -H %s", shellQuote(h))
 		}
 		w(" \\\n  --data-binary @-\n")
+	default:
+		return "", noCode(o.Kind, Curl)
 	}
-	return b.String()
+	return b.String(), nil
 }
 
-// curlWrite is the verb and If-Match of a write: the service tells an update
-// from an upsert by the presence of If-Match.
+// curlWrite is the verb (its row's) and If-Match of a write: the service
+// tells an update from an upsert by the presence of If-Match.
 func curlWrite(o op.Operation) (string, []string) {
-	method := map[op.Kind]string{op.Replace: "PUT", op.InsertOrReplace: "PUT", op.Merge: "MERGE", op.InsertOrMerge: "MERGE", op.Delete: "DELETE"}[o.Kind]
+	method := o.Kind.Spec().Method.String()
 	switch {
 	case conditional(o):
 		return method, []string{"If-Match: " + odata.ETag(o.IfMatch.ETag)}
-	case o.Kind == op.Replace || o.Kind == op.Merge || o.Kind == op.Delete:
+	case anyVersion(o):
 		return method, []string{"If-Match: *"}
 	}
 	return method, nil
 }
 
 // curlBatch writes the multipart body with printf, one line per argument, so
-// that every line ends in CRLF as the format requires.
-func curlBatch(b *strings.Builder, o op.Operation, base string) {
+// that every line ends in CRLF as the format requires. Each part is its
+// row's verb and resource.
+func curlBatch(b *strings.Builder, o op.Operation, base string) error {
 	lines := []string{"--batch_tableplay", "Content-Type: multipart/mixed; boundary=changeset_tableplay", ""}
 	for _, p := range o.Operations {
 		lines = append(lines, "--changeset_tableplay", "Content-Type: application/http", "Content-Transfer-Encoding: binary", "")
 		pk, rk := keys(p)
-		method, path := "POST", "/"+url.PathEscape(p.Table)
-		var h []string
-		if p.Kind != op.Insert {
-			method, h = curlWrite(p)
+		method, h := curlWrite(p)
+		if !p.Kind.Spec().Writes {
+			return noCode(p.Kind, Curl)
+		}
+		path := "/" + url.PathEscape(p.Table)
+		if p.Kind.Spec().Addressed {
 			path = op.EntityPath(p.Table, pk, rk)
 		}
 		lines = append(lines, method+" "+base+path+" HTTP/1.1", "Accept: application/json;odata=minimalmetadata")
 		lines = append(lines, h...)
-		if p.Kind == op.Delete {
+		if keysOnly(p.Kind) {
 			lines = append(lines, "")
 			continue
 		}
@@ -134,6 +147,7 @@ func curlBatch(b *strings.Builder, o op.Operation, base string) {
 		fmt.Fprintf(b, " \\\n  %s", shellQuote(l))
 	}
 	b.WriteString(" |\n")
+	return nil
 }
 
 // curlParams are the query options as curl --data-urlencode pairs.

@@ -14,17 +14,30 @@ import (
 
 // goProgram writes a main package for aztables v1.4.1, gofmt-ed.
 func goProgram(o op.Operation, opt Options) (string, error) {
-	return layoutGo(goSource(o, opt)), nil
+	src, err := goSource(o, opt)
+	if err != nil {
+		return "", err
+	}
+	return layoutGo(src), nil
 }
 
 // goSource writes the program one statement or element a line, unindented.
-func goSource(o op.Operation, opt Options) string {
+func goSource(o op.Operation, opt Options) (string, error) {
 	var b strings.Builder
 	imports := map[string]bool{"context": true, "fmt": true, "log": true, "github.com/Azure/azure-sdk-for-go/sdk/data/aztables": true}
-	body := goBody(o, imports)
-	b.WriteString("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.\n")
+	body, err := goBody(o, imports)
+	if err != nil {
+		return "", err
+	}
+	if opt.createsTable(o.Kind) {
+		imports["errors"], imports["github.com/Azure/azure-sdk-for-go/sdk/azcore"] = true, true
+		body = fmt.Sprintf("// The example's table, created first (kept when it exists).\n"+
+			"if _, err := service.CreateTable(ctx, %q, nil); err != nil {\nvar re *azcore.ResponseError\n"+
+			"if !errors.As(err, &re) || re.ErrorCode != string(aztables.TableAlreadyExists) {\nlog.Fatal(err)\n}\n}\n", batchTable(o)) + body
+	}
+	b.WriteString(opt.runsAgainst("// ") + "\n")
 	b.WriteString("package main\n\nimport (\n")
-	for _, p := range []string{"context", "encoding/json", "fmt", "log", "maps", "slices", "time"} {
+	for _, p := range []string{"context", "encoding/json", "errors", "fmt", "log", "maps", "slices", "time"} {
 		if imports[p] {
 			fmt.Fprintf(&b, "\t%q\n", p)
 		}
@@ -45,7 +58,7 @@ func goSource(o op.Operation, opt Options) string {
 	if imports["print"] {
 		b.WriteString(goPrintFunc)
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // goPrintFunc prints an entity read back: keys, then each property with the
@@ -64,12 +77,19 @@ func printEntity(raw []byte) {
 }
 `
 
-func goBody(o op.Operation, imports map[string]bool) string {
+// goBody writes main's statements: the write its row names, or the kind's
+// own statements.
+func goBody(o op.Operation, imports map[string]bool) (string, error) {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	check := "if err != nil {\nlog.Fatal(err)\n}\n"
 	needPrint := func() {
 		imports["print"], imports["encoding/json"], imports["maps"], imports["slices"] = true, true, true, true
+	}
+	if o.Kind.Spec().Writes {
+		w("client := service.NewClient(%q)\n", o.Table)
+		err := goWrite(&b, o, imports)
+		return b.String(), err
 	}
 	switch o.Kind {
 	case op.CreateTable:
@@ -114,17 +134,16 @@ func goBody(o op.Operation, imports map[string]bool) string {
 		w("resp, err := client.GetEntity(ctx, %q, %q, nil)\n%s", o.PartitionKey, o.RowKey, check)
 		w("fmt.Println(\"etag\", resp.ETag)\nprintEntity(resp.Value)\n")
 		needPrint()
-	case op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete:
-		w("client := service.NewClient(%q)\n", o.Table)
-		goWrite(&b, o, imports)
 	case op.Batch:
 		w("client := service.NewClient(%q)\n", batchTable(o))
 		w("var actions []aztables.TransactionAction\n")
 		for i, p := range o.Operations {
 			w("\n// Operation %d: %s.\n{\n", i, p.Kind)
-			action := map[op.Kind]string{op.Insert: "Add", op.Replace: "UpdateReplace", op.Merge: "UpdateMerge",
-				op.InsertOrReplace: "InsertReplace", op.InsertOrMerge: "InsertMerge", op.Delete: "Delete"}[p.Kind]
-			goEntityJSON(&b, entityOf(p), p.Kind == op.Delete, imports)
+			action, err := goAction(p.Kind)
+			if err != nil {
+				return "", err
+			}
+			goEntityJSON(&b, entityOf(p), keysOnly(p.Kind), imports)
 			w("action := aztables.TransactionAction{ActionType: aztables.TransactionType%s, Entity: body}\n", action)
 			if conditional(p) {
 				imports["github.com/Azure/azure-sdk-for-go/sdk/azcore"] = true
@@ -135,8 +154,15 @@ func goBody(o op.Operation, imports map[string]bool) string {
 		w("\n// All or nothing: one failing operation leaves the table unchanged.\n")
 		w("if _, err := client.SubmitTransaction(ctx, actions, nil); err != nil {\nlog.Fatal(err)\n}\n")
 		w("fmt.Printf(\"transaction of %%d operations committed\\n\", len(actions))\n")
+	default:
+		return "", noCode(o.Kind, Go)
 	}
-	return b.String()
+	return b.String(), nil
+}
+
+// goAction is a write's aztables.TransactionType name.
+func goAction(k op.Kind) (string, error) {
+	return calls{addCall: "Add", updateCall: "Update", upsertCall: "Insert", deleteCall: "Delete"}.name(k, Go, [2]string{"Replace", "Merge"})
 }
 
 // goQueryOptions sets $filter, $select and $top on an options value.
@@ -153,7 +179,7 @@ func goQueryOptions(b *strings.Builder, q op.Options, entities bool) {
 }
 
 // goWrite writes one of the six writes.
-func goWrite(b *strings.Builder, o op.Operation, imports map[string]bool) {
+func goWrite(b *strings.Builder, o op.Operation, imports map[string]bool) error {
 	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	etag := func() string {
 		if !conditional(o) {
@@ -163,7 +189,12 @@ func goWrite(b *strings.Builder, o op.Operation, imports map[string]bool) {
 		w("// Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).\netag := azcore.ETag(%q)\n", odata.ETag(o.IfMatch.ETag))
 		return ", IfMatch: &etag"
 	}
-	if o.Kind == op.Delete {
+	c, merge := callOf(o.Kind)
+	mode := "Replace"
+	if merge {
+		mode = "Merge"
+	}
+	if c == deleteCall {
 		pk, rk := keys(o)
 		cond := etag()
 		if cond == "" {
@@ -173,24 +204,25 @@ func goWrite(b *strings.Builder, o op.Operation, imports map[string]bool) {
 			w("if _, err := client.DeleteEntity(ctx, %q, %q, &aztables.DeleteEntityOptions{%s}); err != nil {\nlog.Fatal(err)\n}\n", pk, rk, cond[2:])
 		}
 		w("fmt.Println(\"deleted\")\n")
-		return
+		return nil
 	}
 	goEntityJSON(b, entityOf(o), false, imports)
-	switch o.Kind {
-	case op.Insert:
+	switch c {
+	case addCall:
 		w("resp, err := client.AddEntity(ctx, body, nil)\n")
-	case op.Replace, op.Merge:
-		mode := map[op.Kind]string{op.Replace: "Replace", op.Merge: "Merge"}[o.Kind]
+	case updateCall:
 		cond := etag()
 		if cond == "" {
 			w("// No ETag: the SDK sends If-Match: *, overwriting whatever version is stored.\n")
 		}
 		w("resp, err := client.UpdateEntity(ctx, body, &aztables.UpdateEntityOptions{UpdateMode: aztables.UpdateMode%s%s})\n", mode, cond)
-	case op.InsertOrReplace, op.InsertOrMerge:
-		mode := map[op.Kind]string{op.InsertOrReplace: "Replace", op.InsertOrMerge: "Merge"}[o.Kind]
+	case upsertCall:
 		w("resp, err := client.UpsertEntity(ctx, body, &aztables.UpsertEntityOptions{UpdateMode: aztables.UpdateMode%s})\n", mode)
+	default:
+		return noCode(o.Kind, Go)
 	}
 	w("if err != nil {\nlog.Fatal(err)\n}\nfmt.Println(\"etag\", resp.ETag)\n")
+	return nil
 }
 
 // goEntityJSON declares body, the entity marshalled as aztables sends it.

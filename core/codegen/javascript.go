@@ -14,14 +14,14 @@ import (
 
 // jsProgram writes a Node.js script (CommonJS) for @azure/data-tables 13.x,
 // indented with two spaces as Prettier would.
-func jsProgram(o op.Operation, opt Options) string {
+func jsProgram(o op.Operation, opt Options) (string, error) {
 	c := &coder{indent: "  "}
-	c.line("// Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	c.line(opt.runsAgainst("// "))
 	c.line("// npm install @azure/data-tables@13")
-	switch o.Kind {
-	case op.GetTable:
+	switch {
+	case o.Kind == op.GetTable: // its filter is built with odata``
 		c.line(`const { TableServiceClient, odata } = require("@azure/data-tables");`)
-	case op.CreateTable, op.DeleteTable, op.ListTables:
+	case serviceLevel(o.Kind):
 		c.line(`const { TableServiceClient } = require("@azure/data-tables");`)
 	default:
 		c.line(`const { TableClient } = require("@azure/data-tables");`)
@@ -33,8 +33,7 @@ func jsProgram(o op.Operation, opt Options) string {
 	c.line("// allowInsecureConnection: the emulator speaks http.")
 	c.line("const options = { allowInsecureConnection: true };")
 	c.line("")
-	printer := o.Kind == op.Get || o.Kind == op.Query
-	if printer {
+	if readsEntities(o) {
 		c.line("// Prints an entity as the SDK decoded it.")
 		c.open("function printEntity(e) {")
 		c.line(`console.log("entity", e.partitionKey, e.rowKey);`)
@@ -46,27 +45,33 @@ func jsProgram(o op.Operation, opt Options) string {
 		c.line("")
 	}
 	c.open("async function main() {")
-	switch o.Kind {
-	case op.CreateTable, op.DeleteTable, op.GetTable, op.ListTables:
+	if serviceLevel(o.Kind) {
 		c.line("const service = TableServiceClient.fromConnectionString(connectionString, options);")
-	default:
-		table := o.Table
-		if o.Kind == op.Batch {
-			table = batchTable(o)
+	} else {
+		c.line("const client = TableClient.fromConnectionString(connectionString, " + jsString(batchTable(o)) + ", options);")
+		if opt.createsTable(o.Kind) {
+			c.line("// The example's table, created first (the SDK treats TableAlreadyExists as success).")
+			c.line("await client.createTable();")
 		}
-		c.line("const client = TableClient.fromConnectionString(connectionString, " + jsString(table) + ", options);")
 	}
-	jsBody(c, o)
+	if err := jsBody(c, o); err != nil {
+		return "", err
+	}
 	c.close("}")
 	c.line("")
 	c.open("main().catch((err) => {")
 	c.line("console.error(err.statusCode, err.code, err.message);")
 	c.line("process.exit(1);")
 	c.close("});")
-	return c.String()
+	return c.String(), nil
 }
 
-func jsBody(c *coder, o op.Operation) {
+// jsBody writes main's statements: the write its row names, or the kind's
+// own statements.
+func jsBody(c *coder, o op.Operation) error {
+	if o.Kind.Spec().Writes {
+		return jsWrite(c, o)
+	}
 	switch o.Kind {
 	case op.CreateTable:
 		c.line("// Note: the SDK treats TableAlreadyExists as success.")
@@ -116,52 +121,66 @@ func jsBody(c *coder, o op.Operation) {
 		c.line("const e = await client.getEntity(" + jsString(o.PartitionKey) + ", " + jsString(o.RowKey) + opts + ");")
 		c.line(`console.log("etag", e.etag);`)
 		c.line("printEntity(e);")
-	case op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete:
-		jsWrite(c, o)
 	case op.Batch:
 		c.line("const actions = [];")
 		for i, p := range o.Operations {
 			c.line(fmt.Sprintf("// Operation %d: %s.", i, p.Kind))
-			ent := jsEntity(c, entityOf(p), p.Kind == op.Delete, fmt.Sprintf("entity%d", i))
-			c.line("actions.push(" + jsAction(p, ent) + ");")
+			ent := jsEntity(c, entityOf(p), keysOnly(p.Kind), fmt.Sprintf("entity%d", i))
+			action, err := jsAction(p, ent)
+			if err != nil {
+				return err
+			}
+			c.line("actions.push(" + action + ");")
 		}
 		c.line("// All or nothing: one failing operation leaves the table unchanged.")
 		c.line("await client.submitTransaction(actions);")
 		c.line("console.log(`transaction of ${actions.length} operations committed`);")
+	default:
+		return noCode(o.Kind, JavaScript)
 	}
+	return nil
 }
 
 // jsAction is one TransactionAction tuple.
-func jsAction(p op.Operation, ent string) string {
+func jsAction(p op.Operation, ent string) (string, error) {
 	etag := ""
 	if conditional(p) {
 		etag = ", { etag: " + jsString(odata.ETag(p.IfMatch.ETag)) + " }"
 	}
-	switch p.Kind {
-	case op.Insert:
-		return `["create", ` + ent + "]"
-	case op.Delete:
-		return `["delete", ` + ent + etag + "]"
-	case op.Replace:
-		return `["update", ` + ent + `, "Replace"` + etag + "]"
-	case op.Merge:
-		return `["update", ` + ent + `, "Merge"` + etag + "]"
-	case op.InsertOrReplace:
-		return `["upsert", ` + ent + `, "Replace"]`
+	c, merge := callOf(p.Kind)
+	mode := `"Replace"`
+	if merge {
+		mode = `"Merge"`
 	}
-	return `["upsert", ` + ent + `, "Merge"]`
+	switch c {
+	case addCall:
+		return `["create", ` + ent + "]", nil
+	case deleteCall:
+		return `["delete", ` + ent + etag + "]", nil
+	case updateCall:
+		return `["update", ` + ent + ", " + mode + etag + "]", nil
+	case upsertCall:
+		return `["upsert", ` + ent + ", " + mode + "]", nil
+	}
+	return "", noCode(p.Kind, JavaScript)
 }
 
-func jsWrite(c *coder, o op.Operation) {
+// jsWrite writes one of the six writes.
+func jsWrite(c *coder, o op.Operation) error {
 	etag := ""
 	if conditional(o) {
 		c.line("// Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).")
 		c.line("const etag = " + jsString(odata.ETag(o.IfMatch.ETag)) + ";")
 		etag = "{ etag }"
-	} else if o.Kind == op.Replace || o.Kind == op.Merge || o.Kind == op.Delete {
+	} else if anyVersion(o) {
 		c.line("// No ETag: the SDK sends If-Match: *, whatever version is stored.")
 	}
-	if o.Kind == op.Delete {
+	kind, merge := callOf(o.Kind)
+	mode := `"Replace"`
+	if merge {
+		mode = `"Merge"`
+	}
+	if kind == deleteCall {
 		pk, rk := keys(o)
 		args := jsString(pk) + ", " + jsString(rk)
 		if etag != "" {
@@ -169,26 +188,26 @@ func jsWrite(c *coder, o op.Operation) {
 		}
 		c.line("await client.deleteEntity(" + args + ");")
 		c.line(`console.log("deleted");`)
-		return
+		return nil
 	}
 	ent := jsEntity(c, entityOf(o), false, "entity")
 	var call string
-	switch o.Kind {
-	case op.Insert:
+	switch kind {
+	case addCall:
 		call = "client.createEntity(" + ent + ")"
-	case op.Replace, op.Merge:
-		mode := map[op.Kind]string{op.Replace: `"Replace"`, op.Merge: `"Merge"`}[o.Kind]
+	case updateCall:
 		if etag != "" {
 			mode += ", " + etag
 		}
 		call = "client.updateEntity(" + ent + ", " + mode + ")"
-	case op.InsertOrReplace:
-		call = "client.upsertEntity(" + ent + `, "Replace")`
-	case op.InsertOrMerge:
-		call = "client.upsertEntity(" + ent + `, "Merge")`
+	case upsertCall:
+		call = "client.upsertEntity(" + ent + ", " + mode + ")"
+	default:
+		return noCode(o.Kind, JavaScript)
 	}
 	c.line("const result = await " + call + ";")
 	c.line(`console.log("etag", result.etag);`)
+	return nil
 }
 
 // jsEntity declares the entity (keys only for a delete) and returns its

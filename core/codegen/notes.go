@@ -40,8 +40,18 @@ func scan(o op.Operation) typesIn {
 	return t
 }
 
-// reads reports whether the operation returns entities.
-func readsEntities(o op.Operation) bool { return o.Kind == op.Get || o.Kind == op.Query }
+// readsEntities reports whether the operation returns entities.
+func readsEntities(o op.Operation) bool {
+	a := o.Kind.Spec().Answer
+	return a == op.EntityRead || a == op.EntityPage
+}
+
+// paged reports whether the operation reads a page (of tables or
+// entities) that may continue.
+func paged(o op.Operation) bool {
+	a := o.Kind.Spec().Answer
+	return a == op.TablePage || a == op.EntityPage
+}
 
 // notesFor lists the type-mapping caveats of a language for an operation:
 // those of the types its entities hold, and for reads how each type comes
@@ -96,7 +106,7 @@ func notesFor(o op.Operation, language string) []string {
 		n = append(n, "The SAS in the script was signed by the engine with the emulator's well-known key; it is valid for 24 hours from when the code was generated.")
 		add(len(t.has) > 0, "The JSON carries each value as the service reads it: Int64, DateTime, Guid and Binary as annotated strings, Double annotated so that 20.0 stays a Double.")
 		add(reads, "The response is minimal metadata: Int64, DateTime, Guid and Binary carry an @odata.type annotation; a Double keeps its decimal point (20.0), an Int32 has none.")
-		add(o.Kind == op.Query || o.Kind == op.ListTables, "curl reads one page: repeat with the continuation headers (-D - shows them) for the next.")
+		add(paged(o), "curl reads one page: repeat with the continuation headers (-D - shows them) for the next.")
 	}
 	return n
 }

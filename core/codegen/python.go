@@ -14,12 +14,14 @@ import (
 
 // pyProgram writes a script for azure-data-tables 12.x, laid out as black
 // would (four-space indents, double quotes).
-func pyProgram(o op.Operation, opt Options) string {
+func pyProgram(o op.Operation, opt Options) (string, error) {
 	c := &coder{indent: "    "}
 	body := &coder{indent: "    ", depth: 1}
 	imports := map[string]bool{}
-	pyBody(body, o, imports)
-	c.line("# Runs against the local emulator: `tableplay serve` (or Azurite) on 127.0.0.1:10002.")
+	if err := pyBody(body, o, opt, imports); err != nil {
+		return "", err
+	}
+	c.line(opt.runsAgainst("# "))
 	c.line("# pip install azure-data-tables")
 	c.line("import sys")
 	if imports["datetime"] {
@@ -51,7 +53,7 @@ func pyProgram(o op.Operation, opt Options) string {
 	}
 	c.line(")")
 	c.line("")
-	if o.Kind == op.Get || o.Kind == op.Query {
+	if readsEntities(o) {
 		c.line("")
 		c.open("def print_entity(entity):")
 		c.line(`"""Prints an entity as the SDK decoded it."""`)
@@ -77,16 +79,22 @@ func pyProgram(o op.Operation, opt Options) string {
 	c.line(`answer = err.response.text() if err.response is not None else err.message`)
 	c.line(`print(err.status_code, getattr(err, "error_code", None), answer, file=sys.stderr)`)
 	c.line("sys.exit(1)")
-	return strings.TrimRight(c.String(), "\n") + "\n"
+	return strings.TrimRight(c.String(), "\n") + "\n", nil
 }
 
-func pyBody(c *coder, o op.Operation, imports map[string]bool) {
-	switch o.Kind {
-	case op.CreateTable, op.DeleteTable, op.GetTable, op.ListTables:
-		c.line("service = TableServiceClient.from_connection_string(CONNECTION_STRING)")
-	default:
-		c.line("service = TableServiceClient.from_connection_string(CONNECTION_STRING)")
+// pyBody writes main's statements: the write its row names, or the kind's
+// own statements.
+func pyBody(c *coder, o op.Operation, opt Options, imports map[string]bool) error {
+	c.line("service = TableServiceClient.from_connection_string(CONNECTION_STRING)")
+	if !serviceLevel(o.Kind) {
 		c.line("client = service.get_table_client(" + jsString(batchTable(o)) + ")")
+		if opt.createsTable(o.Kind) {
+			c.line("# The example's table, created first (kept when it exists).")
+			c.line("service.create_table_if_not_exists(" + jsString(batchTable(o)) + ")")
+		}
+	}
+	if o.Kind.Spec().Writes {
+		return pyWrite(c, o, imports)
 	}
 	switch o.Kind {
 	case op.CreateTable:
@@ -163,80 +171,92 @@ func pyBody(c *coder, o op.Operation, imports map[string]bool) {
 		c.line("entity = client.get_entity(" + jsString(o.PartitionKey) + ", " + jsString(o.RowKey) + sel + ")")
 		c.line(`print("etag", entity.metadata["etag"])`)
 		c.line("print_entity(entity)")
-	case op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge, op.Delete:
-		pyWrite(c, o, imports)
 	case op.Batch:
 		c.line("operations = []")
 		for i, p := range o.Operations {
 			c.line(fmt.Sprintf("# Operation %d: %s.", i, p.Kind))
 			name := fmt.Sprintf("entity%d", i)
-			pyEntity(c, name, entityOf(p), p.Kind == op.Delete, imports)
-			c.line("operations.append(" + pyAction(p, name, imports) + ")")
+			pyEntity(c, name, entityOf(p), keysOnly(p.Kind), imports)
+			action, err := pyAction(p, name, imports)
+			if err != nil {
+				return err
+			}
+			c.line("operations.append(" + action + ")")
 		}
 		c.line("# All or nothing: one failing operation leaves the table unchanged.")
 		c.line("client.submit_transaction(operations)")
 		c.line(`print(f"transaction of {len(operations)} operations committed")`)
+	default:
+		return noCode(o.Kind, Python)
 	}
+	return nil
 }
 
 // pyAction is one operation tuple of submit_transaction.
-func pyAction(p op.Operation, name string, imports map[string]bool) string {
+func pyAction(p op.Operation, name string, imports map[string]bool) (string, error) {
 	var kw []string
-	switch p.Kind {
-	case op.Replace, op.InsertOrReplace:
-		kw = append(kw, `"mode": UpdateMode.REPLACE`)
-		imports["mode"] = true
-	case op.Merge, op.InsertOrMerge:
-		kw = append(kw, `"mode": UpdateMode.MERGE`)
+	verb, err := calls{addCall: "create", updateCall: "update", upsertCall: "upsert", deleteCall: "delete"}.name(p.Kind, Python, [2]string{})
+	if err != nil {
+		return "", err
+	}
+	if kind, merge := callOf(p.Kind); kind == updateCall || kind == upsertCall {
+		kw = append(kw, `"mode": `+pyMode(merge))
 		imports["mode"] = true
 	}
 	if conditional(p) {
 		imports["match"] = true
 		kw = append(kw, `"etag": `+jsString(odata.ETag(p.IfMatch.ETag)), `"match_condition": MatchConditions.IfNotModified`)
 	}
-	verb := map[op.Kind]string{op.Insert: "create", op.Replace: "update", op.Merge: "update",
-		op.InsertOrReplace: "upsert", op.InsertOrMerge: "upsert", op.Delete: "delete"}[p.Kind]
 	if len(kw) == 0 {
-		return `("` + verb + `", ` + name + ")"
+		return `("` + verb + `", ` + name + ")", nil
 	}
-	return `("` + verb + `", ` + name + ", {" + strings.Join(kw, ", ") + "})"
+	return `("` + verb + `", ` + name + ", {" + strings.Join(kw, ", ") + "})", nil
 }
 
-func pyWrite(c *coder, o op.Operation, imports map[string]bool) {
+// pyMode is the UpdateMode of a merge or a replace.
+func pyMode(merge bool) string {
+	if merge {
+		return "UpdateMode.MERGE"
+	}
+	return "UpdateMode.REPLACE"
+}
+
+// pyWrite writes one of the six writes.
+func pyWrite(c *coder, o op.Operation, imports map[string]bool) error {
 	cond := ""
 	if conditional(o) {
 		imports["match"] = true
 		c.line("# Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).")
 		c.line("etag = " + jsString(odata.ETag(o.IfMatch.ETag)))
 		cond = ", etag=etag, match_condition=MatchConditions.IfNotModified"
-	} else if o.Kind == op.Replace || o.Kind == op.Merge || o.Kind == op.Delete {
+	} else if anyVersion(o) {
 		c.line("# No ETag: the SDK sends If-Match: *, whatever version is stored.")
 	}
-	if o.Kind == op.Delete {
+	kind, merge := callOf(o.Kind)
+	if kind == deleteCall {
 		pk, rk := keys(o)
 		c.line("client.delete_entity(" + jsString(pk) + ", " + jsString(rk) + cond + ")")
 		c.line(`print("deleted")`)
-		return
+		return nil
 	}
 	pyEntity(c, "entity", entityOf(o), false, imports)
 	var call string
-	switch o.Kind {
-	case op.Insert:
+	switch kind {
+	case addCall:
 		call = "client.create_entity(entity)"
-	case op.Replace:
-		call = "client.update_entity(entity, mode=UpdateMode.REPLACE" + cond + ")"
-	case op.Merge:
-		call = "client.update_entity(entity, mode=UpdateMode.MERGE" + cond + ")"
-	case op.InsertOrReplace:
-		call = "client.upsert_entity(entity, mode=UpdateMode.REPLACE)"
-	case op.InsertOrMerge:
-		call = "client.upsert_entity(entity, mode=UpdateMode.MERGE)"
+	case updateCall:
+		call = "client.update_entity(entity, mode=" + pyMode(merge) + cond + ")"
+	case upsertCall:
+		call = "client.upsert_entity(entity, mode=" + pyMode(merge) + ")"
+	default:
+		return noCode(o.Kind, Python)
 	}
-	if o.Kind != op.Insert {
+	if kind != addCall {
 		imports["mode"] = true
 	}
 	c.line("result = " + call)
 	c.line(`print("etag", result["etag"])`)
+	return nil
 }
 
 // pyEntity declares an entity dict.

@@ -26,3 +26,21 @@ func FuzzParseLesson(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCompleteLesson: any bytes given as a recorded lesson are completed
+// into a lesson the loader accepts, or refused, never a panic; generators
+// are bounded before the start account is built.
+func FuzzCompleteLesson(f *testing.F) {
+	f.Add([]byte(recordedDraft))
+	f.Add([]byte(`{"steps":[{},{},{}]}`))
+	f.Add([]byte(`{"start":{"format":"tableplay-account","version":1,"tables":[]},"generate":[{"table":"t","count":100000000}],"steps":[{"operation":{"kind":"listTables"}},{"operation":{"kind":"listTables"}},{"operation":{"kind":"listTables"}}]}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		out, err := Complete(doc, testClock())
+		if err != nil {
+			return
+		}
+		if _, err := Parse(out); err != nil {
+			t.Fatalf("completed lesson refused by the loader: %v", err)
+		}
+	})
+}

@@ -41,9 +41,16 @@ type Section struct {
 type Step struct {
 	// Title heads the step.
 	Title string `json:"title"`
-	// Text is plain text; `code` spans are marked with backquotes.
+	// Text is what the step says before the prediction and the run: plain
+	// text with `code` spans marked by backquotes. It sets the question up
+	// and never gives its answer away.
 	Text string `json:"text"`
-	// Note says where the published documents disagree with the service.
+	// Explain is what the step says after the run: why the engine answered
+	// as it did. {placeholders} are filled from the engine's answer (see
+	// Explanation), so the figures shown are the ones just measured.
+	Explain string `json:"explain"`
+	// Note says where the published documents disagree with the service;
+	// it is shown with the explanation.
 	Note string `json:"note,omitempty"`
 
 	// One of these four is the step's action.

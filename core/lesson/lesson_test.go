@@ -5,11 +5,6 @@ import (
 	"flag"
 	"os"
 	"testing"
-	"time"
-
-	"github.com/tableplay/tableplay/core/play"
-	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/core/store"
 )
 
 // -lesson.show prints every step's measured outcome (a help for authors).
@@ -18,12 +13,7 @@ var show = flag.Bool("lesson.show", false, "print each step's outcome")
 // newSession is a session on a fresh account whose clock moves 1 ms a read,
 // so every write gets a new ETag.
 func newSession() *Session {
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { now = now.Add(time.Millisecond); return now }
-	st := store.New(store.Options{Clock: clock})
-	h := rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: clock})
-	api := &play.API{Base: "http://127.0.0.1:10002/" + rest.WellKnownAccount, Clock: clock, Creds: rest.WellKnown(), Store: st}
-	return &Session{API: api, Handler: h, Store: st}
+	return NewSession(testClock())
 }
 
 func loadAll(t *testing.T) []*Lesson {

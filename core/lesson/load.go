@@ -33,6 +33,19 @@ func validID(id string) bool {
 // Parse reads one lesson document strictly: unknown fields, trailing data and
 // a missing part are errors.
 func Parse(doc []byte) (*Lesson, error) {
+	l, err := decode(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.validate(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// decode reads one lesson document, bounded, without checking its parts:
+// unknown fields and trailing data are errors.
+func decode(doc []byte) (*Lesson, error) {
 	if len(doc) > MaxFile {
 		return nil, fmt.Errorf("larger than %d bytes", MaxFile)
 	}
@@ -44,9 +57,6 @@ func Parse(doc []byte) (*Lesson, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("data after the lesson object")
-	}
-	if err := l.validate(); err != nil {
-		return nil, err
 	}
 	return &l, nil
 }
@@ -98,6 +108,20 @@ func (l *Lesson) validate() error {
 	case len(l.Steps) < 3 || len(l.Steps) > 8:
 		return fmt.Errorf("%d steps: a lesson has 3 to 8", len(l.Steps))
 	}
+	if err := l.checkGenerate(); err != nil {
+		return err
+	}
+	for i := range l.Steps {
+		if err := l.Steps[i].validate(l.Clients); err != nil {
+			return fmt.Errorf("step %d: %v", i+1, err)
+		}
+	}
+	return nil
+}
+
+// checkGenerate bounds the generated datasets: what building the start
+// account may cost.
+func (l *Lesson) checkGenerate() error {
 	total, values := 0, 0
 	for i, d := range l.Generate {
 		total += d.Count
@@ -109,11 +133,6 @@ func (l *Lesson) validate() error {
 			if err := g.check(); err != nil {
 				return fmt.Errorf("generate[%d]: %v", i, err)
 			}
-		}
-	}
-	for i := range l.Steps {
-		if err := l.Steps[i].validate(l.Clients); err != nil {
-			return fmt.Errorf("step %d: %v", i+1, err)
 		}
 	}
 	return nil
@@ -131,8 +150,11 @@ func gens(ps []GenProperty) []Gen {
 }
 
 func (s *Step) validate(clients []string) error {
-	if s.Title == "" || s.Text == "" {
-		return errors.New("title and text are required")
+	if s.Title == "" || s.Text == "" || s.Explain == "" {
+		return errors.New("title, text and explain are required")
+	}
+	if err := s.checkPlaceholders(); err != nil {
+		return err
 	}
 	actions := 0
 	for _, set := range []bool{s.Operation != nil, s.Draft != nil, s.TableName != nil, s.Filter != nil} {

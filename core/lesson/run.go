@@ -54,6 +54,10 @@ type Result struct {
 	Client string `json:"client,omitempty"`
 	// Request is what was sent; nil for steps that only check.
 	Request *play.Request `json:"request,omitempty"`
+	// Query is the request's query decoded, in URL order ($filter, $select,
+	// $top and the continuation as text; a SAS's fields left out), so the
+	// page never shows a step's query URL-encoded.
+	Query [][2]string `json:"query,omitempty"`
 	// Response is the handler's answer; nil for steps that only check.
 	Response *rest.Reply `json:"response,omitempty"`
 	// Report is the check's report for a draft, table name or filter step.
@@ -64,7 +68,11 @@ type Result struct {
 	Expect Expect `json:"expect"`
 	// Diffs lists how Outcome differs from Expect (or the error), one line each.
 	Diffs []string `json:"diffs"`
-	// OK says the step went as the lesson says.
+	// Explanation is the step's after-text with the figures of this run in
+	// it; the page shows it once the step has run.
+	Explanation string `json:"explanation"`
+	// OK says the step went as the lesson says (the author's check; the
+	// page does not show it to learners).
 	OK bool `json:"ok"`
 	// Held maps each client to the ETag it holds after the step.
 	Held map[string]string `json:"held,omitempty"`
@@ -204,6 +212,9 @@ func (s *Session) Run(i int) Result {
 		r.Diffs = []string{r.Error}
 	}
 	r.OK = len(r.Diffs) == 0
+	if r.Error == "" {
+		r.Explanation = Explanation(st, r.Outcome)
+	}
 	r.Held = copyMap(s.held)
 	r.Timeline = append([]Event{}, s.timeline...)
 	return r
@@ -275,6 +286,7 @@ func (s *Session) operation(st Step, r *Result) {
 	target := req.URL
 	if u, err := url.Parse(req.URL); err == nil {
 		target = u.RequestURI()
+		r.Query = decodedQuery(u.RawQuery)
 	}
 	s.timeline = append(s.timeline, Event{Step: r.Step, Client: st.Client, Method: req.Method, Target: target, Status: reply.Status, ETag: header(reply, "ETag")})
 	out := Expect{Status: reply.Status}
@@ -318,6 +330,24 @@ func (s *Session) operation(st Step, r *Result) {
 		out.Entity = &after
 	}
 	r.Outcome = out
+}
+
+// decodedQuery lists a query string's parameters decoded, in order: the
+// $-options and the continuation, not a SAS's signature fields.
+func decodedQuery(raw string) [][2]string {
+	var out [][2]string
+	for _, kv := range strings.Split(raw, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		k, kerr := url.QueryUnescape(k)
+		v, verr := url.QueryUnescape(v)
+		if kerr != nil || verr != nil || k == "" {
+			continue
+		}
+		if strings.HasPrefix(k, "$") || strings.HasPrefix(k, "Next") {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	return out
 }
 
 // signSAS replaces the request's Shared Key signature with a table SAS

@@ -14,6 +14,18 @@ const codeSASLife = 24 * time.Hour
 // Operation) in a language: {language, code, notes}, or {error}. The code
 // connects to endpoint (the emulator's well-known one when empty).
 func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
+	return a.code(opJSON, language, codegen.Options{Endpoint: endpoint})
+}
+
+// CodeForTarget is CodeFor for code copied from an embed
+// (docs/embedding.md): it connects to endpoint as account (the emulator's
+// well-known ones when empty) and, with createTable, creates the table it
+// uses first.
+func (a *API) CodeForTarget(opJSON []byte, language, endpoint, account string, createTable bool) []byte {
+	return a.code(opJSON, language, codegen.Options{Endpoint: endpoint, Account: account, CreateTable: createTable})
+}
+
+func (a *API) code(opJSON []byte, language string, opt codegen.Options) []byte {
 	var o Operation
 	if err := readJSON(opJSON, &o); err != nil {
 		return errorJSON("not an operation: " + err.Error())
@@ -22,7 +34,8 @@ func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
 	if err != nil {
 		return errorJSON(err.Error())
 	}
-	s, err := codegen.For(t, language, codegen.Options{Endpoint: endpoint, SAS: a.accountSAS()})
+	opt.SAS = a.accountSAS()
+	s, err := codegen.For(t, language, opt)
 	if err != nil {
 		return errorJSON(err.Error())
 	}

@@ -113,66 +113,59 @@ func (a *API) encode(o op.Operation, level string) (Request, string) {
 	}
 	var h [][2]string
 	add := func(k, v string) { h = append(h, [2]string{k, v}) }
+	spec := o.Kind.Spec() // the SDK's request follows the operation's row
 	var path string
-	if o.Kind.Addressed() {
+	switch spec.Resource {
+	case op.TableList:
+		path = "/Tables"
+	case op.OneTable:
+		path = "/" + odata.TablePath(o.Table)
+	case op.Entities:
+		path = "/" + url.PathEscape(o.Table)
+		if spec.Method == op.MethodGet {
+			path += "()" // the SDK queries t()
+		}
+	case op.OneEntity:
 		path = op.EntityPath(o.Table, o.PartitionKey, o.RowKey)
+	default: // the XML endpoints and $batch (built by batchRequest)
+		return r, "unknown operation " + strconv.Quote(o.Kind.String())
 	}
-	switch o.Kind {
-	case op.CreateTable:
-		r.Method, path = "POST", "/Tables"
-		body, _ := json.Marshal(map[string]string{"TableName": o.Table})
-		r.Body = string(body)
-		add("Accept", minimal)
-		add("Content-Type", "application/json")
-		add("DataServiceVersion", "3.0")
-	case op.DeleteTable:
-		r.Method, path = "DELETE", "/"+odata.TablePath(o.Table)
-		add("Accept", "application/json")
-	case op.GetTable:
-		r.Method, path = "GET", "/"+odata.TablePath(o.Table)
-		add("Accept", minimal)
-		add("DataServiceVersion", "3.0")
-	case op.ListTables:
-		r.Method, path = "GET", "/Tables"
+	r.Method = spec.Method.String()
+	if spec.Method == op.MethodMerge {
+		r.Method = "PATCH" // the SDK's merge verb
+	}
+	if spec.Params == op.QueryParams { // aztables' GetEntity sends no $select
 		setQuery(q, o.Query)
-		add("Accept", minimal)
-		add("DataServiceVersion", "3.0")
-	case op.Query:
-		r.Method, path = "GET", "/"+url.PathEscape(o.Table)+"()"
-		setQuery(q, o.Query)
-		if o.Query.NextPartitionKey != "" {
+		if spec.Resource == op.Entities && o.Query.NextPartitionKey != "" {
 			q.Set("NextPartitionKey", o.Query.NextPartitionKey)
 			q.Set("NextRowKey", o.Query.NextRowKey)
 		}
-		add("Accept", minimal)
-		add("DataServiceVersion", "3.0")
-	case op.Insert:
-		r.Method, path, r.Body = "POST", "/"+url.PathEscape(o.Table), string(sdkBody(o.Entity))
-		add("Accept", minimal)
-		add("Content-Type", "application/json")
-		add("DataServiceVersion", "3.0")
-	case op.Get:
-		r.Method = "GET"
-		add("Accept", minimal)
-		add("DataServiceVersion", "3.0")
-	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
-		r.Method, r.Body = "PUT", string(sdkBody(o.Entity))
-		if o.Kind == op.Merge || o.Kind == op.InsertOrMerge {
-			r.Method = "PATCH" // the SDK's merge verb
-		}
-		add("Accept", "application/json")
-		add("Content-Type", "application/json")
-		add("DataServiceVersion", "3.0")
-		if o.Kind == op.Replace || o.Kind == op.Merge {
-			add("If-Match", matchText(o.IfMatch))
-		}
-	case op.Delete:
-		r.Method = "DELETE"
-		add("Accept", minimal)
-		add("DataServiceVersion", "3.0")
-		add("If-Match", matchText(o.IfMatch))
+	}
+	switch spec.Body {
+	case op.NoBody:
+	case op.TableNameBody:
+		body, _ := json.Marshal(map[string]string{"TableName": o.Table})
+		r.Body = string(body)
+	case op.EntityBody, op.UpdateBody:
+		r.Body = string(sdkBody(o.Entity))
 	default:
 		return r, "unknown operation " + strconv.Quote(o.Kind.String())
+	}
+	// aztables' DeleteTable sends a plain Accept and no DataServiceVersion;
+	// its update calls a plain Accept too.
+	accept := minimal
+	if o.Kind == op.DeleteTable || spec.Answer == op.EntityWritten {
+		accept = "application/json"
+	}
+	add("Accept", accept)
+	if spec.Body != op.NoBody {
+		add("Content-Type", "application/json")
+	}
+	if o.Kind != op.DeleteTable {
+		add("DataServiceVersion", "3.0")
+	}
+	if spec.Condition == op.Conditional {
+		add("If-Match", matchText(o.IfMatch))
 	}
 	u, err := url.Parse(a.Base + path)
 	if err != nil {

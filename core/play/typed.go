@@ -40,7 +40,8 @@ func (o Operation) typed() (typedop.Operation, error) {
 		}
 		return t, nil
 	}
-	if _, write := k.Write(); write && k != typedop.Delete {
+	spec := k.Spec()
+	if spec.Body == typedop.EntityBody || spec.Body == typedop.UpdateBody {
 		if o.Entity == nil {
 			return typedop.Operation{}, fmt.Errorf("%s needs an entity", o.Kind)
 		}
@@ -51,14 +52,13 @@ func (o Operation) typed() (typedop.Operation, error) {
 		t.Entity = r.Entity
 		t.PartitionKey, t.RowKey = r.Entity.PartitionKey, r.Entity.RowKey
 	}
-	if k.Addressed() {
+	if spec.Addressed {
 		if o.Entity == nil || o.Entity.PartitionKey == nil || o.Entity.RowKey == nil {
 			return typedop.Operation{}, fmt.Errorf("%s needs PartitionKey and RowKey", o.Kind)
 		}
 		t.PartitionKey, t.RowKey = *o.Entity.PartitionKey, *o.Entity.RowKey
 	}
-	switch k {
-	case typedop.Replace, typedop.Merge, typedop.Delete:
+	if spec.Condition == typedop.Conditional {
 		t.IfMatch = store.Match{Kind: store.MatchAny}
 		if o.IfMatch != "" && o.IfMatch != "*" {
 			ticks, ok := odata.ParseETag(o.IfMatch)

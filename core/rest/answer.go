@@ -4,19 +4,21 @@ import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/xmlbody"
 )
 
-// execute runs a decoded operation and writes its answer. The account's
-// XML operations are answered here (their documents are the REST layer's);
-// everything else runs through op.Execute.
+// execute runs a decoded operation and writes its answer, in the shape its
+// row names. The account's XML operations are answered here (their
+// documents are core/xmlbody's); everything else runs through op.Execute.
 func (x *exchange) execute(d decoded) {
 	o := d.op
-	switch o.Kind {
-	case op.GetProperties, op.SetProperties, op.GetStats:
-		x.service(o)
+	shape := o.Kind.Answer()
+	switch shape {
+	case op.PropertiesDocument, op.PropertiesSet, op.StatsDocument:
+		x.service(o, shape)
 		return
-	case op.Batch:
+	case op.BatchAnswer:
 		x.batch(d)
 		return
 	}
@@ -30,13 +32,13 @@ func (x *exchange) execute(d decoded) {
 		return
 	}
 	h := x.out
-	switch o.Kind {
-	case op.ListTables:
+	switch shape {
+	case op.TablePage:
 		if res.Tables.NextTableName != "" {
 			h.Set("x-ms-continuation-NextTableName", res.Tables.NextTableName)
 		}
 		x.json(200, odata.AppendTables(nil, x.ctx(""), res.Tables.Names))
-	case op.CreateTable:
+	case op.TableCreated:
 		loc := x.base + "/" + odata.TablePath(res.Table)
 		h.Set("Location", loc)
 		if !d.content {
@@ -45,14 +47,14 @@ func (x *exchange) execute(d decoded) {
 			return
 		}
 		x.json(201, odata.AppendTable(nil, x.ctx(""), res.Table))
-	case op.GetTable:
+	case op.TableRead:
 		x.json(200, odata.AppendTable(nil, x.ctx(""), res.Table))
-	case op.Query:
+	case op.EntityPage:
 		x.queryPage(o, res)
-	case op.Get:
+	case op.EntityRead:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
-	case op.Insert:
+	case op.EntityCreated:
 		stored := res.Entity
 		etag, loc := x.etagAndLocation(o.Table, stored)
 		x.set("Etag", valETag, etag)
@@ -63,17 +65,19 @@ func (x *exchange) execute(d decoded) {
 			return
 		}
 		x.entityJSON(201, o.Table, stored, nil)
-	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
+	case op.EntityWritten:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
 			x.entityJSON(200, o.Table, res.Entity, nil)
 			return
 		}
 		x.noContent()
-	case op.GetACL:
+	case op.ACLDocument:
 		x.xmlAnswer(200, xmlbody.ACL(res.ACL))
-	default: // DeleteTable, Delete, SetACL
+	case op.NoContent:
 		x.noContent()
+	default: // a shape this layer has no answer for
+		x.fail(tableerr.New(tableerr.InternalError))
 	}
 }
 

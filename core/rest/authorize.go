@@ -77,7 +77,7 @@ func (x *exchange) allow(o op.Operation) *tableerr.Error {
 // ACLs), and no change a page on another site could make the browser send.
 func (x *exchange) allowUnsigned(o op.Operation) *tableerr.Error {
 	switch {
-	case o.Kind == op.SetProperties || o.Kind == op.SetACL:
+	case o.Kind.Permission().Policy:
 		return tableerr.WithMessage(tableerr.AuthorizationFailure,
 			"Unsigned requests may not change service properties or table ACLs: sign the request with the account key.")
 	case o.Kind.Changes() && x.crossSite():
@@ -120,14 +120,20 @@ func (x *exchange) crossSite() bool {
 	return origin == "" || !admitted
 }
 
-// allow decides whether a verified SAS grants an operation (the docs'
-// tables of permissions by operation): a service SAS reaches entities of
-// its table only (r query, a add, u update, d delete; upserts need a and u)
-// inside its key range; an account SAS needs the resource type (s service,
-// c tables, o entities) and the permission (l list, c/w create, d delete, r
-// read, a add, u update, w write for service properties). A batch is judged
-// part by part.
+// allow decides whether a verified SAS grants an operation, by the
+// permission its row names (the docs' tables of permissions by operation):
+// a service SAS reaches entities of its table only, inside its key range,
+// with the row's service letters (r query, a add, u update, d delete;
+// upserts need a and u); an account SAS needs the row's resource type (s
+// service, c tables, o entities) and its account letters. A batch is judged
+// part by part; table ACLs need the account key.
 func (g *grant) allow(o op.Operation) *tableerr.Error {
+	p := o.Kind.Permission()
+	return g.judge(&p, o)
+}
+
+// judge is allow for the permission p.
+func (g *grant) judge(p *op.Permission, o op.Operation) *tableerr.Error {
 	has := func(letters string) bool {
 		for _, l := range letters {
 			if !strings.ContainsRune(g.perms, l) {
@@ -142,73 +148,29 @@ func (g *grant) allow(o op.Operation) *tableerr.Error {
 		}
 		return tableerr.New(tableerr.AuthorizationPermissionMismatch)
 	}
-	service := o.Kind == op.GetProperties || o.Kind == op.SetProperties || o.Kind == op.GetStats
-	tableOp := o.Kind == op.CreateTable || o.Kind == op.DeleteTable || o.Kind == op.GetTable || o.Kind == op.ListTables
-	switch o.Kind {
-	case op.Batch:
+	switch {
+	case p.ByParts:
 		return nil
-	case op.GetACL, op.SetACL, 0:
-		return tableerr.New(tableerr.AuthorizationFailure) // table ACLs need the account key
+	case p.ResourceType == 0:
+		return tableerr.New(tableerr.AuthorizationFailure) // the account key only
 	}
 	if g.account {
-		rt := func(t string) *tableerr.Error {
-			if !strings.Contains(g.resourceTypes, t) {
-				return tableerr.New(tableerr.AuthorizationResourceTypeMismatch)
-			}
-			return nil
+		if strings.IndexByte(g.resourceTypes, p.ResourceType) < 0 {
+			return tableerr.New(tableerr.AuthorizationResourceTypeMismatch)
 		}
-		switch {
-		case service:
-			if err := rt("s"); err != nil {
-				return err
-			}
-			if o.Kind == op.SetProperties {
-				return need(has("w"))
-			}
-			return need(has("r"))
-		case tableOp:
-			if err := rt("c"); err != nil {
-				return err
-			}
-			switch o.Kind {
-			case op.CreateTable:
-				return need(strings.ContainsAny(g.perms, "acw"))
-			case op.DeleteTable:
-				return need(has("d"))
-			}
-			return need(has("l"))
+		if p.AnyOf {
+			return need(strings.ContainsAny(g.perms, p.Account))
 		}
-		if err := rt("o"); err != nil {
-			return err
-		}
-		return need(entityPermission(o.Kind, has))
+		return need(has(p.Account))
 	}
 	// A service SAS: entities of one table.
-	if service || tableOp || !strings.EqualFold(o.Table, g.table) {
+	if p.Service == "" || !strings.EqualFold(o.Table, g.table) {
 		return tableerr.New(tableerr.AuthorizationFailure)
 	}
 	if pk, rk, ok := o.Keys(); ok && !g.inRange(pk, rk) {
 		return tableerr.New(tableerr.AuthorizationFailure)
 	}
-	return need(entityPermission(o.Kind, has))
-}
-
-// entityPermission says whether the permission letters allow an entity
-// operation.
-func entityPermission(k op.Kind, has func(string) bool) bool {
-	switch k {
-	case op.Get, op.Query:
-		return has("r")
-	case op.Insert:
-		return has("a")
-	case op.Replace, op.Merge:
-		return has("u")
-	case op.InsertOrReplace, op.InsertOrMerge:
-		return has("au")
-	case op.Delete:
-		return has("d")
-	}
-	return false
+	return need(has(p.Service))
 }
 
 // inRange reports whether (pk, rk) lies in the SAS key range

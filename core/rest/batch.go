@@ -180,7 +180,7 @@ func (w *batchWriter) header(k, v string) {
 // written straight into the answer: a batch has a hundred of each.
 func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 	w.part()
-	insert := bo.kind == op.Insert
+	insert := bo.kind.Answer() == op.EntityCreated // 201 with the entity, or 204 by Prefer
 	switch {
 	case insert && bo.content:
 		w.b.WriteString("HTTP/1.1 201 Created\r\n")

@@ -142,7 +142,9 @@ func (x *exchange) decodeHead(s source) head {
 	d.op = op.Operation{Kind: kindOf(res, method, s.query), Table: res.table, PartitionKey: res.pk, RowKey: res.rk}
 	o := &d.op
 	if _, present := s.r.Header["If-Match"]; !present {
-		o.Kind = upsert(o.Kind)
+		if u := o.Kind.Upsert(); u != 0 {
+			o.Kind = u // an update without If-Match is its upsert
+		}
 	}
 	if s.part && !o.Kind.InBatch() {
 		d.early = tableerr.New(tableerr.InvalidInput) // queries and table operations have no place in a batch
@@ -152,7 +154,7 @@ func (x *exchange) decodeHead(s source) head {
 		return head{d: d, done: true}
 	}
 	// The single-GET form answers the entity whole.
-	return head{d: d, res: res, done: s.part && o.Kind == op.Get}
+	return head{d: d, res: res, done: s.part && batchRead(o.Kind)}
 }
 
 // decodeOp is the second half of decode: the fields of the operation h
@@ -160,7 +162,6 @@ func (x *exchange) decodeHead(s source) head {
 func (x *exchange) decodeOp(s source, h head) decoded {
 	d, res := h.d, h.res
 	o := &d.op
-	var err *tableerr.Error
 	fail := func(err *tableerr.Error) decoded { d.late = err; return d }
 	readBody := func() ([]byte, *tableerr.Error) {
 		if s.part {
@@ -174,8 +175,8 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		}
 		return s.json.requireJSON()
 	}
-	switch o.Kind {
-	case 0:
+	k := o.Kind
+	if k.Answer() == op.NoAnswer { // no such operation
 		if res.kind == resService || isACL(res, s.query) {
 			d.xml = true
 			if res.kind == resService && s.query.Get("restype") != "service" || res.kind == resService && !isServiceComp(s.query.Get("comp")) {
@@ -186,69 +187,55 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 			return d
 		}
 		return fail(tableerr.New(tableerr.MethodNotAllowed))
-	case op.ListTables, op.Query:
-		if err := needJSON(); err != nil {
-			return fail(err)
-		}
-		o.Query = options(s.query)
-	case op.GetTable:
-		if err := needJSON(); err != nil {
-			return fail(err)
-		}
-	case op.Get:
-		if err := needJSON(); err != nil {
-			return fail(err)
-		}
-		o.Query.Select = optional(s.query, "$select")
-	case op.CreateTable:
-		body, err := jsonBody(needJSON, readBody)
+	}
+	d.xml = k.XML()
+	if cond := k.Condition(); cond != op.Unconditional {
+		m, err := ifMatch(s.r.Header)
 		if err != nil {
 			return fail(err)
 		}
+		// A batch part without If-Match that has no upsert form is refused.
+		if s.part && cond == op.Conditional && k.Upsert() == 0 && m.Kind == store.MatchNone {
+			return fail(tableerr.New(tableerr.MissingRequiredHeader))
+		}
+		o.IfMatch = m
+	}
+	switch always, byPrefer := jsonAnswer(k.Answer()); {
+	case always, byPrefer && d.prefer == "return-content" && honoursPrefer(k, s.query):
+		// The answer is JSON, the entity by Prefer included (F-PREFER).
+		if err := needJSON(); err != nil {
+			return fail(err)
+		}
+	}
+	switch k.Params() {
+	case op.QueryParams:
+		o.Query = options(s.query)
+	case op.SelectParams:
+		o.Query.Select = optional(s.query, "$select")
+	}
+	shape := k.Body()
+	if shape == op.NoBody {
+		return d
+	}
+	body, err := readBody()
+	if err != nil {
+		return fail(err)
+	}
+	switch shape {
+	case op.TableNameBody:
 		if o.Table, err = odata.DecodeTableName(body); err != nil {
 			return fail(err)
 		}
-	case op.Insert:
-		body, err := jsonBody(needJSON, readBody)
-		if err != nil {
-			return fail(err)
-		}
+	case op.EntityBody:
 		if o.Entity, err = x.decodeEntity(body, bodyText(s, body)); err != nil {
 			return fail(err)
 		}
 		d.denied = s.gate(x, *o) // now with its keys
-	case op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
-		m, err := ifMatch(s.r.Header)
-		if err != nil {
-			return fail(err)
-		}
-		o.IfMatch = m
-		if d.prefer == "return-content" && honoursPrefer(o.Kind, s.query) {
-			if err := needJSON(); err != nil { // the entity comes back as JSON (F-PREFER)
-				return fail(err)
-			}
-		}
-		body, err := readBody()
-		if err != nil {
-			return fail(err)
-		}
+	case op.UpdateBody:
 		if o.Entity, err = odata.DecodeUpdateText(body, bodyText(s, body), res.pk, res.rk); err != nil {
 			return fail(err)
 		}
-	case op.Delete:
-		m, err := ifMatch(s.r.Header)
-		if err != nil {
-			return fail(err)
-		}
-		if s.part && m.Kind == store.MatchNone {
-			return fail(tableerr.New(tableerr.MissingRequiredHeader))
-		}
-		o.IfMatch = m
-	case op.Batch:
-		body, err := readBody()
-		if err != nil {
-			return fail(err)
-		}
+	case op.BatchBody:
 		var text string
 		if s.r.Stream == nil {
 			text = s.r.Text // the caller's own string of body
@@ -257,21 +244,14 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}
 		d.size = len(body)
-	case op.GetACL, op.SetACL, op.GetProperties, op.SetProperties, op.GetStats:
-		d.xml = true
-		if o.Kind == op.SetACL || o.Kind == op.SetProperties {
-			body, err := readBody()
-			if err != nil {
-				return fail(err)
-			}
-			o.Body = body
+	case op.ACLBody:
+		if o.ACL, err = xmlbody.ParseACL(body); err != nil {
+			return fail(err)
 		}
-		if o.Kind == op.SetACL {
-			if o.ACL, err = xmlbody.ParseACL(o.Body); err != nil {
-				return fail(err)
-			}
-			o.Body = nil
-		}
+	case op.PropertiesBody:
+		o.Body = body
+	default: // a body this layer has no decoder for
+		return fail(tableerr.New(tableerr.InternalError))
 	}
 	return d
 }
@@ -325,7 +305,7 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 	if !ps.head.done {
 		pd = x.decodeOp(src, ps.head)
 	}
-	if pd.op.Kind == op.Get && pd.early == nil {
+	if batchRead(pd.op.Kind) && pd.early == nil {
 		pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 	}
 	d.parts = append(d.parts, pd.answer())
@@ -397,79 +377,47 @@ func (x *exchange) partSource(p *batchPart) source {
 }
 
 // kindOf names the operation a verb asks of a resource (0 when the
-// resource does not answer that verb).
+// resource does not answer that verb): op.Route reads the table of kinds.
 func kindOf(res resource, method string, q url.Values) op.Kind {
+	return op.Route(resourceOf(res, q), op.ParseMethod(method))
+}
+
+// resourceOf is the op.Resource a parsed resource segment and its query
+// address.
+func resourceOf(res resource, q url.Values) op.Resource {
 	switch res.kind {
 	case resService:
 		if q.Get("restype") != "service" {
-			return 0
+			return op.NoResource
 		}
-		switch comp := q.Get("comp"); {
-		case comp == "properties" && method == "GET":
-			return op.GetProperties
-		case comp == "properties" && method == "PUT":
-			return op.SetProperties
-		case comp == "stats" && method == "GET":
-			return op.GetStats
+		switch q.Get("comp") {
+		case "properties":
+			return op.ServiceProperties
+		case "stats":
+			return op.ServiceStats
 		}
 	case resTables:
-		switch method {
-		case "GET":
-			return op.ListTables
-		case "POST":
-			return op.CreateTable
-		}
+		return op.TableList
 	case resTable:
-		switch method {
-		case "GET":
-			return op.GetTable
-		case "DELETE":
-			return op.DeleteTable
-		}
+		return op.OneTable
 	case resBatch:
-		if method == "POST" {
-			return op.Batch
-		}
+		return op.BatchResource
 	case resEntities:
 		if isACL(res, q) {
-			switch method {
-			case "GET":
-				return op.GetACL
-			case "PUT":
-				return op.SetACL
-			}
-			return 0
+			return op.TableACL
 		}
-		switch method {
-		case "GET":
-			return op.Query
-		case "POST":
-			return op.Insert
-		}
+		return op.Entities
 	case resEntity:
-		switch method {
-		case "GET":
-			return op.Get
-		case "DELETE":
-			return op.Delete
-		case "PUT":
-			return op.Replace // an upsert without If-Match (see upsert)
-		case "MERGE":
-			return op.Merge
-		}
+		return op.OneEntity
 	}
-	return 0
+	return op.NoResource
 }
 
-// upsert is what Replace and Merge become without If-Match.
-func upsert(k op.Kind) op.Kind {
-	switch k {
-	case op.Replace:
-		return op.InsertOrReplace
-	case op.Merge:
-		return op.InsertOrMerge
-	}
-	return k
+// batchRead reports whether a batch part is the read a $batch may hold
+// instead of a changeset (a single Get): in a batch, but no store write.
+func batchRead(k op.Kind) bool {
+	_, writes := k.Write()
+	return k.InBatch() && !writes
 }
 
 // isACL reports whether a request addresses a table's ACL (t?comp=acl).
@@ -506,13 +454,17 @@ func optional(q url.Values, name string) *string {
 	return nil
 }
 
-// jsonBody reads the body of an operation that answers with JSON: a JSON
-// Accept first (for top-level requests), then a body within the limit.
-func jsonBody(needJSON func() *tableerr.Error, body func() ([]byte, *tableerr.Error)) ([]byte, *tableerr.Error) {
-	if err := needJSON(); err != nil {
-		return nil, err
+// jsonAnswer says whether an answer shape carries JSON always (so a
+// top-level request must accept JSON before its body is read), or only when
+// Prefer asks for the entity back.
+func jsonAnswer(a op.Answer) (always, byPrefer bool) {
+	switch a {
+	case op.TableCreated, op.TableRead, op.TablePage, op.EntityPage, op.EntityRead, op.EntityCreated:
+		return true, false
+	case op.EntityWritten:
+		return false, true
 	}
-	return body()
+	return false, false
 }
 
 func firstErr(errs ...*tableerr.Error) *tableerr.Error {

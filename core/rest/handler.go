@@ -186,7 +186,7 @@ func (x *exchange) prelude() (path string, ok bool) {
 		// Which operation, and which comp the signature covers, would be
 		// ambiguous (F-QUERY-COMP-TWICE).
 		x.fail(tableerr.New(tableerr.InvalidQueryParameterValue))
-		return
+		return "", false
 	}
 	if v, verr := version(r.Header); verr != nil {
 		x.fail(verr)

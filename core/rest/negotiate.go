@@ -131,18 +131,15 @@ func (f format) requireJSON() *tableerr.Error {
 }
 
 // honoursPrefer reports whether an operation honours Prefer and so answers
-// with Preference-Applied (F-PREFER): create table, insert, and update,
-// merge and their upserts. Reads, deletes, the XML endpoints and $batch (whose
-// parts carry their own Prefer) do not.
+// with Preference-Applied (F-PREFER), as its row says: create table, insert,
+// and update, merge and their upserts. Reads, deletes, the XML endpoints and
+// $batch (whose parts carry their own Prefer) do not, nor does a request
+// with comp.
 func honoursPrefer(k op.Kind, q map[string][]string) bool {
 	if _, comp := q["comp"]; comp {
 		return false
 	}
-	switch k {
-	case op.CreateTable, op.Insert, op.Replace, op.Merge, op.InsertOrReplace, op.InsertOrMerge:
-		return true
-	}
-	return false
+	return k.Prefer()
 }
 
 // preference reads Prefer for the operations that honour it (F-PREFER):

@@ -44,6 +44,7 @@ func TestSignatureCoversTheRoutedComp(t *testing.T) {
 	}
 	getACL := "GET\n\napplication/json\n" + date + "\n/devstoreaccount1/devstoreaccount1/secret?comp=acl"
 	postACL := "POST\n\napplication/json\n" + date + "\n/devstoreaccount1/devstoreaccount1/secret?comp=acl"
+	postX := "POST\n\napplication/json\n" + date + "\n/devstoreaccount1/devstoreaccount1/secret?comp=x"
 	if rec := send("GET", "/devstoreaccount1/secret?comp=acl", getACL); rec.Code != 200 {
 		t.Fatalf("the signed request itself: %d %s", rec.Code, rec.Body)
 	}
@@ -56,6 +57,9 @@ func TestSignatureCoversTheRoutedComp(t *testing.T) {
 		{"GET", "/devstoreaccount1/secret?comp=x;y&comp=acl", getACL, 400, "InvalidQueryParameterValue"},
 		{"POST", "/devstoreaccount1/secret?comp=x;y&comp=acl", postACL, 400, "InvalidQueryParameterValue"},
 		{"GET", "/devstoreaccount1/secret?comp=acl&co%6Dp=x", getACL, 400, "InvalidQueryParameterValue"},
+		// Signed for the first comp: the refusal is the whole answer, the
+		// insert is not run after it.
+		{"POST", "/devstoreaccount1/secret?comp=x&comp=acl", postX, 400, "InvalidQueryParameterValue"},
 		// One comp, spelled so that another parser would skip it: signed
 		// as the handler reads it, so the ACL's signature does not fit.
 		{"GET", "/devstoreaccount1/secret?comp=x;y", getACL, 403, "AuthenticationFailed"},
@@ -67,7 +71,7 @@ func TestSignatureCoversTheRoutedComp(t *testing.T) {
 		}
 	}
 	if _, err := st.Get("secret", "p", "planted"); err == nil {
-		t.Error("the ACL's signature inserted an entity")
+		t.Error("a refused request inserted an entity")
 	}
 	// The comp signed is the one decoded: an escaped name or value is
 	// signed as read.

@@ -23,12 +23,12 @@ func (x *exchange) xmlFail(e *tableerr.Error) {
 }
 
 // service answers the account's XML operations: service properties (GET,
-// PUT) and stats.
-func (x *exchange) service(o op.Operation) {
-	switch o.Kind {
-	case op.GetProperties:
+// PUT) and stats, by their answer's shape.
+func (x *exchange) service(o op.Operation, shape op.Answer) {
+	switch shape {
+	case op.PropertiesDocument:
 		x.xmlAnswer(200, xmlbody.Properties(x.h.store.Properties()))
-	case op.SetProperties:
+	case op.PropertiesSet:
 		p, err := xmlbody.MergeProperties(x.h.store.Properties(), o.Body)
 		if err != nil {
 			x.xmlFail(err)
@@ -40,7 +40,7 @@ func (x *exchange) service(o op.Operation) {
 		}
 		x.headers()
 		x.w.WriteHeader(202)
-	case op.GetStats:
+	case op.StatsDocument:
 		if !x.secondary {
 			// Replication statistics exist only on the secondary endpoint
 			// (F-STATS-SECONDARY).

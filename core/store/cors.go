@@ -128,7 +128,10 @@ func (e *corsError) Error() string { return "CORS rules: " + e.why }
 // checkCors applies the service's limits to a set of rules and returns
 // them with their lists read (F-CORS-LIMITS). The total size is checked
 // before any list is split, so a refused set costs one pass over its text.
-func checkCors(rules []CorsRule) ([]CorsRule, *corsError) {
+// Without limits it applies only the rules an earlier build kept to (five
+// rules, each with origins and methods): a log or a document that build
+// wrote holds acknowledged changes, and must load (F-CORS-LIMITS).
+func checkCors(rules []CorsRule, limits bool) ([]CorsRule, *corsError) {
 	if len(rules) > MaxCorsRules {
 		return nil, &corsError{tableerr.InvalidXMLDocument, fmt.Sprintf("%d rules, at most %d", len(rules), MaxCorsRules)}
 	}
@@ -139,7 +142,7 @@ func checkCors(rules []CorsRule) ([]CorsRule, *corsError) {
 		}
 		text += len(r.AllowedOrigins) + len(r.AllowedMethods) + len(r.AllowedHeaders) + len(r.ExposedHeaders)
 	}
-	if text > MaxCorsText {
+	if limits && text > MaxCorsText {
 		return nil, &corsError{tableerr.InvalidXMLNodeValue, fmt.Sprintf("%d bytes of lists, at most %d", text, MaxCorsText)}
 	}
 	if len(rules) == 0 {
@@ -150,6 +153,7 @@ func checkCors(rules []CorsRule) ([]CorsRule, *corsError) {
 		l := &corsLists{origins: parseCorsList(r.AllowedOrigins), methods: parseCorsList(r.AllowedMethods), headers: parseCorsList(r.AllowedHeaders)}
 		exposed := parseCorsList(r.ExposedHeaders)
 		switch {
+		case !limits:
 		case l.origins.items() > MaxCorsItems:
 			return nil, &corsError{tableerr.InvalidXMLNodeValue, fmt.Sprintf("%d origins in a rule, at most %d", l.origins.items(), MaxCorsItems)}
 		case max(l.origins.longest, l.headers.longest, exposed.longest) > MaxCorsItem:

@@ -79,15 +79,16 @@ func defaultProperties() ServiceProperties {
 	}
 }
 
-// check applies Set Service Properties' rules to settings read from a log
-// or a document, and returns them with their CORS lists read.
+// check applies the rules settings read from a log or a document were
+// written under (an earlier build's CORS rules may pass today's limits),
+// and returns them with their CORS lists read.
 func (p ServiceProperties) check() (ServiceProperties, error) {
 	days := func(enabled bool, n int) bool { return !enabled || n >= 1 && n <= 365 }
 	if !days(p.Logging.RetentionEnabled, p.Logging.RetentionDays) || !days(p.HourMetrics.RetentionEnabled, p.HourMetrics.RetentionDays) ||
 		!days(p.MinuteMetrics.RetentionEnabled, p.MinuteMetrics.RetentionDays) {
 		return p, fmt.Errorf("a retention outside 1 to 365 days")
 	}
-	rules, err := checkCors(p.Cors)
+	rules, err := checkCors(p.Cors, false)
 	if err != nil {
 		return p, err
 	}
@@ -109,7 +110,7 @@ func (s *Store) Properties() ServiceProperties {
 // the service's limits are refused with its error (F-CORS-LIMITS);
 // otherwise it fails only when the change cannot be made durable.
 func (s *Store) SetProperties(p ServiceProperties) *tableerr.Error {
-	rules, err := checkCors(p.Cors)
+	rules, err := checkCors(p.Cors, true)
 	if err != nil {
 		return tableerr.New(err.code)
 	}

@@ -275,10 +275,7 @@ func restoreEntity(se snapshotEntity) (*entity.Entity, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Timestamp: %v", err)
 	}
-	d := entity.Draft{Fields: make([]entity.Field, 0, len(se.Properties)+2)}
-	d.Fields = append(d.Fields,
-		entity.Field{Name: entity.PartitionKey, Value: edm.StringValue(se.PartitionKey)},
-		entity.Field{Name: entity.RowKey, Value: edm.StringValue(se.RowKey)})
+	fields := make([]entity.Field, 0, len(se.Properties))
 	for i, p := range se.Properties {
 		if len(p) != 3 {
 			return nil, fmt.Errorf("property %d: want [name, type, value], got %d items", i+1, len(p))
@@ -294,8 +291,19 @@ func restoreEntity(se snapshotEntity) (*entity.Entity, error) {
 		if err != nil {
 			return nil, fmt.Errorf("property %q: %v", p[0], err)
 		}
-		d.Fields = append(d.Fields, entity.Field{Name: p[0], Value: v})
+		fields = append(fields, entity.Field{Name: p[0], Value: v})
 	}
+	return buildEntity(se.PartitionKey, se.RowKey, ts, fields)
+}
+
+// buildEntity makes a stored entity of keys, a Timestamp and custom
+// properties, checked against the entity rules.
+func buildEntity(pk, rk string, ts edm.Ticks, fields []entity.Field) (*entity.Entity, error) {
+	d := entity.Draft{Fields: make([]entity.Field, 0, len(fields)+2)}
+	d.Fields = append(d.Fields,
+		entity.Field{Name: entity.PartitionKey, Value: edm.StringValue(pk)},
+		entity.Field{Name: entity.RowKey, Value: edm.StringValue(rk)})
+	d.Fields = append(d.Fields, fields...)
 	e, terr := entity.Build(d)
 	if terr != nil {
 		msg := string(terr.Code) + ": " + terr.Message

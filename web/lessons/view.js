@@ -1,15 +1,18 @@
 // web/lessons/view.js is responsible for the lesson view: the lessons menu,
-// one lesson a step at a time (prediction first, then the step run through
-// the engine with its exchange), links of the form #lesson=<id>&step=<n>,
-// progress remembered in this browser, and presenter mode (#present). It
-// mounts into a root element it is given and talks only to the engine
-// (window.tableplay unless it is given another);
-// every outcome, rule and byte it shows comes from the engine.
+// one lesson a step at a time (the step asks, the person predicts, the
+// engine runs it, then the step explains with the engine's figures), links
+// of the form #lesson=<id>&step=<n>, progress remembered in this browser,
+// and presenter mode (#present, keys and zoom in ./present.js). It mounts
+// into a root element it is given and talks only to the engine it is given:
+// on the page that is an account of its own, so a lesson never touches the
+// person's workspace, and its exchanges go to the lesson's own wire list.
+// Every outcome, rule and byte it shows comes from the engine.
 import { el, replace } from "../dom.js";
 import { prose, exchange } from "./text.js";
-import { clientsView } from "./clients.js";
 import { Progress } from "./progress.js";
-import { card } from "../cards.js";
+import { resultView, queryView } from "./result.js";
+import { savedZoom, applyZoom, zoomControl, presenterKey } from "./present.js";
+import { decode } from "../sharelink.js";
 
 // parseHash reads #lesson=<id>&step=<n>[&present] (present alone works too).
 export function parseHash(hash) {
@@ -22,24 +25,24 @@ export function lessonHash(id, step, present) {
   return `#lesson=${encodeURIComponent(id)}&step=${step}${present ? "&present" : ""}`;
 }
 
-const STASH = "tableplay-lesson-aside";
+// lessonDocHash is the fragment of a link that carries a whole lesson file,
+// compressed (web/sharelink.js).
+export const lessonDocHash = (code) => `#lesson-doc=${code}`;
 
-function stashed() {
-  try {
-    const text = sessionStorage.getItem(STASH);
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return null;
-  }
+// stepQuery is what a query step asks, from the lesson's own operation.
+function stepQuery(op) {
+  if (!op || op.kind !== "query") return null;
+  return [["$filter", op.filter], ["$select", op.select], ["$top", op.top]].filter(([, v]) => v !== undefined && v !== "").map(([k, v]) => [k, String(v)]);
 }
 
-function stash(doc) {
-  try {
-    if (doc) sessionStorage.setItem(STASH, JSON.stringify(doc));
-    else sessionStorage.removeItem(STASH);
-  } catch {
-    // too large or unavailable: kept in memory for this visit
+// tryPlace is where "Try it yourself" starts: the table and query of the
+// step, or of the nearest step before it that names a table.
+function tryPlace(lesson, step) {
+  for (let i = step - 1; i >= 0; i--) {
+    const op = lesson.steps[i].operation;
+    if (op?.table) return { table: op.table, filter: op.filter ?? lesson.steps[step - 1].filter ?? "", select: op.select ?? "", top: op.top ? String(op.top) : "" };
   }
+  return { table: null, filter: lesson.steps[step - 1].filter ?? "", select: "", top: "" };
 }
 
 class LessonView {
@@ -54,22 +57,26 @@ class LessonView {
     this.result = null; // the open step's run, once run
     this.choice = null; // the prediction's chosen index
     this.present = false;
+    this.zoom = savedZoom();
+    this.wire = []; // this lesson's exchanges, newest first
     this.useHash = options.hash ?? true;
-    // the person's own account while a lesson uses it (kept for the tab on
-    // the page; an embed's account is its own and lives as long as it does)
-    this.saved = this.useHash ? stashed() : null;
-    this.details = el("details", { class: "lessons-box" },
-      el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
-        el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
+    // An embed may show a few steps only ({first, last}, 1-based): no menu,
+    // no lesson summary, a link to the whole lesson instead.
+    this.range = options.steps ?? null;
+    this.details = this.range ? el("div", { class: "lessons-box lesson-steps" })
+      : el("details", { class: "lessons-box" },
+        el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
+          el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
     this.body = el("div", { class: "lessons-body" });
     this.details.append(this.body);
     replace(root, this.details);
     // On the page the location hash drives the view (links, presenter
     // mode); an embed keeps its place in its own state instead.
-    this.place = { id: options.lesson ?? null, step: 1, present: false };
+    this.place = { id: options.lesson ?? null, step: this.range?.first ?? 1, present: false };
     if (this.useHash) {
       window.addEventListener("hashchange", () => this.route());
-      document.addEventListener("keydown", (e) => this.key(e));
+      // Captured, so a focused radio never takes a clicker's arrow.
+      document.addEventListener("keydown", (e) => this.present && this.lesson && presenterKey(this, e), true);
     }
     this.route(true);
   }
@@ -77,6 +84,10 @@ class LessonView {
   // route shows what the hash names. Except on the page's first load, focus
   // moves to the step's heading, so keyboard users continue from there.
   route(first = false) {
+    if (this.useHash && location.hash.startsWith(lessonDocHash(""))) {
+      this.openDoc(location.hash.slice(lessonDocHash("").length));
+      return;
+    }
     const { id, step, present } = this.useHash ? parseHash(location.hash) : this.place;
     if (present && !id && this.menu.length) {
       // #present alone: the lesson last worked on, where it was left.
@@ -86,7 +97,7 @@ class LessonView {
     }
     this.setPresent(present && !!id);
     if (!id) {
-      if (this.lesson || this.saved) this.leave();
+      if (this.lesson) this.leave();
       this.renderMenu();
       return;
     }
@@ -96,7 +107,9 @@ class LessonView {
         this.renderMenu(`No lesson “${id}”.`);
         return;
       }
+      if (this.lesson) this.leave();
       this.lesson = view;
+      this.wire = [];
     }
     this.step = Math.min(step, this.lesson.steps.length);
     this.result = null;
@@ -106,7 +119,29 @@ class LessonView {
     if (!first || this.present) this.body.querySelector(".lesson-step-title")?.focus();
   }
 
+  // openDoc opens a lesson carried by a link: inflated with a share link's
+  // caps, read by the engine's loader, then shown at its first step.
+  async openDoc(code) {
+    let text;
+    try {
+      if (!/^[A-Za-z0-9_-]+$/.test(code)) throw new Error("it is not a lesson link");
+      text = await decode(code);
+    } catch (e) {
+      this.renderMenu(`This lesson link was not opened: ${e.message}.`);
+      this.details.open = true;
+      return;
+    }
+    const r = this.engine.addLesson(text);
+    if (r.error) {
+      this.renderMenu(`This lesson link was not opened: ${r.error}.`);
+      this.details.open = true;
+      return;
+    }
+    location.replace(lessonHash(r.id, 1, false));
+  }
+
   go(step) {
+    if (this.range) step = Math.max(this.range.first, Math.min(this.range.last, step));
     this.navigate(this.lesson.id, step, this.present);
   }
 
@@ -134,34 +169,19 @@ class LessonView {
     }, text);
   }
 
-  // leave gives the person their own account back.
+  // leave closes the lesson; the page gives the person's workspace back if
+  // "Try it yourself" had lent it to the lesson.
   leave() {
     this.lesson = null;
     this.result = null;
-    if (this.saved) {
-      try {
-        this.engine.restore(this.saved);
-      } catch (err) {
-        this.options.onStatus?.(`Your account could not be restored: ${err.message}`);
-      }
-      this.saved = null;
-      if (this.useHash) stash(null);
-      this.options.onChange?.();
-    }
-  }
-
-  // setAside keeps the person's own account before a lesson first replaces
-  // it, in memory and for this tab (so a reload mid-lesson still gives it
-  // back on leaving).
-  setAside() {
-    if (this.saved) return;
-    this.saved = this.engine.snapshot();
-    if (this.useHash) stash(this.saved);
+    this.wire = [];
+    this.options.onLeave?.();
   }
 
   setPresent(on) {
     this.present = on;
     document.documentElement.classList.toggle("presenting", on);
+    applyZoom(this.zoom, on);
   }
 
   renderMenu(message) {
@@ -174,51 +194,97 @@ class LessonView {
     });
     replace(this.body,
       message ? el("p", { class: "card", role: "alert" }, message) : null,
-      el("p", { class: "hint" }, "A lesson uses the account: your own tables are set aside while it runs and come back when you leave it."),
+      el("p", { class: "hint" }, "A lesson runs in an account of its own: your tables, queue and answers stay as they are."),
+      this.options.record ? el("p", {}, el("button", { type: "button", class: "secondary make-lesson", onclick: () => this.options.record() }, "Make a lesson from this"),
+        el("span", { class: "hint" }, " — record what you do next, from your account as it is now, and write it up as a lesson.")) : null,
       el("ol", { class: "lesson-menu", "aria-label": "Lessons" }, items));
   }
 
+  // renderSteps shows one step of an embed's range: the step's text, its
+  // prediction, Run, and the whole lesson a link away.
+  renderSteps() {
+    const l = this.lesson;
+    const s = l.steps[this.step - 1];
+    const { first, last } = this.range;
+    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, `Step ${this.step} of ${l.steps.length}: ${s.title}`);
+    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, "Run");
+    this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
+    const whole = this.options.lessonURL?.(l.id, this.step);
+    replace(this.body,
+      el("p", { class: "lesson-title" }, l.title),
+      heading,
+      prose(s.text, "p", { class: "lesson-text" }),
+      s.predict ? this.predictView(s.predict) : null,
+      el("div", { class: "row wrap lesson-buttons" },
+        first < last ? el("button", { type: "button", class: "secondary", disabled: this.step === first, onclick: () => this.go(this.step - 1) }, "Previous step") : null,
+        this.runButton,
+        first < last ? el("button", { type: "button", class: "secondary next-step", disabled: this.step === last, onclick: () => this.go(this.step + 1) }, "Next step") : null,
+        whole ? el("a", { class: "whole-lesson", href: whole, target: "_blank", rel: "noopener" }, "The whole lesson in the playground") : null),
+      this.resultBox);
+  }
+
   renderLesson() {
+    if (this.range) return this.renderSteps();
     const l = this.lesson;
     const s = l.steps[this.step - 1];
     const n = l.steps.length;
     const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, `${this.step}. ${s.title}`);
     const predict = s.predict ? this.predictView(s.predict) : null;
+    const asks = stepQuery(s.operation);
     this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, "Run step");
     this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
+    const summary = prose(l.summary, "p", { class: "lesson-summary" });
+    const teaches = el("p", { class: "hint" }, "Teaches: ", el("a", { href: l.section.url, target: "_blank", rel: "noopener" }, l.section.title));
     replace(this.body,
       el("nav", { class: "lesson-nav row wrap", "aria-label": "Lesson" },
         this.link("All lessons", null, 1, false, { class: "back" }),
         !this.useHash ? null
           : this.present
             ? this.link("Leave presenter mode", l.id, this.step, false)
-            : this.link("Presenter mode", l.id, this.step, true)),
+            : this.link("Presenter mode", l.id, this.step, true),
+        this.present ? zoomControl(this) : null),
       el("h2", { class: "lesson-title" }, l.title),
-      this.present ? null : prose(l.summary, "p", { class: "lesson-summary" }),
-      this.present ? null : el("p", { class: "hint" }, "Teaches: ", el("a", { href: l.section.url, target: "_blank", rel: "noopener" }, l.section.title)),
+      this.present ? el("details", { class: "lesson-about" }, el("summary", {}, "About this lesson"), summary, teaches) : [summary, teaches],
       el("p", { class: "step-count" }, `Step ${this.step} of ${n}`),
       heading,
       prose(s.text, "p", { class: "lesson-text" }),
-      s.note ? prose(`The docs and the service disagree: ${s.note}`, "p", { class: "lesson-note" }) : null,
+      asks?.length ? el("div", { class: "lesson-asks" }, el("span", { class: "hint" }, `${s.operation.table}:`), queryView(asks)) : null,
       predict,
       el("div", { class: "row wrap lesson-buttons" },
         el("button", { type: "button", class: "secondary", disabled: this.step === 1, onclick: () => this.go(this.step - 1) }, "Previous step"),
         this.runButton,
         el("button", { type: "button", class: "secondary next-step", disabled: this.step === n, onclick: () => this.go(this.step + 1) }, "Next step"),
-        el("button", { type: "button", class: "secondary", onclick: () => this.reset() }, "Reset lesson")),
+        el("button", { type: "button", class: "secondary", onclick: () => this.reset() }, "Reset lesson"),
+        this.options.tryIt ? el("button", { type: "button", class: "secondary try-it", onclick: () => this.tryIt() }, "Try it yourself") : null),
       this.resultBox,
-      this.present ? null : el("p", { class: "hint try-it" },
-        "Try it yourself: after a step the account is the lesson's, so the editor, queries and batches below act on it. “Reset lesson” puts it back as the step left it."),
+      this.wireView(),
     );
+  }
+
+  // wireView is the lesson's own wire list: every exchange this lesson sent,
+  // folded.
+  wireView() {
+    this.wireBox = el("details", { class: "lesson-wire" },
+      el("summary", {}, `This lesson's wire: ${this.wire.length} exchange${this.wire.length === 1 ? "" : "s"}`),
+      this.wire.map((x) => el("div", {}, el("h4", {}, `Step ${x.step}`), exchange(x.request, x.response, `Step ${x.step}`))));
+    return this.wireBox;
   }
 
   predictView(p) {
     const name = `predict-${this.lesson.id}-${this.step}`;
     return el("fieldset", { class: "prediction" },
-      el("legend", {}, prose(p.question, "span")),
+      el("legend", {}, prose(p.question, "span"), this.present ? el("span", { class: "hint" }, " (press a number)") : null),
       p.choices.map((c, i) => el("label", {},
         el("input", { type: "radio", name, value: String(i), onchange: () => { this.choice = i; } }),
-        " ", prose(c, "span"))));
+        " ", this.present ? el("kbd", {}, String(i + 1)) : null, " ", prose(c, "span"))));
+  }
+
+  // choose answers the prediction (presenter mode's number keys).
+  choose(i) {
+    const input = this.body.querySelectorAll(".prediction input")[i];
+    if (!input) return;
+    input.checked = true;
+    this.choice = i;
   }
 
   run() {
@@ -228,88 +294,47 @@ class LessonView {
       this.body.querySelector(".prediction input")?.focus();
       return;
     }
-    this.setAside();
     const r = this.engine.runLessonStep(this.lesson.id, this.step - 1);
     this.result = r;
     if (!r.error) this.progress.mark(this.lesson.id, this.step);
     if (r.request && r.response) {
+      this.wire.unshift({ step: this.step, request: r.request, response: r.response });
+      this.wireBox.replaceWith(this.wireView());
       this.options.onExchange?.({ operation: s.operation, request: r.request, response: r.response });
     }
     this.options.onChange?.();
-    this.renderResult(s, r);
-  }
-
-  renderResult(s, r) {
-    const parts = [];
-    if (s.predict) {
-      const right = s.predict.answer;
-      if (this.choice === null) parts.push(prose(`The answer: ${s.predict.choices[right]}`, "p", { class: "verdict" }));
-      else if (this.choice === right) parts.push(prose(`Your prediction was right: ${s.predict.choices[right]}`, "p", { class: "verdict good" }));
-      else parts.push(prose(`You predicted “${s.predict.choices[this.choice]}”; the answer is ${s.predict.choices[right]}`, "p", { class: "verdict bad" }));
-    }
-    if (r.error) {
-      parts.push(el("p", { class: "card", role: "alert" }, r.error));
-    } else {
-      parts.push(el("p", { class: r.ok ? "agrees good" : "agrees bad" },
-        r.ok ? "The engine did what the lesson says." : `The engine differs from the lesson: ${r.diffs.join("; ")}`));
-      parts.push(this.outcomeView(r));
-      // A check's rule cards, as the editor shows them.
-      const broken = [...(r.report?.violations ?? []), ...(r.report?.error ? [r.report.error] : [])];
-      if (broken.length) parts.push(el("div", { class: "cards" }, broken.map(card)));
-      if (this.lesson.clients && r.request) parts.push(clientsView(this.lesson, r));
-      if (r.request && r.response) parts.push(exchange(r.request, r.response, `Step ${this.step}`));
-    }
-    replace(this.resultBox, parts);
-  }
-
-  outcomeView(r) {
-    const o = r.outcome;
-    const items = [];
-    if (o.status) items.push(el("li", {}, `Status ${o.status}${o.code ? ` · ${o.code}` : ""}`));
-    if (o.valid !== undefined) items.push(el("li", {}, o.valid ? "Valid" : "Invalid"));
-    if (r.report?.canonical) items.push(el("li", {}, "Read as ", el("code", {}, r.report.canonical)));
-    if (o.size !== undefined) items.push(el("li", {}, `Size ${o.size} bytes, ${o.count} properties`));
-    if (o.rowKeys) {
-      items.push(el("li", {}, `Returned ${o.returned}${o.scanned !== undefined ? `, examined ${o.scanned}` : ""}${o.more ? ", with a continuation" : ""}`));
-      if (o.rowKeys.length && o.rowKeys.length <= 30) items.push(el("li", {}, "RowKeys: ", o.rowKeys.map((k, i) => [i ? ", " : "", el("code", {}, k)])));
-    }
-    if (o.failedIndex !== undefined && o.failedIndex >= 0) items.push(el("li", {}, `Failing operation: index ${o.failedIndex}`));
-    if (o.annotated && r.request?.method === "GET" && !o.rowKeys) {
-      items.push(el("li", {}, o.annotated.length ? ["Annotated with @odata.type: ", o.annotated.map((k, i) => [i ? ", " : "", el("code", {}, k)])] : "No @odata.type annotations"));
-    }
-    return el("ul", { class: "outcome", "aria-label": "Outcome" }, items);
+    for (const input of this.body.querySelectorAll(".prediction input")) input.disabled = true;
+    this.resultBox.dataset.ok = String(Boolean(r.ok));
+    replace(this.resultBox, resultView(this.lesson, this.step, s, r, this.choice));
   }
 
   reset() {
-    this.setAside();
     const upTo = this.result && !this.result.error ? this.step : this.step - 1;
     const r = this.engine.resetLesson(this.lesson.id, upTo);
     this.options.onChange?.();
     replace(this.resultBox, el("p", { class: r.error ? "card" : "hint", role: "status" },
-      r.error ?? (upTo === this.step ? "The account is back as this step left it." : "The account is back as this step begins.")));
+      r.error ?? (upTo === this.step ? "The lesson's account is back as this step left it." : "The lesson's account is back as this step begins.")));
   }
 
-  key(e) {
-    if (!this.present || !this.lesson) return;
-    if (e.target.closest?.("input, textarea, select")) return;
-    if (e.key === "ArrowRight") {
-      e.preventDefault();
-      if (!this.result) this.run();
-      else if (this.step < this.lesson.steps.length) this.go(this.step + 1);
-    } else if (e.key === "ArrowLeft") {
-      e.preventDefault();
-      if (this.step > 1) this.go(this.step - 1);
-    } else if (e.key === "Escape") {
-      this.navigate(this.lesson.id, this.step, false);
-    }
+  // tryIt lends the page's workbench to the lesson: its account as the step
+  // left it (or as the step begins, before a run), its table and query.
+  tryIt() {
+    if (!this.result || this.result.error) this.engine.resetLesson(this.lesson.id, this.step - 1);
+    const place = { ...tryPlace(this.lesson, this.step), lesson: this.lesson.title, account: this.engine.snapshot() };
+    if (this.present) this.navigate(this.lesson.id, this.step, false);
+    this.options.tryIt(place);
   }
 }
 
-// mountLessons puts the lesson view into root. options: engine (the account's
-// functions; window.tableplay by default), hash (false in an embed: the view
-// keeps its place itself instead of in the location hash), lesson (the
-// lesson to open first), onExchange(x) to show a step's exchange in the wire
-// view, onChange() after the account changed, onStatus(text) for messages.
+// mountLessons puts the lesson view into root. options: engine (the
+// account the lessons run in: window.tableplay by default; the page gives an
+// account of its own), hash (false in an embed: the view keeps its place
+// itself instead of in the location hash), lesson (the lesson to open
+// first), onExchange(x) with each step's exchange, onChange() after the
+// lesson's account changed, steps ({first, last}: show only these steps, with
+// a link made by lessonURL(id, step) to the whole lesson), tryIt(place) to lend the page's workbench to the
+// lesson ({account, table, filter, select, top, lesson}), onLeave() when
+// a lesson is closed, and record() to start "Make a lesson from this".
 export function mountLessons(root, options = {}) {
   return new LessonView(root, options);
 }

@@ -1,0 +1,499 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
+	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/rest"
+)
+
+// scaleLoaders are the clients that load a scale run's entities at once,
+// each sending batches of scaleBatch to partitions of its own.
+const (
+	scaleLoaders = 4
+	scaleBatch   = 100
+	scaleRows    = 1000 // per partition
+)
+
+// parseSizes reads -scale's list: counts separated by commas, each a
+// number with an optional k (thousand) or M (million) suffix.
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		mul := 1
+		switch {
+		case strings.HasSuffix(f, "k"):
+			f, mul = strings.TrimSuffix(f, "k"), 1000
+		case strings.HasSuffix(f, "M"):
+			f, mul = strings.TrimSuffix(f, "M"), 1000000
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 || n > 100000000/mul {
+			return nil, fmt.Errorf("-scale: %q is not a count of entities (like 100000, 300k or 1M)", f)
+		}
+		n *= mul
+		if n%scaleBatch != 0 {
+			return nil, fmt.Errorf("-scale: %d is not a multiple of %d", n, scaleBatch)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// memory is a process's resident set now and at its peak, from
+// /proc/<pid>/status.
+type memory struct{ rss, peak int64 }
+
+func readMemory(pid int) (memory, error) { return readProc(pid, "status", parseStatus) }
+
+// parseStatus reads VmRSS and VmHWM (in kB) from the text of
+// /proc/<pid>/status.
+func parseStatus(s string) (memory, error) {
+	var m memory
+	found := 0
+	for _, line := range strings.Split(s, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || (k != "VmRSS" && k != "VmHWM") {
+			continue
+		}
+		f := strings.Fields(v)
+		if len(f) != 2 || f[1] != "kB" {
+			return m, fmt.Errorf("unreadable /proc status line %q", line)
+		}
+		n, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return m, fmt.Errorf("unreadable /proc status line %q", line)
+		}
+		if k == "VmRSS" {
+			m.rss = n << 10
+		} else {
+			m.peak = n << 10
+		}
+		found++
+	}
+	if found != 2 {
+		return m, errors.New("no VmRSS and VmHWM in /proc status")
+	}
+	return m, nil
+}
+
+// parseMemstats reads the live heap from the line tableplay prints on
+// SIGUSR1 when TABLEPLAY_MEMSTATS=1.
+func parseMemstats(line string) (int64, bool) {
+	rest, ok := strings.CutPrefix(line, "tableplay memstats: live-heap=")
+	if !ok {
+		return 0, false
+	}
+	f, _, _ := strings.Cut(rest, " ")
+	n, err := strconv.ParseInt(f, 10, 64)
+	return n, err == nil && n >= 0
+}
+
+// scaleServer is a tableplay serve run by the scale benchmark.
+type scaleServer struct {
+	*server
+	started time.Duration   // from exec to the announced address
+	lines   chan string     // its later stdout lines
+	exited  <-chan struct{} // closed once it exited
+}
+
+// startScaled runs tableplay serve with the memstats signal on; args choose
+// memory or a data directory.
+func startScaled(ctx context.Context, bin string, args ...string) (*scaleServer, error) {
+	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--quiet"}, args...)...)
+	cmd.Env = append(os.Environ(), "TABLEPLAY_MEMSTATS=1")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	begin := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w (build it with make scale)", bin, err)
+	}
+	exited := make(chan struct{})
+	lines := make(chan string, 16)
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "tableplay serving on http://"); ok {
+				addr <- a
+				continue
+			}
+			select {
+			case lines <- sc.Text():
+			default: // nobody asked: start-up lines
+			}
+		}
+		cmd.Wait()
+		close(exited)
+	}()
+	s := &scaleServer{lines: lines, exited: exited}
+	// A clean stop of a large account may write its snapshot first.
+	stop := sync.OnceFunc(func() { stopWithin(cmd, exited, 5*time.Minute) })
+	select {
+	case a := <-addr:
+		s.started = time.Since(begin)
+		s.server = &server{name: "tableplay", endpoint: "http://" + a + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}
+		return s, nil
+	case <-exited:
+		return nil, errors.New("tableplay exited before listening")
+	case <-time.After(10 * startupLimit):
+		stop()
+		return nil, errors.New("tableplay did not announce its address")
+	}
+}
+
+// liveHeap asks the server for its live heap (a collection first).
+func (s *scaleServer) liveHeap() (int64, error) {
+	for len(s.lines) > 0 {
+		<-s.lines
+	}
+	if err := syscall.Kill(s.pid, syscall.SIGUSR1); err != nil {
+		return 0, err
+	}
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case l := <-s.lines:
+			if n, ok := parseMemstats(l); ok {
+				return n, nil
+			}
+		case <-s.exited:
+			return 0, errors.New("tableplay exited")
+		case <-deadline:
+			return 0, errors.New("no memstats line from tableplay")
+		}
+	}
+}
+
+// scaleEntity is an entity of ten properties across the Edm types, about
+// 300 bytes by the service's formula; every value varies with i.
+func scaleEntity(pk, rk string, i int) []byte {
+	return []byte(`{"PartitionKey":"` + pk + `","RowKey":"` + rk + `","Name":"Cust ` + strconv.Itoa(i) +
+		`","Email":"c` + strconv.Itoa(i) + `@ex.io","City":"Leeds","Age":` + strconv.Itoa(18+i%60) +
+		`,"Balance":` + strconv.Itoa(i%100000) + `.25,"Active":` + strconv.FormatBool(i%2 == 0) +
+		`,"Joined@odata.type":"Edm.DateTime","Joined":"2021-06-09T01:17:13.` + fmt.Sprintf("%07d", i%10000000) + `Z"` +
+		`,"Visits@odata.type":"Edm.Int64","Visits":"` + strconv.Itoa(9876543210+i) + `"` +
+		`,"Id@odata.type":"Edm.Guid","Id":"c9da6455-213d-42c9-9a79-` + fmt.Sprintf("%012d", i) + `"` +
+		`,"Notes":"` + []string{"vip", "std", "new"}[i%3] + `"}`)
+}
+
+// scalePartition is partition p's key.
+func scalePartition(p int) string { return fmt.Sprintf("part%05d", p) }
+
+// scaleClient is a table client of the account at endpoint.
+func scaleClient(endpoint, table string) (*aztables.Client, *aztables.ServiceClient, func(), error) {
+	cred, err := aztables.NewSharedKeyCredential(rest.WellKnownAccount, rest.WellKnownKey)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConns: scaleLoaders + 2, MaxIdleConnsPerHost: scaleLoaders + 2}}
+	svc, err := aztables.NewServiceClientWithSharedKey(endpoint, cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
+		Transport: hc,
+		Retry:     policy.RetryOptions{MaxRetries: -1},
+	}})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return svc.NewClient(table), svc, hc.CloseIdleConnections, nil
+}
+
+// loadScale creates the table "scale" and inserts n entities in batches
+// of scaleBatch from scaleLoaders clients, and returns how long that took
+// and the entities' size by the service's formula.
+func loadScale(ctx context.Context, endpoint string, n int) (time.Duration, int64, error) {
+	c, svc, done, err := scaleClient(endpoint, "scale")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer done()
+	if _, err := svc.CreateTable(ctx, "scale", nil); err != nil {
+		return 0, 0, err
+	}
+	var logical atomic.Int64
+	batches := n / scaleBatch
+	perPartition := scaleRows / scaleBatch
+	next := make(chan int, scaleLoaders)
+	errs := make(chan error, scaleLoaders)
+	begin := time.Now()
+	var wg sync.WaitGroup
+	for range scaleLoaders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				pk := scalePartition(b / perPartition)
+				actions := make([]aztables.TransactionAction, scaleBatch)
+				for r := range actions {
+					row := b%perPartition*scaleBatch + r
+					body := scaleEntity(pk, rowKey(row), b*scaleBatch+r)
+					e, terr := odata.DecodeEntity(body)
+					if terr != nil {
+						errs <- fmt.Errorf("scale entity: %s", terr.Message)
+						return
+					}
+					logical.Add(int64(e.Size()))
+					actions[r] = aztables.TransactionAction{ActionType: aztables.TransactionTypeAdd, Entity: body}
+				}
+				bctx, cancel := context.WithTimeout(ctx, opLimit)
+				_, err := c.SubmitTransaction(bctx, actions, nil)
+				cancel()
+				if err != nil {
+					errs <- fmt.Errorf("batch %d: %w", b, err)
+					return
+				}
+			}
+		}()
+	}
+	var ferr error
+feed:
+	for b := range batches {
+		select {
+		case next <- b:
+		case ferr = <-errs:
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if ferr == nil && len(errs) > 0 {
+		ferr = <-errs
+	}
+	return time.Since(begin), logical.Load(), ferr
+}
+
+// checkLast reads the last entity loaded: the account came back whole to
+// its end.
+func checkLast(ctx context.Context, endpoint string, n int) error {
+	c, _, done, err := scaleClient(endpoint, "scale")
+	if err != nil {
+		return err
+	}
+	defer done()
+	last := n/scaleBatch - 1
+	perPartition := scaleRows / scaleBatch
+	pk, rk := scalePartition(last/perPartition), rowKey(last%perPartition*scaleBatch+scaleBatch-1)
+	_, err = c.GetEntity(ctx, pk, rk, nil)
+	return err
+}
+
+// samplePeak resets the process's peak RSS to its RSS now and reads the
+// peak every 20 ms until the process is gone; the channel gets the last
+// peak read.
+func samplePeak(pid int) (chan int64, error) {
+	clear := "/proc/" + strconv.Itoa(pid) + "/clear_refs"
+	if err := os.WriteFile(clear, []byte("5"), 0); err != nil {
+		return nil, fmt.Errorf("reset the peak RSS: %w", err)
+	}
+	m, err := readMemory(pid)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan int64, 1)
+	go func() {
+		peak := m.peak
+		for range time.Tick(20 * time.Millisecond) {
+			m, err := readMemory(pid)
+			if err != nil {
+				break
+			}
+			peak = max(peak, m.peak)
+		}
+		out <- peak
+	}()
+	return out, nil
+}
+
+// dirSize is the bytes of the files in dir.
+func dirSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	return n, err
+}
+
+// scaleRow is one server's figures at one size.
+type scaleRow struct {
+	server string
+	n      int
+	load   time.Duration
+	size   int64  // the entities' size by the service's formula
+	after  memory // after loading (peak: the whole load, compactions included)
+	heap   int64  // live heap after loading; -1 unknown
+	// Durable runs only:
+	disk        int64         // data directory after loading and a clean stop
+	stop        time.Duration // SIGTERM to exit
+	stopPeak    int64         // the peak RSS from the steady state to the exit
+	restart     time.Duration // exec to listening, the account loaded
+	restartCPU  time.Duration // the server's CPU time until then
+	restarted   memory        // after the restart
+	restartHeap int64
+}
+
+// scaleRun loads n entities into tableplay (memory and --data) and, when
+// asked, Azurite, printing each row as it is measured.
+func scaleRun(ctx context.Context, cfg config, n int, w io.Writer) error {
+	mem, err := scaleTableplay(ctx, cfg.server, n, "")
+	if err != nil {
+		return fmt.Errorf("in memory: %w", err)
+	}
+	printScale(w, mem)
+	dir, err := os.MkdirTemp("", "scale-data")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	dur, err := scaleTableplay(ctx, cfg.server, n, dir)
+	if err != nil {
+		return fmt.Errorf("--data: %w", err)
+	}
+	printScale(w, dur)
+	if cfg.vs == "azurite" {
+		az, err := scaleAzurite(ctx, cfg.azurite, n)
+		if err != nil {
+			return fmt.Errorf("azurite: %w", err)
+		}
+		printScale(w, az)
+	}
+	return nil
+}
+
+// scaleTableplay measures one tableplay: in memory when dir is "", else
+// durable in dir, stopped cleanly and restarted.
+func scaleTableplay(ctx context.Context, bin string, n int, dir string) (scaleRow, error) {
+	row := scaleRow{server: "tableplay in memory", n: n, heap: -1, restartHeap: -1}
+	args := []string{"--in-memory"}
+	if dir != "" {
+		row.server, args = "tableplay --data", []string{"--data", dir}
+	}
+	s, err := startScaled(ctx, bin, args...)
+	if err != nil {
+		return row, err
+	}
+	defer s.stop()
+	if row.load, row.size, err = loadScale(ctx, s.endpoint, n); err != nil {
+		return row, err
+	}
+	if err := s.measure(&row.after, &row.heap); err != nil {
+		return row, err
+	}
+	var sampled chan int64
+	if dir != "" {
+		// The clean stop compacts: its peak, above the steady RSS, is the
+		// compaction's.
+		if sampled, err = samplePeak(s.pid); err != nil {
+			return row, err
+		}
+	}
+	begin := time.Now()
+	s.stop()
+	row.stop = time.Since(begin)
+	if sampled != nil {
+		row.stopPeak = <-sampled
+	}
+	if dir == "" {
+		return row, nil
+	}
+	if row.disk, err = dirSize(dir); err != nil {
+		return row, err
+	}
+	r, err := startScaled(ctx, bin, args...)
+	if err != nil {
+		return row, fmt.Errorf("restart: %w", err)
+	}
+	defer r.stop()
+	row.restart = r.started
+	u, err := readUsage(r.pid)
+	if err != nil {
+		return row, err
+	}
+	row.restartCPU = u.cpu
+	if err := r.measure(&row.restarted, &row.restartHeap); err != nil {
+		return row, err
+	}
+	return row, checkLast(ctx, r.endpoint, n)
+}
+
+// measure reads the memory, then the live heap (its collection would
+// change the figures after it).
+func (s *scaleServer) measure(m *memory, heap *int64) error {
+	var err error
+	if *m, err = readMemory(s.pid); err != nil {
+		return err
+	}
+	*heap, err = s.liveHeap()
+	return err
+}
+
+func scaleAzurite(ctx context.Context, script string, n int) (scaleRow, error) {
+	row := scaleRow{server: "azurite in memory", n: n, heap: -1, restartHeap: -1}
+	s, err := startAzurite(ctx, script)
+	if err != nil {
+		return row, err
+	}
+	defer s.stop()
+	if row.load, row.size, err = loadScale(ctx, s.endpoint, n); err != nil {
+		return row, err
+	}
+	row.after, err = readMemory(s.pid)
+	return row, err
+}
+
+func mb(n int64) string {
+	if n < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f MB", float64(n)/1e6)
+}
+
+// printScaleHeader prints the table's head and what its columns mean.
+func printScaleHeader(w io.Writer) {
+	fmt.Fprintln(w, "RSS and peak (VmRSS, VmHWM) after loading; live: the heap after a collection; B/ent: RSS per entity;")
+	fmt.Fprintln(w, "logical: the entities' size by the service's formula; disk: the data directory after a clean stop;")
+	fmt.Fprintln(w, "stop: SIGTERM to exit; restart: exec to listening with the account loaded (cpu: the server's CPU time until then);")
+	fmt.Fprintln(w, "stop peak: the RSS peak during the clean stop (which compacts), against the RSS before it; ' marks figures after the restart")
+	fmt.Fprintf(w, "%-20s %9s %8s %9s %9s %9s %6s %9s %9s %6s %6s %6s %8s %6s %9s %9s %9s\n", "server", "entities", "load/s", "RSS", "peak", "live", "B/ent",
+		"logical", "disk", "×log", "stop", "×peak", "restart", "cpu", "RSS'", "peak'", "live'")
+}
+
+func printScale(w io.Writer, r scaleRow) {
+	fmt.Fprintf(w, "%-20s %9d %8.0f %9s %9s %9s %6d %9s", r.server, r.n, float64(r.n)/r.load.Seconds(), mb(r.after.rss), mb(r.after.peak), mb(r.heap),
+		r.after.rss/int64(r.n), mb(r.size))
+	if r.restart > 0 {
+		fmt.Fprintf(w, " %9s %6.2f %5.1fs %6.2f %7.1fs %5.1fs %9s %9s %9s", mb(r.disk), float64(r.disk)/float64(r.size), r.stop.Seconds(),
+			float64(r.stopPeak)/float64(r.after.rss), r.restart.Seconds(),
+			r.restartCPU.Seconds(), mb(r.restarted.rss),
+			mb(r.restarted.peak), mb(r.restartHeap))
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,33 @@
+package persist
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// A torn last write followed by an intact frame that carries an earlier
+// number (old blocks of a deleted segment, which some file systems show
+// after a crash) is still a torn tail: the frame proves no later write.
+func TestStaleFrameAfterTornTailIsCut(t *testing.T) {
+	dir, seg, _ := inserts(t, 20, true)
+	whole, _ := os.ReadFile(seg)
+	offs := frameOffsets(t, whole)
+	last := offs[len(offs)-1]
+	damaged := bytes.Clone(whole)
+	damaged[len(damaged)-3] ^= 0x40
+	stale := appendRecord(nil, 3, []byte(`{"stale":true}`))
+	stampWrite(stale, []int{0}, int64(len(damaged)))
+	damaged = append(damaged, stale...)
+	if err := os.WriteFile(seg, damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, st, rep := open(t, dir, Options{})
+	defer l.Close()
+	if rep.Cut == nil || rep.Cut.Offset != last {
+		t.Fatalf("report %+v cut %+v, want the torn last write at %d cut", rep, rep.Cut, last)
+	}
+	if n, _ := st.Count("Orders"); n != 19 {
+		t.Errorf("%d entities, want 19", n)
+	}
+}

@@ -1,0 +1,68 @@
+// web/lessons/borrow.js is responsible for "Try it yourself" on the full
+// page: the person's workbench is lent to a lesson — the lesson's account,
+// its table and its query — and given back exactly as it was (account,
+// selection, draft, query, batch queue, metadata level, and the answers on
+// screen) when the person chooses "Back to my workspace" or leaves the
+// lesson. While lent, nothing is saved: the saved account stays the
+// person's, so a reload gives it back too.
+//
+// createBorrow({workspace, persistence, parts, session, host}) → {tryIt(place), back()}
+//   workspace    {capture, apply} (web/workspace.js)
+//   host         the element the "lent" banner is put at the top of
+import { el } from "../dom.js";
+
+// ANSWERS are the parts' answer areas, whose nodes are set aside and put
+// back as they were (the wire log, the levels, the query's and the batch's
+// answers).
+const ANSWERS = ["exchanges", "levels", "filter-explain", "query-summary", "query-results", "query-history", "batch-answer", "batch-result"];
+
+export function createBorrow({ workspace, persistence, parts, session, host }) {
+  let kept = null; // {workspace, answers: Map(id → nodes)}
+  const banner = el("div", { class: "lesson-borrow", role: "region", "aria-label": "Trying a lesson", hidden: true });
+  host.prepend(banner);
+
+  function keepAnswers() {
+    const answers = new Map();
+    for (const id of ANSWERS) {
+      const node = document.getElementById(id);
+      if (node) answers.set(id, [...node.childNodes]);
+    }
+    for (const id of ANSWERS) document.getElementById(id)?.replaceChildren();
+    return answers;
+  }
+
+  async function tryIt(place) {
+    if (!kept) {
+      kept = { workspace: workspace.capture(), answers: keepAnswers() };
+      persistence.pause();
+    } else {
+      for (const id of ANSWERS) document.getElementById(id)?.replaceChildren();
+    }
+    await workspace.apply({
+      workspace: 1, account: place.account, table: place.table,
+      query: { filter: place.filter, select: place.select, top: place.top },
+      batch: [], level: kept.workspace.level,
+    });
+    banner.replaceChildren(
+      el("p", {}, el("strong", {}, `Trying “${place.lesson}”.`), " The workbench below holds the lesson's tables; your own workspace is set aside, unchanged, and nothing here is saved."),
+      el("button", { type: "button", class: "secondary", onclick: () => back() }, "Back to my workspace"));
+    banner.hidden = false;
+    session.setStatus(`Trying “${place.lesson}”: ${place.table ? `table ${place.table} selected` : "the lesson's account"}.`);
+    document.getElementById("query-panel")?.scrollIntoView({ block: "start" });
+    document.getElementById("filter")?.focus({ preventScroll: true });
+  }
+
+  async function back() {
+    if (!kept) return;
+    const { workspace: w, answers } = kept;
+    kept = null;
+    banner.hidden = true;
+    await persistence.resume();
+    await workspace.apply(w);
+    for (const [id, nodes] of answers) document.getElementById(id)?.replaceChildren(...nodes);
+    await parts.tables.refresh();
+    session.setStatus("Your workspace is back as you left it.");
+  }
+
+  return { tryIt, back };
+}

@@ -1,0 +1,70 @@
+// web/lessons/present.js is responsible for presenter mode's keys and zoom:
+// a clicker's → / PageDown / Space run the step, then advance; ← / PageUp go
+// back; the number keys answer the prediction (the arrows never move its
+// choice); the zoom (100 to 200 %) is kept in this browser.
+import { el } from "../dom.js";
+
+const ZOOM = "tableplay-present-zoom";
+export const ZOOMS = [100, 125, 150, 175, 200];
+
+export function savedZoom() {
+  try {
+    const z = Number(localStorage.getItem(ZOOM));
+    return ZOOMS.includes(z) ? z : 100;
+  } catch {
+    return 100;
+  }
+}
+
+// applyZoom sets the presenter's type size (100 % when not presenting).
+export function applyZoom(z, on) {
+  document.documentElement.style.setProperty("--present-zoom", on ? String(z / 100) : "1");
+  try {
+    localStorage.setItem(ZOOM, String(z));
+  } catch {
+    // kept for this visit
+  }
+}
+
+// zoomControl is the presenter's − / + with the size between.
+export function zoomControl(view) {
+  const step = (d) => {
+    const i = Math.min(ZOOMS.length - 1, Math.max(0, ZOOMS.indexOf(view.zoom) + d));
+    view.zoom = ZOOMS[i];
+    applyZoom(view.zoom, true);
+    label.textContent = `${view.zoom} %`;
+  };
+  const label = el("output", { class: "zoom-value", "aria-live": "polite" }, `${view.zoom} %`);
+  return el("span", { class: "zoom row", role: "group", "aria-label": "Text size" },
+    el("button", { type: "button", class: "secondary", "aria-label": "Smaller text", onclick: () => step(-1) }, "A−"),
+    label,
+    el("button", { type: "button", class: "secondary", "aria-label": "Larger text", onclick: () => step(1) }, "A+"));
+}
+
+// presenterKey handles one keydown in presenter mode; it answers whether the
+// key was the presenter's. Typing fields keep their keys; radios and
+// buttons do not (a clicker's → must never move a radio's choice).
+export function presenterKey(view, e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return false;
+  const t = e.target;
+  if (t?.closest?.("textarea, select, [contenteditable]") || (t?.matches?.("input") && !t.matches("[type=radio], [type=checkbox]"))) return false;
+  const n = view.lesson.steps.length;
+  if (e.key === "ArrowRight" || e.key === "PageDown" || e.key === " ") {
+    if (!view.result) view.run();
+    else if (view.step < n) view.go(view.step + 1);
+  } else if (e.key === "ArrowLeft" || e.key === "PageUp") {
+    if (view.step > 1) view.go(view.step - 1);
+  } else if (/^[1-9]$/.test(e.key)) {
+    const s = view.lesson.steps[view.step - 1];
+    const i = Number(e.key) - 1;
+    if (!s.predict || i >= s.predict.choices.length || view.result) return false;
+    view.choose(i);
+  } else if (e.key === "Escape") {
+    view.navigate(view.lesson.id, view.step, false);
+  } else {
+    return false;
+  }
+  e.preventDefault();
+  e.stopPropagation();
+  return true;
+}

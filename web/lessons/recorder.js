@@ -1,0 +1,138 @@
+// web/lessons/recorder.js is responsible for "Make a lesson from this": the
+// workbench is lent to a scratch copy of the account as it stands (the
+// lesson's start account), the operations the person then sends are
+// recorded as steps, the teacher writes each step's text, question,
+// choices and explanation, and the engine fills each step's expectation
+// from its own answer and reads the lesson back with the loader every
+// lesson file goes through. The lesson is exported as a file and as a link
+// (#lesson-doc=…, compressed and capped like a share link) that opens it in
+// the lesson view.
+//
+// createRecorder({engine, session, borrow, host}) → {start()}
+import { el, replace } from "../dom.js";
+import { encode, MAX_FRAGMENT } from "../sharelink.js";
+import { lessonDocHash } from "./view.js";
+
+const MAX_STEPS = 8;
+const SECTION = {
+  title: "Understanding the Table service data model",
+  url: "https://learn.microsoft.com/en-us/rest/api/storageservices/understanding-the-table-service-data-model",
+};
+
+// slug makes a lesson id of a title: lower-case letters, digits and '-'.
+const slug = (title) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63) || "my-lesson";
+
+function field(label, control) {
+  return el("label", { class: "stack" }, el("span", {}, label), control);
+}
+
+export function createRecorder({ engine, session, borrow, host }) {
+  let recording = null; // {start, ops}
+  const panel = el("section", { class: "lesson-recorder", "aria-label": "Make a lesson", hidden: true });
+  host.prepend(panel);
+  const say = el("p", { role: "status" });
+
+  session.on("exchange", (x) => {
+    if (!recording || recording.writing || !x?.operation || !x.request || x.notSent) return;
+    if (recording.ops.length >= MAX_STEPS) {
+      say.textContent = `A lesson has at most ${MAX_STEPS} steps: this action was not recorded.`;
+      return;
+    }
+    recording.ops.push(structuredClone(x.operation));
+    showRecording();
+  });
+
+  function showRecording() {
+    const n = recording.ops.length;
+    say.textContent = `Recording: ${n} action${n === 1 ? "" : "s"} (a lesson has 3 to ${MAX_STEPS}).`;
+    replace(panel,
+      el("h2", {}, "Making a lesson"),
+      el("p", { class: "hint" }, "Use the workbench below: each request you send becomes a step. This is a scratch copy of your account; your own is set aside."),
+      say,
+      el("ol", { class: "recorded" }, recording.ops.map((op) => el("li", {}, el("code", {}, `${op.kind} ${op.table ?? ""}`)))),
+      el("div", { class: "row wrap" },
+        el("button", { type: "button", disabled: n < 3, onclick: write }, "Stop and write the lesson"),
+        el("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel")));
+  }
+
+  async function start() {
+    if (recording) return;
+    const account = engine.snapshot();
+    recording = { start: account, ops: [] };
+    panel.hidden = false;
+    await borrow.tryIt({ account, table: session.table, filter: document.getElementById("filter")?.value ?? "", select: "", top: "", lesson: "a new lesson" });
+    showRecording();
+    panel.scrollIntoView({ block: "start" });
+  }
+
+  async function cancel() {
+    recording = null;
+    panel.hidden = true;
+    await borrow.back();
+  }
+
+  // write shows the form for the lesson's words, one fieldset a step.
+  function write() {
+    recording.writing = true;
+    const lessonTitle = el("input", { name: "title", required: true });
+    const line = el("input", { name: "line" });
+    const summary = el("textarea", { name: "summary", rows: 2 });
+    const steps = recording.ops.map((op, i) => ({
+      op,
+      title: el("input", { name: `step-${i + 1}-title`, value: `${op.kind} ${op.table ?? ""}`.trim() }),
+      text: el("textarea", { name: `step-${i + 1}-text`, rows: 2 }),
+      question: el("input", { name: `step-${i + 1}-question` }),
+      choices: el("textarea", { name: `step-${i + 1}-choices`, rows: 3 }),
+      answer: el("input", { name: `step-${i + 1}-answer`, type: "number", min: 1, max: 4, value: "1" }),
+      explain: el("textarea", { name: `step-${i + 1}-explain`, rows: 2, value: "{status} {code}." }),
+    }));
+    const out = el("div", { class: "stack", "aria-live": "polite" });
+    replace(panel,
+      el("h2", {}, "Write the lesson"),
+      el("p", { class: "hint" }, "Each step says what it asks before the run and explains after it. In the explanation, {status}, {code}, {returned}, {scanned}, {more}, {rowKeys} and {failedIndex} become the engine's figures."),
+      field("Lesson title", lessonTitle), field("One line for the menu", line), field("Summary", summary),
+      steps.map((s, i) => el("fieldset", { class: "stack recorded-step" },
+        el("legend", {}, `Step ${i + 1}: `, el("code", {}, `${s.op.kind} ${s.op.table ?? ""}`)),
+        field("Title", s.title), field("Before the run: what the step sets up", s.text),
+        field("Question (empty: none)", s.question), field("Choices, one a line (2 to 4)", s.choices),
+        field("The right choice's number", s.answer), field("After the run: the explanation", s.explain))),
+      el("div", { class: "row wrap" },
+        el("button", { type: "button", onclick: () => check() }, "Check and export"),
+        el("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel")),
+      out);
+    lessonTitle.focus();
+
+    async function check() {
+      const title = lessonTitle.value.trim();
+      const doc = {
+        id: slug(title), order: 100, title, line: line.value.trim() || title, summary: summary.value.trim() || title,
+        section: SECTION, start: recording.start,
+        steps: steps.map((s) => {
+          const step = { title: s.title.value.trim(), text: s.text.value.trim(), explain: s.explain.value.trim(), operation: s.op, expect: {} };
+          const choices = s.choices.value.split("\n").map((c) => c.trim()).filter(Boolean);
+          if (s.question.value.trim()) step.predict = { question: s.question.value.trim(), choices, answer: Number(s.answer.value) - 1 };
+          return step;
+        }),
+      };
+      const r = engine.completeLesson(doc);
+      if (r.error) {
+        replace(out, el("p", { class: "card", role: "alert" }, `The lesson was not made: ${r.error}`));
+        return;
+      }
+      const text = JSON.stringify(r.lesson, null, 2) + "\n";
+      const file = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      const code = await encode(text);
+      const link = code.length + lessonDocHash("").length > MAX_FRAGMENT ? null : `${location.origin}${location.pathname}${lessonDocHash(code)}`;
+      replace(out,
+        el("p", { role: "status" }, `“${title}” is a lesson of ${doc.steps.length} steps; each step's expectation is the engine's answer.`),
+        el("p", {}, el("a", { class: "lesson-file", href: file, download: `${doc.id}.json` }, `Download ${doc.id}.json`),
+          " — put it in lessons/ to add it to the gallery."),
+        link
+          ? el("label", { class: "stack" }, "A link that opens the lesson", el("input", { class: "lesson-link", readonly: true, value: link }))
+          : el("p", { class: "card" }, `The lesson is too large for a link (${code.length.toLocaleString("en-US")} characters; links hold up to ${MAX_FRAGMENT.toLocaleString("en-US")}): share the file.`),
+        el("button", { type: "button", class: "secondary", onclick: cancel }, "Done: back to my workspace"));
+    }
+  }
+
+  return { start };
+}
