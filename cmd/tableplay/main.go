@@ -1,11 +1,13 @@
 // Command tableplay runs the Azure Table service engine natively.
 //
-//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--allow-anonymous] [--quiet]
+//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--allow-anonymous] [--quiet]
 //
 // serves the Table API under /devstoreaccount1/ (the emulator's path-style
 // account, signed with the well-known key) and the playground page at /. The
 // account is kept in the data directory (default: the per-user one) and
 // survives restarts and crashes; --in-memory keeps it in memory only.
+// --memory sets the Go runtime's soft memory limit; by default it follows
+// the live heap (twice it, at least 256 MiB).
 //
 //	tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk …] [--end-pk …] [--policy ID]
 //
@@ -50,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return checkDocsCommand(args[1:], stdout, stderr, time.Now)
 	}
 	if len(args) == 0 || args[0] != "serve" {
-		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]\n       tableplay check-docs PATH…")
+		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]\n       tableplay check-docs PATH…")
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -61,11 +63,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "directory that keeps the account (default: $XDG_DATA_HOME/tableplay or ~/.local/share/tableplay)")
 	inMemory := fs.Bool("in-memory", false, "keep the account in memory only: it is gone when the server stops")
 	compact := fs.Int64("compact-bytes", persist.DefaultCompactBytes, "log size at which the account is compacted into a snapshot")
+	memory := fs.String("memory", "auto", "soft memory limit (e.g. 2GiB); auto: twice the live heap, at least 256 MiB")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
 	if *inMemory && *data != "" {
 		return errors.New("--data and --in-memory exclude each other")
+	}
+	memLimit, err := parseMemory(*memory)
+	if err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -98,7 +105,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		defer closeDir()
 		files = dir
 	}
-	tuneRuntime(os.Getenv)
+	defer tuneRuntime(os.Getenv, memLimit)()
 	page, api := newHandlers(serverConfig{files: files, addr: *addr, allowAnonymous: *anon, clock: time.Now, log: logger, store: acct.store})
 	srv := newFront(page, api, defaultLimits, logger)
 	// Catch signals before announcing the address: whoever reads it may stop us.

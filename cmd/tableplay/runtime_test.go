@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -14,12 +15,67 @@ func TestTuneRuntime(t *testing.T) {
 
 	runtime.GOMAXPROCS(2)
 	debug.SetGCPercent(100)
-	tuneRuntime(func(k string) string { return map[string]string{"GOMAXPROCS": "2", "GOGC": "100"}[k] })
+	tuneRuntime(func(k string) string {
+		return map[string]string{"GOMAXPROCS": "2", "GOGC": "100", "GOMEMLIMIT": "1GiB"}[k]
+	}, 0)()
 	if p, g := runtime.GOMAXPROCS(0), debug.SetGCPercent(100); p != 2 || g != 100 {
 		t.Fatalf("with the environment set: GOMAXPROCS %d, GOGC %d", p, g)
 	}
-	tuneRuntime(func(string) string { return "" })
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		t.Fatalf("with GOMEMLIMIT set the limit was changed to %d", limit)
+	}
+	tuneRuntime(func(string) string { return "" }, 3<<30)()
+	if limit := debug.SetMemoryLimit(-1); limit != 3<<30 {
+		t.Fatalf("--memory 3GiB: limit %d", limit)
+	}
+	tuneRuntime(func(string) string { return "" }, 0)()
 	if p, g := runtime.GOMAXPROCS(0), debug.SetGCPercent(100); p != serveProcs || g != serveGCPercent {
 		t.Fatalf("unset: GOMAXPROCS %d, GOGC %d", p, g)
+	}
+}
+
+// With no --memory the soft limit follows the live heap: after a collection
+// it is twice the live heap, never below the floor, and stopping the
+// following lifts it.
+func TestMemoryLimitFollowsLiveHeap(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	const floor = 8 << 20
+	ballast := make([][]byte, 0, 64)
+	for range 64 {
+		ballast = append(ballast, make([]byte, 1<<20)) // 64 MiB live: far above the floor
+	}
+	stop := followLiveHeap(floor)
+	var limit int64
+	for range 50 { // the finalizer runs after a collection, on its own goroutine
+		runtime.GC()
+		runtime.Gosched()
+		if limit = debug.SetMemoryLimit(-1); limit != floor {
+			break
+		}
+	}
+	if limit < 128<<20 || limit > 256<<20 {
+		t.Fatalf("limit %d MiB with 64 MiB live, want about twice the live heap", limit>>20)
+	}
+	runtime.KeepAlive(ballast)
+	stop()
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		t.Fatalf("stopped, the limit is still %d", limit)
+	}
+	if got := followedLimit(floor, 1<<20); got != floor {
+		t.Fatalf("a small live heap: limit %d, want the floor", got)
+	}
+}
+
+func TestParseMemory(t *testing.T) {
+	for in, want := range map[string]int64{"auto": 0, "": 0, "2GiB": 2 << 30, "512MB": 512e6, "1.5GiB": 3 << 29, "800000000": 8e8, "64KiB": 64 << 10} {
+		if got, err := parseMemory(in); err != nil || got != want {
+			t.Errorf("parseMemory(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"lots", "-1GiB", "0", "NaN", "1e30GB", "GiB"} {
+		if _, err := parseMemory(in); err == nil {
+			t.Errorf("parseMemory(%q) accepted", in)
+		}
 	}
 }

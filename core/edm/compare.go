@@ -98,14 +98,14 @@ func utf16LenFrom(s string) int {
 // chronologically at 100 ns, numbers numerically with NaN below every other
 // Double (as .NET's Double.CompareTo), false before true.
 func Compare(a, b Value) int {
-	if a.t != b.t {
-		return cmp.Compare(a.t, b.t)
+	if a.t() != b.t() {
+		return cmp.Compare(a.t(), b.t())
 	}
-	switch a.t {
+	switch a.t() {
 	case String:
-		return CompareStrings(a.s, b.s)
+		return CompareStrings(a.str(), b.str())
 	case Binary, Guid:
-		return strings.Compare(a.s, b.s)
+		return strings.Compare(a.str(), b.str())
 	case Int32, Int64, DateTime:
 		return cmp.Compare(int64(a.n), int64(b.n))
 	case Boolean:
@@ -120,11 +120,11 @@ func Compare(a, b Value) int {
 // formula (F-SIZE-FORMULA): String 2×UTF-16 units + 4, Binary bytes + 4,
 // DateTime/Double/Int64 8, Int32 4, Guid 16, Boolean 1.
 func (v Value) Size() int {
-	switch v.t {
+	switch v.t() {
 	case String:
-		return 2*UTF16Len(v.s) + 4
+		return 2*UTF16Len(v.str()) + 4
 	case Binary:
-		return len(v.s) + 4
+		return len(v.str()) + 4
 	case DateTime, Double, Int64:
 		return 8
 	case Int32:

@@ -51,7 +51,7 @@ func ParseLiteral(s string) (Value, error) {
 		return Value{}, err
 	}
 	if n != len(s) {
-		return Value{}, malformed(v.t, s, "unexpected text after the literal")
+		return Value{}, malformed(v.t(), s, "unexpected text after the literal")
 	}
 	return v, nil
 }
@@ -162,9 +162,9 @@ func scanNumber(s string) (Value, int, error) {
 // reads back to an equal value: 'it”s', 5, 5L, 2.0, true,
 // datetime'2008-07-10T00:00:00Z', guid'…', X'ABCD'.
 func (v Value) Literal() string {
-	switch v.t {
+	switch v.t() {
 	case String:
-		return "'" + strings.ReplaceAll(v.s, "'", "''") + "'"
+		return "'" + strings.ReplaceAll(v.str(), "'", "''") + "'"
 	case Int32:
 		return strconv.FormatInt(v.Int(), 10)
 	case Int64:
@@ -176,9 +176,9 @@ func (v Value) Literal() string {
 	case DateTime:
 		return "datetime'" + v.Ticks().String() + "'"
 	case Guid:
-		return "guid'" + formatGuid(v.s) + "'"
+		return "guid'" + formatGuid(v.str()) + "'"
 	case Binary:
-		return "X'" + strings.ToUpper(hex.EncodeToString([]byte(v.s))) + "'"
+		return "X'" + strings.ToUpper(hex.EncodeToString([]byte(v.str()))) + "'"
 	}
 	return ""
 }

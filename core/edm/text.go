@@ -19,7 +19,7 @@ func ParseString(t Type, s string) (Value, error) {
 		if err != nil {
 			return Value{}, malformed(Binary, s, "not valid base64")
 		}
-		return Value{t: Binary, s: string(b)}, nil
+		return BinaryValue(b), nil
 	case Boolean:
 		// Any letter case, as the service reads "False" and "FALSE"
 		// (F-STRING-TYPED-VALUES).
@@ -121,11 +121,11 @@ func isInteger(s string) bool {
 // Text returns the value's string form, the inverse of ParseString: what the
 // editor shows and what an annotated JSON string carries.
 func (v Value) Text() string {
-	switch v.t {
+	switch v.t() {
 	case String:
-		return v.s
+		return v.str()
 	case Binary:
-		return base64.StdEncoding.EncodeToString([]byte(v.s))
+		return base64.StdEncoding.EncodeToString([]byte(v.str()))
 	case Boolean:
 		return strconv.FormatBool(v.Bool())
 	case DateTime:
@@ -133,7 +133,7 @@ func (v Value) Text() string {
 	case Double:
 		return FormatDouble(v.Float())
 	case Guid:
-		return formatGuid(v.s)
+		return formatGuid(v.str())
 	case Int32, Int64:
 		return strconv.FormatInt(v.Int(), 10)
 	}
@@ -143,10 +143,10 @@ func (v Value) Text() string {
 // String describes the value for debugging and test failures, e.g.
 // Edm.Int64("5").
 func (v Value) String() string {
-	if v.t == Invalid {
+	if v.t() == Invalid {
 		return "<invalid>"
 	}
-	return v.t.String() + "(" + strconv.Quote(v.Text()) + ")"
+	return v.t().String() + "(" + strconv.Quote(v.Text()) + ")"
 }
 
 // parseGuid accepts the .NET forms: 32 hex digits, optionally with dashes

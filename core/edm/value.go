@@ -1,54 +1,96 @@
 package edm
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
-// Value is one typed property value. It is small (a type tag, one word and a
-// string header) and immutable; the zero Value has type Invalid.
+// Value is one typed property value, immutable; the zero Value has type
+// Invalid. It is two words and a length (24 bytes, not 32 with a type field
+// of its own), as a stored entity holds one per property: an Edm.String,
+// Binary or Guid keeps its bytes in s and its type in n; any other type
+// keeps its bits in n and its type as s, one of the one-byte strings cut
+// from tags, told from a string value by where its byte lies (a value's own
+// text never lies in tags).
 type Value struct {
-	t Type
-	n uint64 // Int32/Int64 bits, Boolean 0/1, DateTime ticks, Double bits
-	s string // String text, Binary bytes, Guid's 16 bytes in text order
+	s string // String text, Binary bytes, Guid's 16 bytes in text order; or the type's tag
+	n uint64 // Int32/Int64 bits, Boolean 0/1, DateTime ticks, Double bits; or the type
+}
+
+// tags holds the type tags of the types whose value is n: the tag of type t
+// is tags[t : t+1].
+const tags = "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
+
+// bits makes a value of type t, one of those kept in n.
+func bits(t Type, n uint64) Value { return Value{s: tags[t : t+1], n: n} }
+
+// bytesOf makes a value of type t, one of those kept in s.
+func bytesOf(t Type, s string) Value { return Value{s: s, n: uint64(t)} }
+
+// tagged reports whether v is of a type kept in n, and which.
+func (v Value) tagged() (Type, bool) {
+	if len(v.s) != 1 {
+		return 0, false
+	}
+	at := uintptr(unsafe.Pointer(unsafe.StringData(v.s))) - uintptr(unsafe.Pointer(unsafe.StringData(tags)))
+	return Type(at), at < uintptr(len(tags))
+}
+
+// t is the value's type.
+func (v Value) t() Type {
+	if t, ok := v.tagged(); ok {
+		return t
+	}
+	return Type(v.n)
+}
+
+// str is the bytes of a String, Binary or Guid; "" for any other type.
+func (v Value) str() string {
+	if _, ok := v.tagged(); ok {
+		return ""
+	}
+	return v.s
 }
 
 // Type reports the value's Edm type.
-func (v Value) Type() Type { return v.t }
+func (v Value) Type() Type { return v.t() }
 
 // StringValue makes an Edm.String.
-func StringValue(s string) Value { return Value{t: String, s: s} }
+func StringValue(s string) Value { return bytesOf(String, s) }
 
 // BinaryValue makes an Edm.Binary holding a copy of b.
-func BinaryValue(b []byte) Value { return Value{t: Binary, s: string(b)} }
+func BinaryValue(b []byte) Value { return bytesOf(Binary, string(b)) }
 
 // BoolValue makes an Edm.Boolean.
 func BoolValue(b bool) Value {
 	if b {
-		return Value{t: Boolean, n: 1}
+		return bits(Boolean, 1)
 	}
-	return Value{t: Boolean}
+	return bits(Boolean, 0)
 }
 
 // Int32Value makes an Edm.Int32.
-func Int32Value(i int32) Value { return Value{t: Int32, n: uint64(int64(i))} }
+func Int32Value(i int32) Value { return bits(Int32, uint64(int64(i))) }
 
 // Int64Value makes an Edm.Int64.
-func Int64Value(i int64) Value { return Value{t: Int64, n: uint64(i)} }
+func Int64Value(i int64) Value { return bits(Int64, uint64(i)) }
 
 // DoubleValue makes an Edm.Double (NaN and the infinities included).
-func DoubleValue(f float64) Value { return Value{t: Double, n: math.Float64bits(f)} }
+func DoubleValue(f float64) Value { return bits(Double, math.Float64bits(f)) }
 
 // GuidValue makes an Edm.Guid from its 16 bytes in text order (the order the
 // hex digits appear in "xxxxxxxx-xxxx-…").
-func GuidValue(b [16]byte) Value { return Value{t: Guid, s: string(b[:])} }
+func GuidValue(b [16]byte) Value { return bytesOf(Guid, string(b[:])) }
 
 // DateTimeValue makes an Edm.DateTime from ticks (see Ticks). It does not
 // check the service's 1601 lower bound; ParseDateTime does.
-func DateTimeValue(t Ticks) Value { return Value{t: DateTime, n: uint64(t)} }
+func DateTimeValue(t Ticks) Value { return bits(DateTime, uint64(t)) }
 
 // Str returns an Edm.String's text.
-func (v Value) Str() string { return v.s }
+func (v Value) Str() string { return v.str() }
 
 // Bytes returns a copy of an Edm.Binary's bytes.
-func (v Value) Bytes() []byte { return []byte(v.s) }
+func (v Value) Bytes() []byte { return []byte(v.str()) }
 
 // Bool returns an Edm.Boolean's value.
 func (v Value) Bool() bool { return v.n != 0 }
@@ -64,10 +106,10 @@ func (v Value) Ticks() Ticks { return Ticks(v.n) }
 
 // GuidBytes returns an Edm.Guid's 16 bytes in text order.
 func (v Value) GuidBytes() (b [16]byte) {
-	copy(b[:], v.s)
+	copy(b[:], v.str())
 	return b
 }
 
 // Equal reports whether two values have the same type and the same value.
 // Doubles compare by bits, so NaN equals NaN here (unlike in a filter).
-func (v Value) Equal(w Value) bool { return v == w }
+func (v Value) Equal(w Value) bool { return v == w && v.t() == w.t() }

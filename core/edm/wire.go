@@ -11,7 +11,7 @@ import (
 // metadata: Int64, DateTime, Guid, Binary, and the Double specials (written
 // as strings). No value is annotated at nometadata.
 func (v Value) NeedsAnnotation() bool {
-	switch v.t {
+	switch v.t() {
 	case Int64, DateTime, Guid, Binary:
 		return true
 	case Double:
@@ -25,9 +25,9 @@ func (v Value) NeedsAnnotation() bool {
 // Int64 as a string, Double per F-DOUBLE-TEXT (specials as strings), DateTime with up to
 // 7 fractional digits, Guid lowercase, Binary as base64.
 func (v Value) AppendJSON(b []byte) []byte {
-	switch v.t {
+	switch v.t() {
 	case String:
-		return AppendJSONString(b, v.s)
+		return AppendJSONString(b, v.str())
 	case Boolean:
 		return strconv.AppendBool(b, v.Bool())
 	case Int32:
@@ -47,11 +47,11 @@ func (v Value) AppendJSON(b []byte) []byte {
 		return append(b, '"')
 	case Guid:
 		b = append(b, '"')
-		b = appendGuid(b, v.s)
+		b = appendGuid(b, v.str())
 		return append(b, '"')
 	case Binary:
 		b = append(b, '"')
-		b = base64.StdEncoding.AppendEncode(b, []byte(v.s))
+		b = base64.StdEncoding.AppendEncode(b, []byte(v.str()))
 		return append(b, '"')
 	}
 	return append(b, "null"...)

@@ -99,7 +99,16 @@ func (e *Entity) Clone() *Entity {
 // new names appended, existing names replaced in place (their type may
 // change). Keys and Timestamp come from e.
 func (e *Entity) Merge(patch *Entity) *Entity {
-	out := e.Clone()
+	// The merged entity is stored: its properties get exactly the room
+	// they take, not an append's doubling.
+	added := 0
+	for _, p := range patch.Properties {
+		if _, ok := e.Get(p.Name); !ok || isSystem(p.Name) {
+			added++
+		}
+	}
+	out := &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp,
+		Properties: append(make([]Property, 0, len(e.Properties)+added), e.Properties...)}
 	for _, p := range patch.Properties {
 		replaced := false
 		for i := range out.Properties {
@@ -115,6 +124,9 @@ func (e *Entity) Merge(patch *Entity) *Entity {
 	}
 	return out
 }
+
+// isSystem reports the names Get answers from the entity's own fields.
+func isSystem(name string) bool { return name == PartitionKey || name == RowKey || name == Timestamp }
 
 // PropertyCount is the number of properties the service counts against its
 // limit of 255: the custom ones plus PartitionKey, RowKey and Timestamp.

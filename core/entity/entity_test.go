@@ -336,3 +336,22 @@ func TestMergeAndLimits(t *testing.T) {
 		t.Error("CheckLimits on a merge result")
 	}
 }
+
+// A merged entity, which the store keeps, holds exactly its properties:
+// no spare room left by appending the patch's new names.
+func TestMergeHoldsNoSpareRoom(t *testing.T) {
+	base := &Entity{PartitionKey: "p", RowKey: "r", Properties: []Property{
+		{Name: "A", Value: edm.Int32Value(1)}, {Name: "B", Value: edm.StringValue("b")}}}
+	patch := &Entity{Properties: []Property{
+		{Name: "B", Value: edm.BoolValue(true)}, {Name: "C", Value: edm.Int64Value(3)}, {Name: "D", Value: edm.StringValue("d")}}}
+	m := base.Merge(patch)
+	if len(m.Properties) != 4 || cap(m.Properties) != 4 {
+		t.Fatalf("merged: %d properties in room for %d, want 4 in 4", len(m.Properties), cap(m.Properties))
+	}
+	if v, _ := m.Get("B"); v.Type() != edm.Boolean || !v.Bool() {
+		t.Fatalf("B = %v, want the patch's true", v)
+	}
+	if v, _ := base.Get("B"); v.Type() != edm.String {
+		t.Fatalf("the merge changed its base: B = %v", v)
+	}
+}

@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"bytes"
 	"math"
 	"slices"
 
@@ -20,11 +21,6 @@ type Context struct {
 	Table string
 	// Level is the metadata level the client asked for.
 	Level Level
-	// Transient encodes an entity without keeping its encoded members for
-	// later reads (the answer to the write that stored it): a stored entity
-	// is encoded when first read, so a table written and seldom read holds
-	// no encoded copies, and the write allocates nothing to keep.
-	Transient bool
 }
 
 // Projection is a $select: the property names asked for and the text as the
@@ -115,7 +111,7 @@ func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byt
 		first = false
 	}
 	s := sel.prepare()
-	b = appendEntityMembers(b, c, e, &s, first)
+	b = appendEntityMembers(b, c, e, &s, first, false)
 	return append(b, '}')
 }
 
@@ -173,7 +169,7 @@ func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projec
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = appendEntityMembers(b, c, e, &s, true)
+		b = appendEntityMembers(b, c, e, &s, true, true)
 		b = append(b, '}')
 		if i > 0 && len(b)-start+len(end) > limit {
 			return append(b[:before], end...), i
@@ -198,15 +194,20 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 // appendEntityMembers writes an entity's members in the live order:
 // odata.type, odata.id, odata.etag, odata.editLink (as the level asks), then
 // PartitionKey, RowKey, Timestamp and the custom properties, each annotation
-// just before its value.
-func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, first bool) []byte {
+// just before its value. keep says e's encoded members are kept for the
+// next reader, when e is a stored entity: so they are for a query page,
+// which a client may fetch again and again and whose encoding costs
+// several times its copying, but not for a single entity (a point read, the
+// answer to a write), whose encoding is a small part of its request, so
+// that reading rows at random does not double their memory.
+func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, first, keep bool) []byte {
 	var m *entity.Members
 	switch {
 	case c.Level == NoMetadata || !s.all:
-	case c.Transient:
-		m = e.CachedMembers()
-	default:
+	case keep:
 		m = members(e)
+	default:
+		m = e.CachedMembers()
 	}
 	return appendMembersWith(b, c, e, s, first, m)
 }
@@ -303,7 +304,8 @@ func members(e *entity.Entity) *entity.Members {
 		return nil
 	}
 	json, props := Members(e)
-	m := &entity.Members{JSON: json, Props: props}
+	// Kept at its length: the encoding was given room to spare.
+	m := &entity.Members{JSON: bytes.Clone(json), Props: props}
 	e.CacheMembers(m)
 	return m
 }

@@ -53,7 +53,7 @@ func (x *exchange) execute(d decoded) {
 		x.queryPage(o, res)
 	case op.EntityRead:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
-		x.entityJSON(200, o.Table, res.Entity, projection(o, res), false)
+		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
 	case op.EntityCreated:
 		stored := res.Entity
 		etag, loc := x.etagAndLocation(o.Table, stored)
@@ -64,11 +64,11 @@ func (x *exchange) execute(d decoded) {
 			x.noContent()
 			return
 		}
-		x.entityJSON(201, o.Table, stored, nil, true)
+		x.entityJSON(201, o.Table, stored, nil)
 	case op.EntityWritten:
 		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
-			x.entityJSON(200, o.Table, res.Entity, nil, true)
+			x.entityJSON(200, o.Table, res.Entity, nil)
 			return
 		}
 		x.noContent()
@@ -82,12 +82,10 @@ func (x *exchange) execute(d decoded) {
 }
 
 // entityJSON writes an entity as the body, encoded into a pooled buffer
-// (the ResponseWriter copies what it is given); written: the answer to the
-// write that stored e, which leaves e's encoding to its first read.
-func (x *exchange) entityJSON(status int, table string, e *entity.Entity, p *odata.Projection, written bool) {
+// (the ResponseWriter copies what it is given).
+func (x *exchange) entityJSON(status int, table string, e *entity.Entity, p *odata.Projection) {
 	buf := x.h.bodies.get()
 	c := x.ctx(table)
-	c.Transient = written
 	body := odata.AppendEntity(buf.b[:0], c, e, p)
 	x.json(status, body)
 	x.h.bodies.put(buf, body)

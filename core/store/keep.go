@@ -15,6 +15,10 @@ import (
 type keeper struct {
 	shared   bool
 	entities []entity.Entity
+	// left is how many operations of the commit may still want an
+	// entity: the last chunk is cut to it, so a batch of 100 leaves no
+	// unused structs alive beside its entities.
+	left int
 	// names are the table's shared property names of the entity kept
 	// before, by position (table.intern).
 	names []string
@@ -60,7 +64,7 @@ const keepEntities = 32
 
 // newKeeper readies a commit of ops operations, a transaction when tx.
 func newKeeper(ops int, tx bool) keeper {
-	k := keeper{shared: ops > 1}
+	k := keeper{shared: ops > 1, left: ops}
 	if tx {
 		k.undo = make([]step, 0, ops)
 	}
@@ -73,8 +77,9 @@ func (k *keeper) entity() *entity.Entity {
 		return &entity.Entity{}
 	}
 	if len(k.entities) == 0 {
-		k.entities = make([]entity.Entity, keepEntities)
+		k.entities = make([]entity.Entity, max(1, min(k.left, keepEntities)))
 	}
+	k.left--
 	e := &k.entities[0]
 	k.entities = k.entities[1:]
 	return e

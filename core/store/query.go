@@ -96,8 +96,7 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 	size := 0
 	page.Entities = make([]*entity.Entity, 0, min(top, 64))
 	// The key bounds are tested only where they are set, so that a scan of
-	// the whole table reads an entity only once it matches (the filter
-	// reads the properties from the tree's item).
+	// the whole table reads an entity's keys only once it matches.
 	pkBounded := r.PKLow.Set || r.PKHigh.Set
 	t.view().Ascend(start, func(it item) bool {
 		e := it.e
@@ -111,7 +110,7 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 		if pkBounded && !r.PKLow.AboveLow(e.PartitionKey) || fixed && !r.RKLow.AboveLow(e.RowKey) {
 			return true
 		}
-		if q.Within != nil && !q.Within(e) || match != nil && !match(e, it.props) {
+		if q.Within != nil && !q.Within(e) || match != nil && !match(e, e.Properties) {
 			return true
 		}
 		n := 0

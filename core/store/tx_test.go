@@ -25,7 +25,7 @@ func writerState(t testing.TB, s *Store, table string) string {
 	defer tb.mu.Unlock()
 	var b strings.Builder
 	tb.work.Scan(func(it item) bool {
-		fmt.Fprintf(&b, "%x %x %p %v %+v\n", it.pk, it.rk, it.e, entityRecord(it.e), it.props)
+		fmt.Fprintf(&b, "%x %x %p %v %p\n", it.pk, it.rk, it.e, entityRecord(it.e), it.e.Properties)
 		return true
 	})
 	return b.String()

@@ -1,0 +1,39 @@
+package edm
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// A Value is three words (a stored entity holds one per property), and its
+// type survives the packing whatever the bytes: a one-byte string equal to
+// a type tag is still a string, and a number whose bits equal a string
+// type's code is still a number.
+func TestValuePacking(t *testing.T) {
+	if n := unsafe.Sizeof(Value{}); n != 24 {
+		t.Fatalf("a Value is %d bytes, want 24", n)
+	}
+	for tt := Invalid; tt <= String; tt++ {
+		s := StringValue(string([]byte{byte(tt)}))
+		if s.Type() != String || s.Str() != string([]byte{byte(tt)}) {
+			t.Errorf("the string %q: type %v, text %q", s.Str(), s.Type(), s.Str())
+		}
+		if b := BinaryValue([]byte{byte(tt)}); b.Type() != Binary || len(b.Bytes()) != 1 {
+			t.Errorf("the binary %x: type %v", b.Bytes(), b.Type())
+		}
+	}
+	for _, v := range []Value{Int32Value(int32(String)), Int64Value(int64(Guid)), BoolValue(true), DoubleValue(0), DateTimeValue(Ticks(Binary))} {
+		if v.Str() != "" || v.Equal(StringValue(string([]byte(v.s)))) {
+			t.Errorf("%v: a number reads as text %q", v, v.Str())
+		}
+	}
+	if got := Int32Value(int32(String)); got.Type() != Int32 || got.Int() != int64(String) {
+		t.Errorf("Int32 %d: type %v, value %d", String, got.Type(), got.Int())
+	}
+	if (Value{}).Type() != Invalid || !(Value{}).Equal(Value{}) {
+		t.Error("the zero Value is not Invalid")
+	}
+	if !StringValue("x").Equal(StringValue(string([]byte{'x'}))) || StringValue("x").Equal(BinaryValue([]byte("x"))) {
+		t.Error("Equal compares type and value")
+	}
+}

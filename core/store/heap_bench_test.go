@@ -1,0 +1,63 @@
+package store
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/tableplay/tableplay/core/odata"
+)
+
+// heapBody is an entity shaped as issue 30's scale runs load them: ten
+// properties of mixed types, about 500 bytes by the service's size formula.
+func heapBody(pk, rk string, i int) []byte {
+	return fmt.Appendf(nil, `{"PartitionKey":%q,"RowKey":%q,"Customer":"Customer number %07d","Email":"user%07d@example.com","City":"Springfield",`+
+		`"Amount":%d.25,"Amount@odata.type":"Edm.Double","Quantity":%d,"Total":"%d","Total@odata.type":"Edm.Int64","Paid":true,`+
+		`"Placed":"2024-05-01T12:00:00.0000000Z","Placed@odata.type":"Edm.DateTime","Ref":"0f8fad5b-d9cb-469f-a165-70867728950e","Ref@odata.type":"Edm.Guid",`+
+		`"Note":"a short note about the order, roughly fifty chars"}`, pk, rk, i, i, i%100, i%100, i*10)
+}
+
+// BenchmarkHeapPerEntity loads 100,000 entities decoded as the server
+// decodes a batch's parts, 100 a transaction, and reports the live heap
+// they hold per entity (heap-B/entity) and its ratio to their size by the
+// service's formula (heap/size): where a stored entity's bytes go is the
+// entity struct, its property slice (a name and a 24-byte value each), the
+// values' strings and its 24-byte tree item. Each iteration loads afresh.
+func BenchmarkHeapPerEntity(b *testing.B) {
+	const n = 100_000
+	var perEntity, ratio float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s := New(Options{Clock: stalled()})
+		s.CreateTable("heap")
+		size := 0
+		for start := 0; start < n; start += 100 {
+			pk := fmt.Sprintf("tenant-%05d", start/100)
+			var dec odata.Decoder
+			ops := make([]Op, 0, 100)
+			for i := start; i < start+100; i++ {
+				e, err := dec.Entity(heapBody(pk, fmt.Sprintf("order-%09d", i), i))
+				if err != nil {
+					b.Fatal(err)
+				}
+				ops = append(ops, Op{Kind: Insert, Entity: e})
+			}
+			out, err := s.Transact("heap", ops)
+			if err != nil {
+				b.Fatal(err.Err)
+			}
+			for _, e := range out {
+				size += e.Size()
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perEntity = float64(after.HeapAlloc-before.HeapAlloc) / n
+		ratio = perEntity / (float64(size) / n)
+		runtime.KeepAlive(s)
+	}
+	b.ReportMetric(perEntity, "heap-B/entity")
+	b.ReportMetric(ratio, "heap/size")
+}
