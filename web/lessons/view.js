@@ -299,7 +299,8 @@ class LessonView {
     if (!r.error) this.progress.mark(this.lesson.id, this.step);
     if (r.request && r.response) {
       this.wire.unshift({ step: this.step, request: r.request, response: r.response });
-      this.wireBox.replaceWith(this.wireView());
+      // A step embed has no wire list (its result holds the exchange).
+      if (!this.range) this.wireBox.replaceWith(this.wireView());
       this.options.onExchange?.({ operation: s.operation, request: r.request, response: r.response });
     }
     this.options.onChange?.();
