@@ -433,7 +433,7 @@ function comparable(doc) {
   return d;
 }
 
-test("Make a lesson from this: recorded in the page, written, checked by the engine, exported as a file and a link that opens on a fresh profile", async () => {
+test("Make a lesson from this: recorded in the page, written, checked by the engine, exported as a file, an embed and a link that opens on a fresh profile", async () => {
   const { page, context, errors } = await open("");
   await page.getByLabel("New table name").fill("Mine");
   await page.getByRole("button", { name: "Create", exact: true }).click();
@@ -492,6 +492,10 @@ test("Make a lesson from this: recorded in the page, written, checked by the eng
   // The link opens the lesson on a fresh profile, and its steps do what it says.
   const link = await panel.locator(".lesson-link").inputValue();
   assert.match(link, /#lesson-doc=[A-Za-z0-9_-]+$/);
+  // Beside it, the embed that shows the lesson in another page, with the same code.
+  const snippet = await panel.locator(".lesson-embed").inputValue();
+  assert.match(snippet, /^<script type="module" src="http:\/\/[^"]+\/web\/embed\.js"><\/script>\n/);
+  assert.ok(snippet.endsWith(`<table-playground lesson-doc="${link.split("#lesson-doc=")[1]}"></table-playground>`), snippet);
   await panel.getByRole("button", { name: "Done: back to my workspace" }).click();
   await page.waitForFunction(() => document.querySelector(".lesson-borrow")?.hidden);
   assert.equal(await page.evaluate(() => window.tableplay.snapshot().tables.map((t) => t.name).join(",")), "Mine");

@@ -10,8 +10,45 @@ import { createSession } from "./session.js";
 import { mountParts, select } from "./parts.js";
 import { loadSample, sampleUser } from "./sample.js";
 import { send } from "./exchange.js";
-import { readCapped, shareLink } from "./sharelink.js";
-import { mountLessons } from "./lessons/view.js";
+import { readCapped, shareLink, decode } from "./sharelink.js";
+import { mountLessons, lessonDocHash } from "./lessons/view.js";
+
+// docLessons maps the id of each lesson a lesson-doc attribute put in the
+// page's engine to its text: the engine holds one lesson per id, so a
+// second embed may show the same lesson but not another one of that id.
+const docLessons = new Map();
+
+// lessonDocFailure is the error an embed shows in its box for a lesson-doc
+// that cannot be opened.
+function lessonDocFailure(reason) {
+  return Object.assign(new Error(`The lesson in its lesson-doc attribute was not opened: ${reason}.`), {
+    fix: "Copy the embed code again from the lesson's export (“Make a lesson from this”), or share the lesson's file.",
+  });
+}
+
+// openLessonDoc reads a lesson-doc code as the page reads a #lesson-doc=
+// link (the share link's caps, then the engine's lesson loader) and returns
+// the lesson's id.
+async function openLessonDoc(engine, code) {
+  if (!/^[A-Za-z0-9_-]+$/.test(code)) throw lessonDocFailure("it is not a lesson code");
+  let text;
+  try {
+    text = await decode(code);
+  } catch (e) {
+    throw lessonDocFailure(e instanceof RangeError ? e.message : "it cannot be read");
+  }
+  let id;
+  try {
+    id = JSON.parse(text)?.id;
+  } catch {
+    // not JSON: the loader below says so
+  }
+  if (docLessons.has(id) && docLessons.get(id) !== text) throw lessonDocFailure(`another playground on this page shows a different lesson with the id “${id}”`);
+  const r = engine.addLesson(text);
+  if (r.error) throw lessonDocFailure(r.error);
+  docLessons.set(r.id, text);
+  return r.id;
+}
 
 // exampleLesson reports whether an example names a lesson of the gallery:
 // the embed then starts from that lesson's start account.
@@ -109,7 +146,7 @@ function tableChoice(session, parts) {
 }
 
 export async function startPlayground(host, ui) {
-  const c = ui.c;
+  let c = ui.c;
   window.addEventListener("tableplay:progress", function progress(e) {
     const { loaded, total } = e.detail;
     if (total && loaded >= total) window.removeEventListener("tableplay:progress", progress);
@@ -120,6 +157,8 @@ export async function startPlayground(host, ui) {
   const session = createSession({ engine, host: ui.frame, status: ui.status });
   let start;
   try {
+    // A lesson written in the browser, once loaded, is shown as a lesson.
+    if (c.lessonDoc !== null) c = { ...c, lesson: await openLessonDoc(engine, c.lessonDoc) };
     start = await startState(c, session);
   } catch (err) {
     tableplay.dropAccount(engine.name);
@@ -172,7 +211,8 @@ export async function startPlayground(host, ui) {
       hash: false,
       lesson: c.lesson,
       steps: start.range,
-      lessonURL: (id, step) => `${c.playground.split("#")[0]}#lesson=${encodeURIComponent(id)}&step=${step}`,
+      // A lesson-doc's lesson exists on the full page only through its link.
+      lessonURL: (id, step) => c.playground.split("#")[0] + (c.lessonDoc !== null ? lessonDocHash(c.lessonDoc) : `#lesson=${encodeURIComponent(id)}&step=${step}`),
       onExchange: (x) => session.emit("exchange", x),
       onChange: () => {
         parts.tables?.refresh();

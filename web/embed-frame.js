@@ -8,7 +8,7 @@ import "./embed.js";
 import { decode } from "./sharelink.js";
 
 // Every attribute the element takes (docs/embedding.md), readonly aside.
-const ATTRIBUTES = ["example", "lesson", "step", "steps", "src", "view", "level", "theme", "height", "label", "start", "playground", "code-endpoint", "code-account"];
+const ATTRIBUTES = ["example", "lesson", "lesson-doc", "step", "steps", "src", "view", "level", "theme", "height", "label", "start", "playground", "code-endpoint", "code-account"];
 
 async function build() {
   const params = new URLSearchParams(location.hash.slice(1));

@@ -45,8 +45,11 @@ function httpURL(value) {
 // <script type="application/json">, read as data, never run).
 function config(host) {
   const attr = (name) => host.getAttribute(name);
+  // lesson-doc carries a lesson written in the browser (the code of its
+  // #lesson-doc= link), opened like a gallery lesson once the engine runs.
+  const lessonDoc = attr("lesson") ? null : attr("lesson-doc");
   // A lesson shown a step at a time shows only its steps unless a view is named.
-  const stepped = attr("lesson") && (host.hasAttribute("step") || host.hasAttribute("steps"));
+  const stepped = (attr("lesson") || lessonDoc !== null) && (host.hasAttribute("step") || host.hasAttribute("steps"));
   const view = (attr("view") ?? (stepped ? "" : "editor,wire")).split(",").map((v) => v.trim()).filter((v) => VIEWS.includes(v));
   let inline = null;
   let problem = "";
@@ -62,6 +65,7 @@ function config(host) {
   return {
     example: attr("example"),
     lesson: attr("lesson"),
+    lessonDoc,
     step: attr("step"),
     steps: attr("steps"),
     stepped,
@@ -88,7 +92,11 @@ function preview(c) {
   const items = [];
   if (c.problem) items.push(el("p", { class: "card" }, c.problem));
   const tables = c.inline?.account?.tables;
-  if (c.lesson && c.stepped) {
+  if (c.lessonDoc !== null) {
+    // The code is not read before the engine starts: the size is all it says.
+    items.push(el("p", {}, "Shows ", c.stepped ? (c.step ? `step ${c.step} of ` : `steps ${c.steps} of `) : "",
+      `a lesson written in the browser (a code of ${c.lessonDoc.length.toLocaleString("en-US")} characters), run in this playground's own account.`));
+  } else if (c.lesson && c.stepped) {
     items.push(el("p", {}, "Shows ", c.step ? `step ${c.step}` : `steps ${c.steps}`, " of the lesson ", el("code", {}, c.lesson), ", run in this playground's own account."));
   } else if (c.lesson) {
     items.push(el("p", {}, "Starts the lesson ", el("code", {}, c.lesson), ": each step runs in this playground's own account."));
@@ -159,7 +167,7 @@ class TablePlayground extends HTMLElement {
     replace(this.shadowRoot,
       el("link", { rel: "stylesheet", href: new URL("parts.css", here).href }),
       el("link", { rel: "stylesheet", href: new URL("embed.css", here).href }),
-      c.lesson ? el("link", { rel: "stylesheet", href: new URL("lessons/lessons.css", here).href }) : null,
+      c.lesson || c.lessonDoc !== null ? el("link", { rel: "stylesheet", href: new URL("lessons/lessons.css", here).href }) : null,
       frame);
     this.#ui = { c, run, status, body, toolbar, frame };
     run.addEventListener("click", () => this.start());

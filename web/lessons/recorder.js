@@ -4,9 +4,9 @@
 // recorded as steps, the teacher writes each step's text, question,
 // choices and explanation, and the engine fills each step's expectation
 // from its own answer and reads the lesson back with the loader every
-// lesson file goes through. The lesson is exported as a file and as a link
+// lesson file goes through. The lesson is exported as a file, as a link
 // (#lesson-doc=…, compressed and capped like a share link) that opens it in
-// the lesson view.
+// the lesson view, and as an embed (<table-playground lesson-doc=…>).
 //
 // createRecorder({engine, session, borrow, host}) → {start()}
 import { el, replace } from "../dom.js";
@@ -24,6 +24,20 @@ const slug = (title) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(
 
 function field(label, control) {
   return el("label", { class: "stack" }, el("span", {}, label), control);
+}
+
+// lessonDocShare returns how a lesson file's text is shared: its code
+// (deflated as a share link is), the link that opens it on this page and
+// the snippet that shows it in an embed (docs/embedding.md); link and embed
+// are null when the code is longer than a link may be.
+export async function lessonDocShare(text) {
+  const code = await encode(text);
+  if (code.length + lessonDocHash("").length > MAX_FRAGMENT) return { code, link: null, embed: null };
+  return {
+    code,
+    link: `${location.origin}${location.pathname}${lessonDocHash(code)}`,
+    embed: `<script type="module" src="${new URL("../embed.js", import.meta.url).href}"></script>\n<table-playground lesson-doc="${code}"></table-playground>`,
+  };
 }
 
 export function createRecorder({ engine, session, borrow, host }) {
@@ -121,14 +135,15 @@ export function createRecorder({ engine, session, borrow, host }) {
       }
       const text = JSON.stringify(r.lesson, null, 2) + "\n";
       const file = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      const code = await encode(text);
-      const link = code.length + lessonDocHash("").length > MAX_FRAGMENT ? null : `${location.origin}${location.pathname}${lessonDocHash(code)}`;
+      const { code, link, embed } = await lessonDocShare(text);
       replace(out,
         el("p", { role: "status" }, `“${title}” is a lesson of ${doc.steps.length} steps; each step's expectation is the engine's answer.`),
         el("p", {}, el("a", { class: "lesson-file", href: file, download: `${doc.id}.json` }, `Download ${doc.id}.json`),
           " — put it in lessons/ to add it to the gallery."),
         link
-          ? el("label", { class: "stack" }, "A link that opens the lesson", el("input", { class: "lesson-link", readonly: true, value: link }))
+          ? [el("label", { class: "stack" }, "A link that opens the lesson", el("input", { class: "lesson-link", readonly: true, value: link })),
+            el("label", { class: "stack" }, "To show it in another page, in an embed",
+              el("textarea", { class: "lesson-embed", readonly: true, rows: 3, value: embed }))]
           : el("p", { class: "card" }, `The lesson is too large for a link (${code.length.toLocaleString("en-US")} characters; links hold up to ${MAX_FRAGMENT.toLocaleString("en-US")}): share the file.`),
         el("button", { type: "button", class: "secondary", onclick: cancel }, "Done: back to my workspace"));
     }
