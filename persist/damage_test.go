@@ -105,12 +105,7 @@ func TestOneFlippedByteStopsTheStart(t *testing.T) {
 // After a kill, damage in the last write is a torn tail: cut, reported, and
 // the segment sealed, so that the next start finds a clean log.
 func TestTornLastWriteIsCutAndSealed(t *testing.T) {
-	dir, seg, _ := inserts(t, 20, true)
-	whole, _ := os.ReadFile(seg)
-	offs := frameOffsets(t, whole)
-	last := offs[len(offs)-1]
-	damaged := bytes.Clone(whole)
-	damaged[len(damaged)-3] ^= 0x40
+	dir, seg, whole, damaged, last := tornLastWrite(t)
 	os.WriteFile(seg, damaged, 0o600)
 	var reports []string
 	l, st, rep := open(t, dir, Options{Report: func(s string) { reports = append(reports, s) }})
@@ -131,6 +126,19 @@ func TestTornLastWriteIsCutAndSealed(t *testing.T) {
 	if n, _ := st2.Count("Orders"); n != 20 || rep2.Unclean || rep2.Cut != nil {
 		t.Errorf("next start: %+v, %d entities", rep2, n)
 	}
+}
+
+// tornLastWrite makes a killed log of 20 inserts and, apart, its newest
+// segment with a byte of its last write changed (not yet written back).
+func tornLastWrite(t *testing.T) (dir, seg string, whole, damaged []byte, last int64) {
+	t.Helper()
+	dir, seg, _ = inserts(t, 20, true)
+	whole, _ = os.ReadFile(seg)
+	offs := frameOffsets(t, whole)
+	last = offs[len(offs)-1]
+	damaged = bytes.Clone(whole)
+	damaged[len(damaged)-3] ^= 0x40
+	return dir, seg, whole, damaged, last
 }
 
 // A sealed segment followed by others cannot lose its end unnoticed, even

@@ -1,7 +1,6 @@
 package persist
 
 import (
-	"bytes"
 	"os"
 	"testing"
 )
@@ -10,12 +9,7 @@ import (
 // number (old blocks of a deleted segment, which some file systems show
 // after a crash) is still a torn tail: the frame proves no later write.
 func TestStaleFrameAfterTornTailIsCut(t *testing.T) {
-	dir, seg, _ := inserts(t, 20, true)
-	whole, _ := os.ReadFile(seg)
-	offs := frameOffsets(t, whole)
-	last := offs[len(offs)-1]
-	damaged := bytes.Clone(whole)
-	damaged[len(damaged)-3] ^= 0x40
+	dir, seg, _, damaged, last := tornLastWrite(t)
 	stale := appendRecord(nil, 3, []byte(`{"stale":true}`))
 	stampWrite(stale, []int{0}, int64(len(damaged)))
 	damaged = append(damaged, stale...)
