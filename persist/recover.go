@@ -272,7 +272,7 @@ func (r *replayer) replay() (segmentEnd, error) {
 		end.legacy = true
 	case size <= int64(len(segmentMagic)) && (bytes.HasPrefix(segmentMagic, head[:n]) || allZero(head[:n])):
 		if !r.last {
-			return end, r.refuse(f, 0, size, errTorn, "newer segments hold writes")
+			return end, r.refuse(0, size, errTorn, "newer segments hold writes")
 		}
 	default:
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -299,7 +299,7 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 			}
 			return nil
 		case end.sealed && err == nil:
-			return r.refuse(f, at, size, errors.New("a record after the segment's seal"), "a sealed segment is never written again")
+			return r.refuse(at, size, errors.New("a record after the segment's seal"), "a sealed segment is never written again")
 		case errors.Is(err, errTorn) || errors.Is(err, errChecksum) || errors.Is(err, errFraming):
 			// Bytes after a seal hold nothing acknowledged: cutting
 			// them loses nothing, unless they hold a later write.
@@ -312,7 +312,7 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 			want--
 		}
 		if r.seq.known && fm.seq != want {
-			return r.refuse(f, at, size, fmt.Errorf("%w: number %d where %d was due", errFraming, fm.seq, want), "records are missing or repeated")
+			return r.refuse(at, size, fmt.Errorf("%w: number %d where %d was due", errFraming, fm.seq, want), "records are missing or repeated")
 		}
 		r.seq.last, r.seq.known = fm.seq, true
 		if fm.seal() {
@@ -355,7 +355,7 @@ func (r *replayer) legacyRecords(f *os.File, size int64, end *segmentEnd) error 
 // frame of a later write follows it), which is cut off; else corruption.
 func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, end *segmentEnd) error {
 	if !r.last {
-		return r.refuse(f, at, size, why, "newer segments hold writes")
+		return r.refuse(at, size, why, "newer segments hold writes")
 	}
 	rest := make([]byte, size-at)
 	if _, err := f.ReadAt(rest, at); err != nil {
@@ -369,7 +369,7 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 		minSeq = r.seq.last + 1
 	}
 	if later, ok := intactFrame(rest[1:], at+1, at, minSeq, legacy); ok {
-		return r.refuse(f, at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
+		return r.refuse(at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
 	}
 	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error()}
 	end.end = at
@@ -381,7 +381,7 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 
 // refuse is the error for damage that is not a torn tail; nothing is
 // changed.
-func (r *replayer) refuse(f *os.File, at, size int64, why error, proof string) error {
+func (r *replayer) refuse(at, size int64, why error, proof string) error {
 	return fmt.Errorf("%s is damaged at offset %d of %d (%v), and it is not a torn tail (%s): refusing to start, nothing was changed. %s", r.name(), at, size, why, proof, r.howTo(at))
 }
 
