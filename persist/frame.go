@@ -19,11 +19,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // appendFrame appends payload as one frame to dst.
 func appendFrame(dst, payload []byte) []byte {
+	h := frameHeader(payload)
+	return append(append(dst, h[:]...), payload...)
+}
+
+// frameHeader is the header of payload's frame.
+func frameHeader(payload []byte) [headerSize]byte {
 	var h [headerSize]byte
 	binary.LittleEndian.PutUint64(h[:8], uint64(len(payload)))
 	sum := crc32.Update(crc32.Checksum(h[:8], castagnoli), castagnoli, payload)
 	binary.LittleEndian.PutUint32(h[8:], sum)
-	return append(append(dst, h[:]...), payload...)
+	return h
 }
 
 // errTorn and errChecksum say why a log ends where it does.

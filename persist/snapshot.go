@@ -3,10 +3,8 @@ package persist
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -62,10 +60,7 @@ func writeSnapshot(dir string, gen uint64, write func(emit func([]byte) error) e
 
 // writeFrame writes payload as one frame without copying it.
 func writeFrame(w io.Writer, payload []byte) error {
-	var h [headerSize]byte
-	binary.LittleEndian.PutUint64(h[:8], uint64(len(payload)))
-	sum := crc32.Update(crc32.Checksum(h[:8], castagnoli), castagnoli, payload)
-	binary.LittleEndian.PutUint32(h[8:], sum)
+	h := frameHeader(payload)
 	if _, err := w.Write(h[:]); err != nil {
 		return err
 	}
