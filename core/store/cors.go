@@ -93,6 +93,11 @@ func (r *CorsRule) lists() *corsLists {
 	if r.parsed != nil {
 		return r.parsed
 	}
+	return r.readLists()
+}
+
+// readLists reads the rule's origins, methods and headers lists.
+func (r *CorsRule) readLists() *corsLists {
 	return &corsLists{origins: parseCorsList(r.AllowedOrigins), methods: parseCorsList(r.AllowedMethods), headers: parseCorsList(r.AllowedHeaders)}
 }
 
@@ -150,7 +155,7 @@ func checkCors(rules []CorsRule, limits bool) ([]CorsRule, *corsError) {
 	}
 	out := make([]CorsRule, len(rules))
 	for i, r := range rules {
-		l := &corsLists{origins: parseCorsList(r.AllowedOrigins), methods: parseCorsList(r.AllowedMethods), headers: parseCorsList(r.AllowedHeaders)}
+		l := r.readLists()
 		exposed := parseCorsList(r.ExposedHeaders)
 		switch {
 		case !limits:
