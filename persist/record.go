@@ -129,35 +129,46 @@ func (f *recordReader) next() (frame, error) {
 
 // intactFrame looks through b, the segment's bytes from offset base on,
 // for an intact frame, numbered minSeq or later, of a write that began after
-// offset after; legacy segments are also searched for intact legacy frames, which carry no write
-// offset. It returns the offset of the first one found. After a damaged
-// frame, finding one proves the damage is not a torn tail.
+// offset after; legacy segments are also searched for intact legacy frames,
+// which carry no write offset. It returns the offset of the first one found.
+// After a damaged frame, finding one proves the damage is not a torn tail.
+//
+// The bodies it checksums are bounded by a budget of four times b: a file
+// made to hold a plausible header at every offset would otherwise cost time
+// quadratic in its size. Past the budget the search answers as if it had
+// found a frame, so such a file stops the start and nothing is cut.
 func intactFrame(b []byte, base, after int64, minSeq uint64, legacy bool) (int64, bool) {
+	budget := 4*int64(len(b)) + 1<<20
 	for i := range b {
 		at := base + int64(i)
 		if r := b[i:]; len(r) >= recHeaderSize {
 			n, seq, write, sum, ok := parseHeader(r)
-			if ok && seq >= minSeq && n <= uint64(len(r)-recHeaderSize) && write > after && write <= at && write >= int64(len(segmentMagic)) &&
-				crc32.Checksum(r[recHeaderSize:recHeaderSize+int(n)], castagnoli) == sum {
-				return at, true
+			if ok && seq >= minSeq && n <= uint64(len(r)-recHeaderSize) && write > after && write <= at && write >= int64(len(segmentMagic)) {
+				if budget -= int64(n); budget < 0 || crc32.Checksum(r[recHeaderSize:recHeaderSize+int(n)], castagnoli) == sum {
+					return at, true
+				}
 			}
 		}
-		if legacy && legacyFrameAt(b[i:]) {
-			return at, true
+		if legacy {
+			found, cost := legacyFrameAt(b[i:])
+			if budget -= cost; found || budget < 0 {
+				return at, true
+			}
 		}
 	}
 	return 0, false
 }
 
-// legacyFrameAt reports whether b begins with an intact legacy frame.
-func legacyFrameAt(b []byte) bool {
+// legacyFrameAt reports whether b begins with an intact legacy frame, and
+// how many bytes it checksummed to tell.
+func legacyFrameAt(b []byte) (bool, int64) {
 	if len(b) < headerSize {
-		return false
+		return false, 0
 	}
 	n := binary.LittleEndian.Uint64(b)
 	if n > uint64(len(b)-headerSize) {
-		return false
+		return false, 0
 	}
 	sum := crc32.Update(crc32.Checksum(b[:8], castagnoli), castagnoli, b[headerSize:headerSize+int(n)])
-	return sum == binary.LittleEndian.Uint32(b[8:])
+	return sum == binary.LittleEndian.Uint32(b[8:]), int64(n)
 }
