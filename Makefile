@@ -181,6 +181,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFrames$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzRecover$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzReadSnapshot$$' -fuzztime $(FUZZTIME) ./persist
+	$(GO) test -run '^$$' -fuzz '^FuzzParseString$$' -fuzztime $(FUZZTIME) ./core/edm
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) ./core/edm
+	$(GO) test -run '^$$' -fuzz '^FuzzUTF16Len$$' -fuzztime $(FUZZTIME) ./core/edm
+	$(GO) test -run '^$$' -fuzz '^FuzzCanonicalKey$$' -fuzztime $(FUZZTIME) ./core/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzHeaderCache$$' -fuzztime $(FUZZTIME) ./core/wire
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeBatchRepeatedParts$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatchMatchesGo$$' -fuzztime $(FUZZTIME) ./core/rest
