@@ -171,12 +171,14 @@ func TestExplainPlaceholdersChecked(t *testing.T) {
 }
 
 // TestQueryDecoded gives a step's query as text: partition-design step 3's
-// $filter, $select and $top, and paging step 2's continuation.
+// $filter, $select and $top, and paging step 3's continuation.
 func TestQueryDecoded(t *testing.T) {
+	seen := 0
 	for _, l := range loadAll(t) {
 		if l.ID != "partition-design" && l.ID != "paging" {
 			continue
 		}
+		seen++
 		s := newSession()
 		if err := s.Start(l); err != nil {
 			t.Fatal(err)
@@ -195,6 +197,9 @@ func TestQueryDecoded(t *testing.T) {
 		} else if !containsPairPrefix(got, "NextPartitionKey") || !containsPairPrefix(got, "NextRowKey") {
 			t.Errorf("paging step 3: query %q lacks the continuation", got)
 		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d of the lessons partition-design and paging loaded", seen)
 	}
 }
 
