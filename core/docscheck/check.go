@@ -85,14 +85,6 @@ type inlineState struct {
 	Filter  string          `json:"filter"`
 }
 
-// session is a fresh engine with the well-known account.
-func (c *Checker) session() *lesson.Session {
-	st := store.New(store.Options{Clock: c.Clock})
-	h := rest.New(rest.Options{Store: st, Credentials: rest.WellKnown(), Clock: c.Clock})
-	api := &play.API{Base: "http://127.0.0.1:10002/" + rest.WellKnownAccount, Clock: c.Clock, Creds: rest.WellKnown(), Store: st}
-	return &lesson.Session{API: api, Handler: h, Store: st}
-}
-
 func (c *Checker) find(id string) *lesson.Lesson {
 	for _, l := range c.Lessons {
 		if l.ID == id {
@@ -137,7 +129,7 @@ func (c *Checker) example(file string, ex Example) []string {
 		}
 		return nil
 	}
-	s := c.session()
+	s := lesson.NewSession(c.Clock)
 	doc := &lesson.Lesson{ID: "docs-example", Start: start}
 	if err := s.Start(doc); err != nil {
 		return []string{"the start state no longer loads: " + strings.TrimPrefix(err.Error(), "docs-example: ")}
@@ -227,7 +219,7 @@ func (c *Checker) lessonSteps(id string, ex Example) []string {
 	if err != nil {
 		return []string{err.Error()}
 	}
-	s := c.session()
+	s := lesson.NewSession(c.Clock)
 	if err := s.Prepare(l, first-1); err != nil {
 		return []string{"the lesson's steps before the first shown no longer hold: " + err.Error()}
 	}

@@ -54,8 +54,9 @@ func figures(s Step, got Expect) [][2]string {
 	return out
 }
 
-// fill replaces each {name} of text by value(name); ok is false when a name
-// has no value (value answers "", false) or a brace is not closed.
+// fill replaces each {name} of text by value(name); bad names the first
+// placeholder without a value (value answers "", false), or is "{" when a
+// brace is not closed.
 func fill(text string, value func(string) (string, bool)) (out, bad string) {
 	var b strings.Builder
 	for {

@@ -105,8 +105,9 @@ func (l *Lesson) validate() error {
 		return errors.New("section needs a title and an https URL")
 	case len(l.Start) == 0:
 		return errors.New("start (a snapshot document) is required")
-	case len(l.Steps) < 3 || len(l.Steps) > 8:
-		return fmt.Errorf("%d steps: a lesson has 3 to 8", len(l.Steps))
+	}
+	if err := l.checkStepCount(); err != nil {
+		return err
 	}
 	if err := l.checkGenerate(); err != nil {
 		return err
@@ -115,6 +116,14 @@ func (l *Lesson) validate() error {
 		if err := l.Steps[i].validate(l.Clients); err != nil {
 			return fmt.Errorf("step %d: %v", i+1, err)
 		}
+	}
+	return nil
+}
+
+// checkStepCount bounds a lesson's steps: 3 to 8.
+func (l *Lesson) checkStepCount() error {
+	if len(l.Steps) < 3 || len(l.Steps) > 8 {
+		return fmt.Errorf("%d steps: a lesson has 3 to 8", len(l.Steps))
 	}
 	return nil
 }

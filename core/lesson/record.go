@@ -37,8 +37,8 @@ func Complete(doc []byte, clock func() time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(l.Steps) < 3 || len(l.Steps) > 8 {
-		return nil, fmt.Errorf("%d steps: a lesson has 3 to 8", len(l.Steps))
+	if err := l.checkStepCount(); err != nil {
+		return nil, err
 	}
 	for i, st := range l.Steps {
 		if st.Operation == nil {

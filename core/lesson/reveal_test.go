@@ -137,7 +137,9 @@ func TestGiveawaysAreFound(t *testing.T) {
 // explanation to come back with its placeholders filled by this run's
 // figures; partition-design step 2 must say 54 returned of 2,000 examined.
 func TestExplanationsCarryTheEngineFigures(t *testing.T) {
+	partition := false
 	for _, l := range loadAll(t) {
+		partition = partition || l.ID == "partition-design"
 		s := newSession()
 		if err := s.Start(l); err != nil {
 			t.Fatal(err)
@@ -151,6 +153,9 @@ func TestExplanationsCarryTheEngineFigures(t *testing.T) {
 				t.Errorf("partition-design step 2: %q", r.Explanation)
 			}
 		}
+	}
+	if !partition {
+		t.Error("lesson partition-design not loaded: its step 2 figures were not checked")
 	}
 }
 
@@ -171,12 +176,14 @@ func TestExplainPlaceholdersChecked(t *testing.T) {
 }
 
 // TestQueryDecoded gives a step's query as text: partition-design step 3's
-// $filter, $select and $top, and paging step 2's continuation.
+// $filter, $select and $top, and paging step 3's continuation.
 func TestQueryDecoded(t *testing.T) {
+	seen := 0
 	for _, l := range loadAll(t) {
 		if l.ID != "partition-design" && l.ID != "paging" {
 			continue
 		}
+		seen++
 		s := newSession()
 		if err := s.Start(l); err != nil {
 			t.Fatal(err)
@@ -195,6 +202,9 @@ func TestQueryDecoded(t *testing.T) {
 		} else if !containsPairPrefix(got, "NextPartitionKey") || !containsPairPrefix(got, "NextRowKey") {
 			t.Errorf("paging step 3: query %q lacks the continuation", got)
 		}
+	}
+	if seen != 2 {
+		t.Fatalf("%d of the lessons partition-design and paging loaded", seen)
 	}
 }
 
