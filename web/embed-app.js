@@ -58,7 +58,7 @@ function exampleLesson(engine, id) {
 
 // stepRange reads step="N" or steps="A-B" for a lesson of n steps:
 // {first, last} (1-based), null when neither is given, or {error}.
-export function stepRange(step, steps, n) {
+function stepRange(step, steps, n) {
   if (step == null && steps == null) return null;
   if (step != null && steps != null) return { error: "give step or steps, not both" };
   const [a, b] = step != null ? [step, step] : String(steps).split("-");

@@ -68,6 +68,23 @@ function wantsGzip() {
   return serverCompresses() !== true;
 }
 
+// MAX_ENGINE bounds what app.wasm.gz may inflate to (app.wasm is about
+// 6.6 MB): a damaged or hostile .gz stops there instead of filling memory.
+const MAX_ENGINE = 64 * 1024 * 1024;
+
+// capped passes a byte stream on until it passes max bytes, then fails it
+// (instantiation reports a broken engine).
+function capped(max) {
+  let size = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > max) throw new RangeError(`the engine inflates past ${max} bytes`);
+      controller.enqueue(chunk);
+    },
+  });
+}
+
 // gunzipped turns the response for app.wasm.gz into the engine's bytes,
 // counting the bytes received for the progress. A host that labels .gz
 // files Content-Encoding: gzip sends them typed as the .wasm they decode
@@ -85,7 +102,7 @@ function gunzipped(response) {
     },
   });
   const received = response.body.pipeThrough(count);
-  const body = decoded ? received : received.pipeThrough(new DecompressionStream("gzip"));
+  const body = decoded ? received : received.pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_ENGINE));
   return new Response(body, { headers: { "Content-Type": "application/wasm" } });
 }
 

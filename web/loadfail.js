@@ -7,9 +7,14 @@
 // a server that cannot be reached. docs/embedding.md lists the same.
 
 // The page's CSP refusals, as the browser reports them (a refused load
-// throws only a bare TypeError or CompileError).
+// throws only a bare TypeError or CompileError): the latest MAX_REFUSALS,
+// as a host page may be refused things all its life.
+const MAX_REFUSALS = 100;
 const refusals = [];
-document.addEventListener("securitypolicyviolation", (e) => refusals.push({ directive: e.effectiveDirective, blocked: e.blockedURI }));
+document.addEventListener("securitypolicyviolation", (e) => {
+  refusals.push({ directive: e.effectiveDirective, blocked: e.blockedURI });
+  if (refusals.length > MAX_REFUSALS) refusals.shift();
+});
 
 // LoadError is a failure to load with its cause (message), its fix and its
 // kind: csp, browser, status, type, cors, unreachable or broken.

@@ -43,6 +43,9 @@ export async function initStart(root, { session, engine, linked }) {
   const hide = () => {
     root.hidden = true;
     delete document.body.dataset.start;
+    // The Hide button went with the path: focus moves on to what follows
+    // it rather than falling back to the page's start.
+    (document.querySelector("#lessons summary") ?? $("filter"))?.focus();
   };
   const runQuery = () => {
     $("filter").value = FIRST_QUERY;
