@@ -220,7 +220,7 @@ func serviceLevel(k op.Kind) bool {
 }
 
 // keysOnly reports whether a write sends only the entity's keys (delete).
-func keysOnly(k op.Kind) bool { return k.Spec().Body == op.NoBody }
+func keysOnly(k op.Kind) bool { return k.Body() == op.NoBody }
 
 // batchTable is the table a batch writes to.
 func batchTable(o op.Operation) string {
@@ -232,7 +232,7 @@ func batchTable(o op.Operation) string {
 
 // keys are the keys an operation names.
 func keys(o op.Operation) (pk, rk string) {
-	if o.Entity != nil && (o.Kind.Spec().Body == op.EntityBody || o.PartitionKey == "" && o.RowKey == "") {
+	if o.Entity != nil && (o.Kind.Body() == op.EntityBody || o.PartitionKey == "" && o.RowKey == "") {
 		return o.Entity.PartitionKey, o.Entity.RowKey
 	}
 	return o.PartitionKey, o.RowKey
@@ -250,13 +250,13 @@ func entityOf(o op.Operation) *entity.Entity {
 // conditional reports whether the write carries a specific ETag (else "*"
 // or, for upserts, nothing).
 func conditional(o op.Operation) bool {
-	return o.Kind.Spec().Condition == op.Conditional && o.IfMatch.Kind == store.MatchETag
+	return o.Kind.Condition() == op.Conditional && o.IfMatch.Kind == store.MatchETag
 }
 
 // anyVersion reports whether a conditional write goes without a specific
 // ETag: the SDKs then send If-Match: *.
 func anyVersion(o op.Operation) bool {
-	return o.Kind.Spec().Condition == op.Conditional && !conditional(o)
+	return o.Kind.Condition() == op.Conditional && !conditional(o)
 }
 
 // integralDouble reports whether a Double has no fraction, the case several

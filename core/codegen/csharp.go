@@ -20,7 +20,7 @@ func csProgram(o op.Operation, opt Options) (string, error) {
 	c.line(opt.runsAgainst("// "))
 	c.line("// dotnet add package Azure.Data.Tables")
 	c.line("using System;")
-	if o.Kind.Spec().Body == op.BatchBody { // a List of actions
+	if o.Kind.Body() == op.BatchBody { // a List of actions
 		c.line("using System.Collections.Generic;")
 	}
 	c.line("using Azure;")

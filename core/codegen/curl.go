@@ -56,17 +56,12 @@ func curlCommands(o op.Operation, opt Options) (string, error) {
 		// A write is its row's verb and resource; an update shows the
 		// answer's headers, where its ETag is.
 		method, h := curlWrite(o)
-		path := "/" + url.PathEscape(o.Table)
-		if spec.Addressed {
-			pk, rk := keys(o)
-			path = op.EntityPath(o.Table, pk, rk)
-		}
 		body := ""
 		if !keysOnly(o.Kind) {
 			body = string(curlEntity(entityOf(o)))
 			h = append(h, jsonType...)
 		}
-		cmd(method, path, h, body, nil, spec.Answer == op.EntityWritten)
+		cmd(method, writePath(o), h, body, nil, spec.Answer == op.EntityWritten)
 		return b.String(), nil
 	}
 	switch o.Kind {
@@ -116,6 +111,16 @@ func curlWrite(o op.Operation) (string, []string) {
 	return method, nil
 }
 
+// writePath is the resource a write is sent to: the entity its keys name,
+// or its table.
+func writePath(o op.Operation) string {
+	if o.Kind.Addressed() {
+		pk, rk := keys(o)
+		return op.EntityPath(o.Table, pk, rk)
+	}
+	return "/" + url.PathEscape(o.Table)
+}
+
 // curlBatch writes the multipart body with printf, one line per argument, so
 // that every line ends in CRLF as the format requires. Each part is its
 // row's verb and resource.
@@ -123,16 +128,11 @@ func curlBatch(b *strings.Builder, o op.Operation, base string) error {
 	lines := []string{"--batch_tableplay", "Content-Type: multipart/mixed; boundary=changeset_tableplay", ""}
 	for _, p := range o.Operations {
 		lines = append(lines, "--changeset_tableplay", "Content-Type: application/http", "Content-Transfer-Encoding: binary", "")
-		pk, rk := keys(p)
-		method, h := curlWrite(p)
-		if !p.Kind.Spec().Writes {
+		if _, writes := p.Kind.Write(); !writes {
 			return noCode(p.Kind, Curl)
 		}
-		path := "/" + url.PathEscape(p.Table)
-		if p.Kind.Spec().Addressed {
-			path = op.EntityPath(p.Table, pk, rk)
-		}
-		lines = append(lines, method+" "+base+path+" HTTP/1.1", "Accept: application/json;odata=minimalmetadata")
+		method, h := curlWrite(p)
+		lines = append(lines, method+" "+base+writePath(p)+" HTTP/1.1", "Accept: application/json;odata=minimalmetadata")
 		lines = append(lines, h...)
 		if keysOnly(p.Kind) {
 			lines = append(lines, "")

@@ -42,14 +42,14 @@ func scan(o op.Operation) typesIn {
 
 // readsEntities reports whether the operation returns entities.
 func readsEntities(o op.Operation) bool {
-	a := o.Kind.Spec().Answer
+	a := o.Kind.Answer()
 	return a == op.EntityRead || a == op.EntityPage
 }
 
 // paged reports whether the operation reads a page (of tables or
 // entities) that may continue.
 func paged(o op.Operation) bool {
-	a := o.Kind.Spec().Answer
+	a := o.Kind.Answer()
 	return a == op.TablePage || a == op.EntityPage
 }
 

@@ -28,9 +28,6 @@ const (
 	GetStats
 )
 
-// kinds lists every Kind, for ParseKind and tests.
-func kinds() []Kind { return Kinds() }
-
 // String is the operation's name in the playground's JSON (window.tableplay
 // operations use these names).
 func (k Kind) String() string {

@@ -29,7 +29,7 @@ func code(f *Failure) tableerr.Code {
 
 func TestKindNamesRoundTrip(t *testing.T) {
 	seen := map[string]bool{}
-	for _, k := range kinds() {
+	for _, k := range Kinds() {
 		name := k.String()
 		if name == "unknown" || seen[name] {
 			t.Fatalf("kind %d has name %q (duplicate or missing)", k, name)

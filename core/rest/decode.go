@@ -179,7 +179,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 	if k.Answer() == op.NoAnswer { // no such operation
 		if res.kind == resService || isACL(res, s.query) {
 			d.xml = true
-			if res.kind == resService && s.query.Get("restype") != "service" || res.kind == resService && !isServiceComp(s.query.Get("comp")) {
+			if res.kind == resService && resourceOf(res, s.query) == op.NoResource { // not ?restype=service&comp=properties|stats
 				return fail(tableerr.New(tableerr.InvalidQueryParameterValue))
 			}
 		}
@@ -424,8 +424,6 @@ func batchRead(k op.Kind) bool {
 func isACL(res resource, q url.Values) bool {
 	return res.kind == resEntities && q.Get("comp") == "acl"
 }
-
-func isServiceComp(comp string) bool { return comp == "properties" || comp == "stats" }
 
 // options reads the query options of a query or a table listing. A $top
 // that is not a count from 0 to 1000 is kept out of range, so that
