@@ -56,11 +56,13 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
     if (!kept) return;
     const { workspace: w, answers } = kept;
     kept = null;
-    banner.hidden = true;
     await persistence.resume();
     await workspace.apply(w);
     for (const [id, nodes] of answers) document.getElementById(id)?.replaceChildren(...nodes);
     await parts.tables.refresh();
+    // Hidden only once the workspace is back, so the banner going away means
+    // the person's own account is on screen again.
+    banner.hidden = true;
     session.setStatus("Your workspace is back as you left it.");
   }
 
