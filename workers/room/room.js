@@ -101,7 +101,9 @@ export class Room {
   async api(request, now) {
     const name = this.meta.account || new URL(request.url).pathname.split("/")[1] || "";
     if (this.meta.expired) return this.fail(404, "ResourceNotFound", `The room ${name} expired at ${new Date(Number(this.meta.expired)).toISOString()} and its data was deleted.`, now);
-    if (!this.meta.account) return this.fail(404, "ResourceNotFound", `The room ${name} does not exist.`, now);
+    // An account no room has is answered as the service answers any
+    // resource it does not have.
+    if (!this.meta.account) return this.fail(404, "ResourceNotFound", "The specified resource does not exist.", now);
     if (!this.engine && !this.failure) await this.open();
     if (!this.engine) return this.fail(500, "InternalError", "The room's stored data cannot be loaded; it is kept as it is.", now);
     const limits = JSON.parse(this.meta.limits || "{}");
