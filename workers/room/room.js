@@ -110,7 +110,8 @@ export class Room {
     const second = Math.floor(now / 1000);
     if (second !== this.second) [this.second, this.inSecond] = [second, 0];
     if (limits.rps > 0 && ++this.inSecond > limits.rps) return this.fail(503, "ServerBusy", "The server is busy.", now);
-    if (!["GET", "HEAD", "OPTIONS"].includes(request.method)) {
+    // Reads and deletes always work, so a full room can be emptied.
+    if (!["GET", "HEAD", "OPTIONS", "DELETE"].includes(request.method)) {
       if (limits.entities > 0 && this.engine.usage() >= limits.entities) {
         return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.entities} entities, its limit; delete some before writing more.`, now);
       }
