@@ -121,8 +121,27 @@ type workerd struct {
 	data string
 	addr string
 	cmd  *exec.Cmd
-	log  *bytes.Buffer
+	log  *syncBuffer
 	done chan struct{}
+}
+
+// syncBuffer is workerd's output, written by the process's pipe and read
+// by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // startWorkerd starts workerd on a free port with a fresh data directory.
@@ -143,7 +162,7 @@ func startWorkerd(t testing.TB) *workerd {
 // start runs workerd and waits (at most 20 s) until it answers.
 func (w *workerd) start() {
 	w.t.Helper()
-	w.log = &bytes.Buffer{}
+	w.log = &syncBuffer{}
 	w.cmd = exec.Command(w.bin, "serve", w.conf, "--socket-addr", "http="+w.addr, "--directory-path", "room-data="+w.data)
 	w.cmd.Stdout, w.cmd.Stderr = w.log, w.log
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
