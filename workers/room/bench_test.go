@@ -40,7 +40,7 @@ func cpuTime(b *testing.B, pid int) time.Duration {
 
 // reportCPU reports workerd's CPU time per operation since start.
 func reportCPU(b *testing.B, w *workerd, start time.Duration) {
-	b.ReportMetric(float64((cpuTime(b, w.cmd.Process.Pid)-start).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
+	b.ReportMetric(float64((cpuTime(b, w.pid())-start).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
 }
 
 // BenchmarkRoomInsert is one entity insert through workerd, each answered
@@ -54,7 +54,7 @@ func BenchmarkRoomInsert(b *testing.B) {
 		b.Fatal(err)
 	}
 	d := make([]time.Duration, 0, b.N)
-	cpu := cpuTime(b, w.cmd.Process.Pid)
+	cpu := cpuTime(b, w.pid())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
@@ -81,7 +81,7 @@ func BenchmarkRoomPointRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	d := make([]time.Duration, 0, b.N)
-	cpu := cpuTime(b, w.cmd.Process.Pid)
+	cpu := cpuTime(b, w.pid())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
@@ -117,7 +117,7 @@ func BenchmarkRoomCreate(b *testing.B) {
 // each with a table of 100 entities, over workerd with none.
 func BenchmarkRoomMemory(b *testing.B) {
 	w := startWorkerd(b)
-	base := rss(b, w.cmd.Process.Pid)
+	base := rss(b, w.pid())
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
 		r := w.mustRoom(nil)
@@ -132,7 +132,7 @@ func BenchmarkRoomMemory(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(rss(b, w.cmd.Process.Pid)-base)/float64(b.N)/(1<<20), "MiB/room")
+	b.ReportMetric(float64(rss(b, w.pid())-base)/float64(b.N)/(1<<20), "MiB/room")
 	b.ReportMetric(float64(base)/(1<<20), "MiB-base")
 }
 

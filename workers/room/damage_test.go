@@ -37,7 +37,7 @@ print(rows)`, file, sql).CombinedOutput()
 // roomFiles are the rooms' database files in workerd's data directory.
 func roomFiles(t *testing.T, w *workerd) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(w.data, "tableplay-room", "*.sqlite"))
+	files, err := filepath.Glob(filepath.Join(w.dataDir(), "tableplay-room", "*.sqlite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +83,8 @@ func TestRoomDamagedJournal(t *testing.T) {
 			wantStatus(t, err, 500, "InternalError")
 			_, err = tc.AddEntity(ctx, entityJSON("p", "d", map[string]any{"V": "d"}), nil)
 			wantStatus(t, err, 500, "InternalError")
-			if !strings.Contains(w.log.String(), c.message) {
-				t.Fatalf("workerd's log does not say %q:\n%s", c.message, w.log)
+			if !strings.Contains(w.output(), c.message) {
+				t.Fatalf("workerd's log does not say %q:\n%s", c.message, w.output())
 			}
 			w.kill()
 			if after := sqlite(t, files[0], `SELECT seq, part, hex(data) FROM journal ORDER BY seq`); after != before {

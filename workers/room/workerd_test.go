@@ -212,6 +212,15 @@ func (w *workerd) stop() {
 
 func (w *workerd) url() string { return "http://" + w.addr }
 
+// pid is the running workerd's process id.
+func (w *workerd) pid() int { return w.cmd.Process.Pid }
+
+// output is what workerd has written so far.
+func (w *workerd) output() string { return w.log.String() }
+
+// dataDir is the rooms' storage.
+func (w *workerd) dataDir() string { return w.data }
+
 // room is what POST /rooms answers.
 type room struct {
 	Account          string `json:"account"`
