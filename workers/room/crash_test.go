@@ -37,6 +37,18 @@ func tableClient(t testing.TB, w *workerd, r room, table string) *aztables.Clien
 	return svc.NewClient(table)
 }
 
+// roomTable is a new room (opts as POST /rooms takes them) with a table
+// created in it, and the Go SDK on that table.
+func roomTable(t testing.TB, w *workerd, opts map[string]any, table string) (room, *aztables.Client) {
+	t.Helper()
+	r := w.mustRoom(opts)
+	tc := tableClient(t, w, r, table)
+	if _, err := tc.CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return r, tc
+}
+
 func entityJSON(pk, rk string, props map[string]any) []byte {
 	b, err := aztables.EDMEntity{Entity: aztables.Entity{PartitionKey: pk, RowKey: rk}, Properties: props}.MarshalJSON()
 	if err != nil {
@@ -194,12 +206,8 @@ func TestRoomKill9(t *testing.T) {
 // back the same from them.
 func TestRoomCompaction(t *testing.T) {
 	w := startWorkerd(t)
-	r := w.mustRoom(nil)
-	tc := tableClient(t, w, r, "big")
+	r, tc := roomTable(t, w, nil, "big")
 	ctx := context.Background()
-	if _, err := tc.CreateTable(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	blob := func(seed int) map[string]any {
 		props := map[string]any{"V": fmt.Sprint(seed)}
 		for i := 0; i < 14; i++ {

@@ -60,12 +60,8 @@ func TestRoomDamagedJournal(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := startWorkerd(t)
-			r := w.mustRoom(nil)
-			tc := tableClient(t, w, r, "kept")
+			_, tc := roomTable(t, w, nil, "kept")
 			ctx := context.Background()
-			if _, err := tc.CreateTable(ctx, nil); err != nil {
-				t.Fatal(err)
-			}
 			for _, rk := range []string{"a", "b", "c"} {
 				if _, err := tc.AddEntity(ctx, entityJSON("p", rk, map[string]any{"V": rk}), nil); err != nil {
 					t.Fatal(err)
