@@ -83,7 +83,7 @@ func readAll(t testing.TB, tc *aztables.Client) map[string]string {
 }
 
 // TestRoomKill9 kills workerd with SIGKILL ten times at random moments
-// while four Go SDK writers insert entities and batches of three, and
+// (after a random number of acknowledged writes) while four Go SDK writers insert entities and batches of three, and
 // restarts it on the same directory each time. Afterwards every write that
 // was acknowledged is there with its value, nothing is there that no
 // writer sent, and every batch is there whole or not at all.
@@ -150,9 +150,26 @@ func TestRoomKill9(t *testing.T) {
 			}
 		}(n)
 	}
+	// Each kill comes after a random number (10-39) of writes acknowledged
+	// since the restart, and a random few milliseconds more, so that it
+	// lands at any stage of the writes in flight.
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 26))
 	for k := 0; k < kills; k++ {
-		time.Sleep(time.Duration(400+rng.IntN(800)) * time.Millisecond)
+		mu.Lock()
+		target := len(acked) + 10 + rng.IntN(30)
+		mu.Unlock()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+			mu.Lock()
+			n := len(acked)
+			mu.Unlock()
+			if n >= target {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("kill %d: fewer than %d writes acknowledged within 10 s of the restart:\n%s", k+1, target, w.output())
+			}
+		}
+		time.Sleep(time.Duration(rng.IntN(20)) * time.Millisecond)
 		w.kill()
 		w.start()
 	}
