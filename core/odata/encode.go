@@ -7,6 +7,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // Context says where a response body is written for: the account's base URL
@@ -21,6 +22,9 @@ type Context struct {
 	Table string
 	// Level is the metadata level the client asked for.
 	Level Level
+	// Style is the shape of the bodies: Azure Storage's (the zero value)
+	// or Cosmos DB's (F-COSMOS-BODIES, cosmos.go).
+	Style profile.BodyStyle
 }
 
 // Projection is a $select: the property names asked for and the text as the
@@ -101,6 +105,9 @@ func (s *selection) find(name string) int {
 // AppendEntity appends a single-entity body (get entity, insert with
 // return-content): odata.metadata ends in "/@Element".
 func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byte {
+	if c.Style == profile.CosmosBodies {
+		return appendCosmosEntity(b, c, e, sel)
+	}
 	if b == nil {
 		b = make([]byte, 0, sizeHint(c, e))
 	}
@@ -140,6 +147,9 @@ func AppendEntities(b []byte, c *Context, es []*entity.Entity, sel *Projection) 
 // how many entities it wrote. The first entity is always written, so a
 // body passes limit only when that one entity alone does.
 func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projection, limit int) ([]byte, int) {
+	if c.Style == profile.CosmosBodies {
+		return appendCosmosEntities(b, c, es, sel, limit)
+	}
 	s := sel.prepare()
 	nulls := 0 // the most the selected names add to an entity, as nulls
 	for _, name := range s.custom {

@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/xmlbody"
 )
@@ -41,6 +43,9 @@ func (x *exchange) execute(d decoded) {
 	case op.TableCreated:
 		loc := x.base + "/" + odata.TablePath(res.Table)
 		h.Set("Location", loc)
+		if x.h.prof.Headers == profile.CosmosHeaders { // a table has an ETag there (F-COSMOS-HEADERS)
+			x.set("Etag", valETag, odata.ETag(edm.TicksFromTime(x.now)))
+		}
 		if !d.content {
 			h.Set("DataServiceId", loc)
 			x.noContent()

@@ -122,6 +122,10 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	out = out[:len(ops)]
 	k := newKeeper(len(ops), tx)
 	for i, op := range ops {
+		if err := s.checkRowKey(op); err != nil {
+			k.rollback(work)
+			return nil, 0, &TxError{Index: i, Err: err}
+		}
 		e, err := apply(work, op, ts, &k)
 		if err != nil {
 			k.rollback(work)
@@ -134,6 +138,20 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	t.published()
 	seq := s.record(func() change { return writeChange(t.name, ts, ops, out) })
 	return out, seq, nil
+}
+
+// checkRowKey applies the profile's byte limit on a written RowKey
+// (F-COSMOS-ROWKEY-SIZE); Azure has none beyond entity's own.
+func (s *Store) checkRowKey(op Op) *tableerr.Error {
+	m := s.profile.MaxRowKeyBytes
+	if m == 0 || op.Kind == Delete || op.Entity == nil || len(op.Entity.RowKey) <= m {
+		return nil
+	}
+	return tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
+		ID: "cosmos-rowkey-bytes", Property: entity.RowKey,
+		Measure:   &tableerr.Measure{Value: int64(len(op.Entity.RowKey)), Limit: int64(m), Unit: "bytes"},
+		Statement: "On Cosmos DB for Table a RowKey is at most 255 bytes.",
+	})
 }
 
 // apply performs op on tr with Timestamp ts.
