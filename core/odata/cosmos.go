@@ -103,14 +103,14 @@ func appendCosmosMembers(b []byte, c *Context, e *entity.Entity, s *selection, f
 		b = append(b, '/')
 		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
 		b = append(b, `","odata.etag":`...)
-		b = appendETagJSON(b, e.Timestamp)
+		b = appendCosmosETagJSON(b, e.Timestamp)
 		b = append(b, `,"odata.editLink":"`...)
 		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
 		b = append(b, '"')
 	case MinimalMetadata:
 		comma()
 		b = append(b, `"odata.etag":`...)
-		b = appendETagJSON(b, e.Timestamp)
+		b = appendCosmosETagJSON(b, e.Timestamp)
 	}
 	if s.all || s.pk {
 		comma()
@@ -151,6 +151,13 @@ func appendCosmosMembers(b []byte, c *Context, e *entity.Entity, s *selection, f
 		b = append(b, '"')
 	}
 	return b
+}
+
+// appendCosmosETagJSON is appendETagJSON with seven digits.
+func appendCosmosETagJSON(b []byte, t edm.Ticks) []byte {
+	b = append(b, `"W/\"datetime'`...)
+	b = appendTime7URL(b, t)
+	return append(b, `'\""`...)
 }
 
 // appendCosmosProperty is appendProperty with a DateTime's seven digits.
