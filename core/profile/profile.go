@@ -18,6 +18,9 @@ type Profile struct {
 	// MaxRowKeyBytes, when set, bounds a RowKey by its UTF-8 bytes, on
 	// top of Azure's 512 UTF-16 code units (F-COSMOS-ROWKEY-SIZE).
 	MaxRowKeyBytes int
+	// Reserved lists property names, compared without regard to case,
+	// that an entity may not carry here (F-COSMOS-RESERVED-NAMES).
+	Reserved []string
 	// MaxBatchBytes, when set, bounds a $batch request's body in bytes
 	// instead of the 4 MiB every request may carry (F-COSMOS-BATCH-SIZE).
 	MaxBatchBytes int
@@ -45,7 +48,7 @@ type Order int
 
 // The orders of query results.
 const (
-	// KeyOrder sorts by PartitionKey, then RowKey (F-ORDER).
+	// KeyOrder sorts by PartitionKey, then RowKey.
 	KeyOrder Order = iota
 	// WriteOrder returns entities in the order they were last written,
 	// whatever their keys (F-COSMOS-ORDER).
@@ -97,7 +100,7 @@ type BodyStyle int
 // The body styles.
 const (
 	// StorageBodies put odata.metadata first and the keys and Timestamp
-	// before the custom properties (F-ENTITY-ORDER).
+	// before the custom properties.
 	StorageBodies BodyStyle = iota
 	// CosmosBodies put odata.metadata last in feeds, keep the properties
 	// in the order they were sent with Timestamp last, name the table in

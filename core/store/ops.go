@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -122,7 +123,7 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	out = out[:len(ops)]
 	k := newKeeper(len(ops), tx)
 	for i, op := range ops {
-		if err := s.checkRowKey(op); err != nil {
+		if err := s.checkProfile(op); err != nil {
 			k.rollback(work)
 			return nil, 0, &TxError{Index: i, Err: err}
 		}
@@ -140,11 +141,26 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	return out, seq, nil
 }
 
-// checkRowKey applies the profile's byte limit on a written RowKey
-// (F-COSMOS-ROWKEY-SIZE); Azure has none beyond entity's own.
-func (s *Store) checkRowKey(op Op) *tableerr.Error {
+// checkProfile applies the profile's own rules to a written entity: a
+// byte limit on its RowKey (F-COSMOS-ROWKEY-SIZE) and reserved property
+// names (F-COSMOS-RESERVED-NAMES). Azure has neither beyond entity's own.
+func (s *Store) checkProfile(op Op) *tableerr.Error {
+	e := op.Entity
+	if op.Kind == Delete || e == nil {
+		return nil
+	}
+	for _, r := range s.profile.Reserved {
+		for _, p := range e.Properties {
+			if strings.EqualFold(p.Name, r) {
+				return tableerr.Broke(tableerr.PropertyNameInvalid, tableerr.Rule{
+					ID: "cosmos-reserved-name", Property: p.Name,
+					Statement: "Cosmos DB for Table reserves the property names ID, rid, etag and ResourceId.",
+				})
+			}
+		}
+	}
 	m := s.profile.MaxRowKeyBytes
-	if m == 0 || op.Kind == Delete || op.Entity == nil || len(op.Entity.RowKey) <= m {
+	if m == 0 || len(e.RowKey) <= m {
 		return nil
 	}
 	return tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
