@@ -145,7 +145,12 @@ func renderResponse(r *http.Response) string {
 
 // deterministicHandler has a fixed clock and counting request ids.
 func deterministicHandler() http.Handler {
-	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	return handlerAt(profile.Default(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+}
+
+// handlerAt is an account answering as p with its clock stopped at at and
+// counting request ids.
+func handlerAt(p profile.Profile, at time.Time) http.Handler {
 	clock := func() time.Time { return at }
 	n := 0
 	ids := func() string {
@@ -155,7 +160,8 @@ func deterministicHandler() http.Handler {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = true
 	creds.TrustUnsigned = true // the recorded requests were signed; their signatures are not replayed
-	return resthttp.New(rest.New(rest.Options{Store: store.New(store.Options{Clock: clock}), Credentials: creds, Clock: clock, RequestID: ids}))
+	st := store.New(store.Options{Clock: clock, Profile: p})
+	return resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock, RequestID: ids}))
 }
 
 func TestTranscripts(t *testing.T) {
@@ -232,18 +238,7 @@ func transcriptProfile(comment string) (profile.Profile, error) {
 // 2026-11-22T12:00:00.1234567Z: the recorded instants have seven
 // fractional digits, and so the normalized ones do.
 func profileHandler(p profile.Profile) http.Handler {
-	at := time.Date(2026, 11, 22, 12, 0, 0, 123456700, time.UTC)
-	clock := func() time.Time { return at }
-	n := 0
-	ids := func() string {
-		n++
-		return fmt.Sprintf("00000000-0000-0000-0000-%012d", n)
-	}
-	creds := rest.WellKnown()
-	creds.AllowUnsigned = true
-	creds.TrustUnsigned = true
-	st := store.New(store.Options{Clock: clock, Profile: p})
-	return resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock, RequestID: ids}))
+	return handlerAt(p, time.Date(2026, 11, 22, 12, 0, 0, 123456700, time.UTC))
 }
 
 // sortedTableList returns a response with the entries of its table
