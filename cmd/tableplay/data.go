@@ -2,12 +2,15 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/persist"
 )
@@ -56,6 +59,7 @@ type dataOptions struct {
 	dir          string // "" for the default directory
 	inMemory     bool
 	compactBytes int64
+	profile      profile.Profile // the implementation the account behaves as
 	report       func(string)    // a cut tail, a failed compaction
 	fail         func(err error) // the log cannot write: the process must stop
 }
@@ -65,7 +69,7 @@ type dataOptions struct {
 func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 	if o.inMemory {
 		return account{
-			store:   store.New(store.Options{Clock: clock}),
+			store:   store.New(store.Options{Clock: clock, Profile: o.profile}),
 			summary: "in memory (--in-memory): gone when the server stops",
 			close:   func() error { return nil },
 		}, nil
@@ -77,16 +81,69 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 			return account{}, err
 		}
 		dir = d
+		if !o.profile.IsAzure() && o.profile.Name != "" {
+			// Another implementation's account is another account: Cosmos
+			// keeps tables Azure would fold into one (F-COSMOS-TABLE-CASE).
+			dir = d + "-" + o.profile.Name
+		}
 	}
 	lg, err := persist.Open(dir, persist.Options{CompactBytes: o.compactBytes, CloseCompactBytes: closeCompactBytes, Report: o.report, OnFail: o.fail})
 	if err != nil {
 		return account{}, err
 	}
-	st := store.New(store.Options{Clock: clock, Journal: lg})
+	want := o.profile.Name
+	if want == "" {
+		want = profile.Default().Name
+	}
+	kept, marked, err := keptProfile(dir)
+	if err == nil && marked && kept != want {
+		err = wrongProfile(dir, kept, want)
+	}
+	if err != nil {
+		lg.Close()
+		return account{}, err
+	}
+	st := store.New(store.Options{Clock: clock, Journal: lg, Profile: o.profile})
 	rep, err := lg.Recover(st)
+	if err == nil && !marked && want != kept {
+		// An unmarked directory is azure's: another profile may start
+		// only an empty one, and marks it.
+		if page, _ := st.ListTables(store.TableQuery{Top: 1}); len(page.Names) > 0 {
+			err = wrongProfile(dir, kept, want)
+		} else {
+			err = os.WriteFile(filepath.Join(dir, profileFile), []byte(want+"\n"), 0o600)
+		}
+	}
 	if err != nil {
 		lg.Close()
 		return account{}, err
 	}
 	return account{store: st, summary: rep.String(), close: sync.OnceValue(lg.Close), log: lg}, nil
+}
+
+// profileFile names the profile a data directory's account was kept under;
+// a directory without one holds an azure account.
+const profileFile = "PROFILE"
+
+// keptProfile returns the profile a data directory's account was kept
+// under, and whether the directory says so (an older or azure directory
+// does not).
+func keptProfile(dir string) (string, bool, error) {
+	b, err := os.ReadFile(filepath.Join(dir, profileFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return profile.Default().Name, false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return strings.TrimSpace(string(b)), true, nil
+}
+
+// wrongProfile is the error for a data directory opened under a profile
+// other than its account's. An account kept under cosmos may hold tables
+// whose names differ only in case, which azure would fold into one
+// (F-COSMOS-TABLE-CASE); an azure account opened as cosmos would answer
+// differently from the account its clients wrote.
+func wrongProfile(dir, kept, want string) error {
+	return fmt.Errorf("the data directory %s keeps an account of the %s profile: start it with --profile %s, or give --profile %s a directory of its own (--data)", dir, kept, kept, want)
 }

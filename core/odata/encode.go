@@ -7,6 +7,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // Context says where a response body is written for: the account's base URL
@@ -21,6 +22,9 @@ type Context struct {
 	Table string
 	// Level is the metadata level the client asked for.
 	Level Level
+	// Style is the shape of the bodies: Azure Storage's (the zero value)
+	// or Cosmos DB's (F-COSMOS-BODIES, cosmos.go).
+	Style profile.BodyStyle
 }
 
 // Projection is a $select: the property names asked for and the text as the
@@ -101,6 +105,9 @@ func (s *selection) find(name string) int {
 // AppendEntity appends a single-entity body (get entity, insert with
 // return-content): odata.metadata ends in "/@Element".
 func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byte {
+	if c.Style == profile.CosmosBodies {
+		return appendCosmosEntity(b, c, e, sel)
+	}
 	if b == nil {
 		b = make([]byte, 0, sizeHint(c, e))
 	}
@@ -140,6 +147,9 @@ func AppendEntities(b []byte, c *Context, es []*entity.Entity, sel *Projection) 
 // how many entities it wrote. The first entity is always written, so a
 // body passes limit only when that one entity alone does.
 func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projection, limit int) ([]byte, int) {
+	if c.Style == profile.CosmosBodies {
+		return appendCosmosEntities(b, c, es, sel, limit)
+	}
 	s := sel.prepare()
 	nulls := 0 // the most the selected names add to an entity, as nulls
 	for _, name := range s.custom {
@@ -216,61 +226,101 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, f
 // for none): AppendMembers encodes through it without looking for any, so
 // that its stand-in entity stays on the stack.
 func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, first bool, m *entity.Members) []byte {
-	comma := func() {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-	}
+	w := memberWriter{b: b, first: first}
 	if m != nil && c.Level == MinimalMetadata {
-		comma()
-		return append(b, m.JSON...)
+		w.next()
+		return append(w.b, m.JSON...)
 	}
-	if c.Level == FullMetadata {
-		comma()
-		b = append(b, `"odata.type":`...)
-		b = edm.AppendJSONString(b, c.Account+"."+c.Table)
-		// Entity paths are percent-encoded, so they need no JSON escaping.
-		b = append(b, `,"odata.id":"`...)
-		b = edm.AppendJSONStringContent(b, c.Base)
-		b = append(b, '/')
-		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
-		b = append(b, `","odata.etag":`...)
-		b = appendETagJSON(b, e.Timestamp)
-		b = append(b, `,"odata.editLink":"`...)
-		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
-		b = append(b, '"')
-	} else if c.Level == MinimalMetadata {
-		comma()
-		b = append(b, `"odata.etag":`...)
-		b = appendETagJSON(b, e.Timestamp)
-	}
-	if s.all || s.pk {
-		comma()
-		b = append(b, `"PartitionKey":`...)
-		b = edm.AppendJSONString(b, e.PartitionKey)
-	}
-	if s.all || s.rk {
-		comma()
-		b = append(b, `"RowKey":`...)
-		b = edm.AppendJSONString(b, e.RowKey)
-	}
+	w.head(c, e, s)
 	if s.all || s.ts {
-		comma()
-		if c.Level == FullMetadata {
-			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
-		}
-		b = append(b, `"Timestamp":"`...)
-		b = e.Timestamp.AppendText(b)
-		b = append(b, '"')
+		w.timestamp(c, e.Timestamp)
 	}
 	if m != nil && c.Level == FullMetadata {
 		if props := m.JSON[m.Props:]; len(props) > 0 {
-			comma()
-			b = append(b, props...)
+			w.next()
+			w.b = append(w.b, props...)
 		}
-		return b
+		return w.b
 	}
+	w.custom(c, e, s)
+	return w.b
+}
+
+// memberWriter writes an entity's members one after another, a comma before
+// each but the first; cosmos writes times with seven digits
+// (F-COSMOS-BODIES).
+type memberWriter struct {
+	b             []byte
+	first, cosmos bool
+}
+
+func (w *memberWriter) next() {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+}
+
+func (w *memberWriter) etag(t edm.Ticks) {
+	if w.cosmos {
+		w.b = appendCosmosETagJSON(w.b, t)
+	} else {
+		w.b = appendETagJSON(w.b, t)
+	}
+}
+
+// head writes the annotations the level asks for (odata.type, odata.id,
+// odata.etag, odata.editLink) and the keys s selects.
+func (w *memberWriter) head(c *Context, e *entity.Entity, s *selection) {
+	if c.Level == FullMetadata {
+		w.next()
+		w.b = append(w.b, `"odata.type":`...)
+		w.b = edm.AppendJSONString(w.b, c.Account+"."+c.Table)
+		// Entity paths are percent-encoded, so they need no JSON escaping.
+		w.b = append(w.b, `,"odata.id":"`...)
+		w.b = edm.AppendJSONStringContent(w.b, c.Base)
+		w.b = append(w.b, '/')
+		w.b = AppendEntityPath(w.b, c.Table, e.PartitionKey, e.RowKey)
+		w.b = append(w.b, `","odata.etag":`...)
+		w.etag(e.Timestamp)
+		w.b = append(w.b, `,"odata.editLink":"`...)
+		w.b = AppendEntityPath(w.b, c.Table, e.PartitionKey, e.RowKey)
+		w.b = append(w.b, '"')
+	} else if c.Level == MinimalMetadata {
+		w.next()
+		w.b = append(w.b, `"odata.etag":`...)
+		w.etag(e.Timestamp)
+	}
+	if s.all || s.pk {
+		w.next()
+		w.b = append(w.b, `"PartitionKey":`...)
+		w.b = edm.AppendJSONString(w.b, e.PartitionKey)
+	}
+	if s.all || s.rk {
+		w.next()
+		w.b = append(w.b, `"RowKey":`...)
+		w.b = edm.AppendJSONString(w.b, e.RowKey)
+	}
+}
+
+// timestamp writes the Timestamp member.
+func (w *memberWriter) timestamp(c *Context, t edm.Ticks) {
+	w.next()
+	if c.Level == FullMetadata {
+		w.b = append(w.b, `"Timestamp@odata.type":"Edm.DateTime",`...)
+	}
+	w.b = append(w.b, `"Timestamp":"`...)
+	if w.cosmos {
+		w.b = appendTime7(w.b, t)
+	} else {
+		w.b = t.AppendText(w.b)
+	}
+	w.b = append(w.b, '"')
+}
+
+// custom writes the custom properties s selects, then null for each
+// selected name the entity lacks (F-SELECT-MISSING).
+func (w *memberWriter) custom(c *Context, e *entity.Entity, s *selection) {
 	clear(s.seen)
 	for _, p := range e.Properties {
 		if !s.all {
@@ -280,17 +330,20 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, fir
 			}
 			s.seen[i] = true
 		}
-		comma()
-		b = appendProperty(b, c.Level, p.Name, p.Value)
+		w.next()
+		if w.cosmos {
+			w.b = appendCosmosProperty(w.b, c.Level, p.Name, p.Value)
+		} else {
+			w.b = appendProperty(w.b, c.Level, p.Name, p.Value)
+		}
 	}
 	for i, n := range s.custom {
 		if !s.seen[i] {
-			comma()
-			b = edm.AppendJSONString(b, n)
-			b = append(b, ":null"...) // F-SELECT-MISSING: a selected property the entity lacks
+			w.next()
+			w.b = edm.AppendJSONString(w.b, n)
+			w.b = append(w.b, ":null"...)
 		}
 	}
-	return b
 }
 
 // members returns e's encoded members when the store keeps e: those

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // ETag returns an entity's ETag for its Timestamp (F-TIMESTAMP-ETAG):
@@ -18,6 +19,31 @@ func AppendETag(b []byte, t edm.Ticks) []byte {
 	b = append(b, `W/"datetime'`...)
 	b = appendETagTime(b, t)
 	return append(b, `'"`...)
+}
+
+// ETagIn is ETag in a profile's body style: the Cosmos form writes the
+// time with all seven fractional digits (F-COSMOS-BODIES).
+func ETagIn(style profile.BodyStyle, t edm.Ticks) string {
+	if style != profile.CosmosBodies {
+		return ETag(t)
+	}
+	var buf [64]byte
+	b := append(buf[:0], `W/"datetime'`...)
+	b = appendTime7URL(b, t)
+	return string(append(b, `'"`...))
+}
+
+// appendTime7URL is appendTime7 with its colons URL-encoded, as in an ETag.
+func appendTime7URL(b []byte, t edm.Ticks) []byte {
+	var tmp [40]byte
+	for _, c := range appendTime7(tmp[:0], t) {
+		if c == ':' {
+			b = append(b, "%3A"...)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return b
 }
 
 // appendETagTime writes the Timestamp URL-encoded as in an ETag: the only

@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/xmlbody"
 )
@@ -41,6 +43,9 @@ func (x *exchange) execute(d decoded) {
 	case op.TableCreated:
 		loc := x.base + "/" + odata.TablePath(res.Table)
 		h.Set("Location", loc)
+		if x.h.prof.Headers == profile.CosmosHeaders { // a table has an ETag there (F-COSMOS-HEADERS)
+			x.set("Etag", valETag, odata.ETagIn(x.h.prof.Bodies, edm.TicksFromTime(x.now)))
+		}
 		if !d.content {
 			h.Set("DataServiceId", loc)
 			x.noContent()
@@ -52,7 +57,7 @@ func (x *exchange) execute(d decoded) {
 	case op.EntityPage:
 		x.queryPage(o, res)
 	case op.EntityRead:
-		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
+		x.set("Etag", valETag, odata.ETagIn(x.h.prof.Bodies, res.Entity.Timestamp))
 		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
 	case op.EntityCreated:
 		stored := res.Entity
@@ -66,7 +71,7 @@ func (x *exchange) execute(d decoded) {
 		}
 		x.entityJSON(201, o.Table, stored, nil)
 	case op.EntityWritten:
-		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
+		x.set("Etag", valETag, odata.ETagIn(x.h.prof.Bodies, res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
 			x.entityJSON(200, o.Table, res.Entity, nil)
 			return
@@ -113,7 +118,12 @@ func (x *exchange) location(table, pk, rk string) string {
 // stack as one text and copied once: both are read as long as the answer.
 func (x *exchange) etagAndLocation(table string, e *entity.Entity) (etag, loc string) {
 	var buf [576]byte
-	b := odata.AppendETag(buf[:0], e.Timestamp)
+	var b []byte
+	if x.h.prof.Bodies == profile.CosmosBodies {
+		b = append(buf[:0], odata.ETagIn(x.h.prof.Bodies, e.Timestamp)...)
+	} else {
+		b = odata.AppendETag(buf[:0], e.Timestamp)
+	}
 	n := len(b)
 	b = append(append(b, x.base...), '/')
 	s := string(odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey))

@@ -240,6 +240,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.r.Stream == nil {
 			text = s.r.Text // the caller's own string of body
 		}
+		if m := x.h.prof.MaxBatchBytes; m > 0 && len(body) > m {
+			return fail(tableerr.New(tableerr.RequestBodyTooLarge)) // F-COSMOS-BATCH-SIZE
+		}
 		if !x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text) {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
@@ -40,7 +42,10 @@ type Options struct {
 
 // Handler serves the Table REST API of one account under /{account}/.
 type Handler struct {
-	store  *store.Store
+	store *store.Store
+	// prof is the implementation answered as: the store's, so the account
+	// and its HTTP face never disagree.
+	prof   profile.Profile
 	creds  Credentials
 	clock  func() time.Time
 	newID  func() string
@@ -55,7 +60,7 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
+	return &Handler{store: o.Store, prof: o.Store.Profile(), creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
 }
 
 // randomID returns a GUID-shaped id. Request ids and batch boundaries need
@@ -152,6 +157,21 @@ func (h *Handler) begin(w ResponseWriter, header Header, r Request) *exchange {
 	return &exchange{h: h, w: w, out: header, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
 }
 
+// lacks reports whether the profile's implementation has no endpoint for
+// an operation of kind k.
+func (x *exchange) lacks(k op.Kind) bool {
+	l := x.h.prof.Lacks
+	switch k {
+	case op.GetACL, op.SetACL:
+		return l.Has(profile.TableACL)
+	case op.GetProperties, op.SetProperties:
+		return l.Has(profile.ServiceProperties)
+	case op.GetStats:
+		return l.Has(profile.ServiceStats)
+	}
+	return false
+}
+
 // guard, deferred, answers a panic with a 500 InternalError.
 func (x *exchange) guard() {
 	if p := recover(); p != nil {
@@ -194,6 +214,10 @@ func (x *exchange) prelude() (path string, ok bool) {
 	} else {
 		x.version = v
 	}
+	if r.Method == "OPTIONS" && x.h.prof.Lacks.Has(profile.CORS) {
+		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()}) // F-COSMOS-NO-CORS
+		return "", false
+	}
 	if r.Method == "OPTIONS" {
 		x.preflight() // CORS preflights carry no credentials
 		return "", false
@@ -214,6 +238,10 @@ func (x *exchange) respond(d decoded) {
 		x.applied = d.prefer
 	}
 	switch {
+	case d.early == nil && x.lacks(d.op.Kind):
+		// An endpoint this profile's implementation does not serve
+		// (F-COSMOS-NO-ACL, F-COSMOS-NO-SERVICE).
+		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()})
 	case d.early != nil:
 		x.fail(d.early)
 	case d.denied != nil:
@@ -338,11 +366,17 @@ func readAll(r *io.LimitedReader, size, want int64) ([]byte, error) {
 // headers sets the headers of every response (F-HEADERS), their values in
 // x.vals and their keys in canonical form, as Header.Set would write them.
 func (x *exchange) headers() Header {
-	x.set("Cache-Control", valCacheControl, "no-cache")
-	x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+	if x.h.prof.Headers == profile.CosmosHeaders {
+		// The Cosmos gateway writes neither Cache-Control nor
+		// X-Content-Type-Options nor x-ms-version (F-COSMOS-HEADERS).
+		x.set("Server", valServer, "Microsoft-HTTPAPI/2.0")
+	} else {
+		x.set("Cache-Control", valCacheControl, "no-cache")
+		x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+		x.set("X-Ms-Version", valVersion, x.version)
+		x.set("X-Content-Type-Options", valNoSniff, "nosniff")
+	}
 	x.set("X-Ms-Request-Id", valRequestID, x.id)
-	x.set("X-Ms-Version", valVersion, x.version)
-	x.set("X-Content-Type-Options", valNoSniff, "nosniff")
 	x.set("Date", valDate, x.h.date.format(x.now))
 	if id := x.r.Header["X-Ms-Client-Request-Id"]; len(id) > 0 && id[0] != "" {
 		x.set("X-Ms-Client-Request-Id", valClientRequestID, id[0])
@@ -356,21 +390,45 @@ func (x *exchange) headers() Header {
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
 	x.headers()
-	x.set("Content-Type", valContentType, x.format.level.ContentType())
+	x.set("Content-Type", valContentType, x.contentType(x.format.level))
 	x.set("Content-Length", valContentLength, strconv.Itoa(len(body)))
 	x.w.WriteHeader(status)
 	x.w.Write(body)
 }
 
-// noContent writes a 204.
+// contentType is the Content-Type of a JSON body at level l: Storage's
+// with its streaming and charset parameters, or the Cosmos gateway's bare
+// one (F-COSMOS-HEADERS).
+func (x *exchange) contentType(l odata.Level) string {
+	if x.h.prof.Headers == profile.CosmosHeaders {
+		return "application/json;odata=" + l.String()
+	}
+	return l.ContentType()
+}
+
+// noContent writes a 204; the Cosmos gateway types even that
+// (F-COSMOS-HEADERS).
 func (x *exchange) noContent() {
 	x.headers()
+	if x.h.prof.Headers == profile.CosmosHeaders {
+		x.set("Content-Type", valContentType, "application/json")
+	}
 	x.w.WriteHeader(204)
 }
 
 // fail writes an error: its status and the odata.error body at the request's
 // metadata level (the service puts the code in the body only, F-HEADERS).
 func (x *exchange) fail(e *tableerr.Error) {
+	if x.h.prof.Errors == profile.CosmosErrors {
+		// Full metadata whatever was asked (F-COSMOS-ERRORS).
+		body := odata.AppendCosmosError(nil, e, x.id)
+		h := x.headers()
+		h.Set("Content-Type", x.contentType(odata.FullMetadata))
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		x.w.WriteHeader(e.Status)
+		x.w.Write(body)
+		return
+	}
 	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
 	h := x.headers()
 	h.Set("Content-Type", x.format.level.ContentType())
@@ -393,5 +451,5 @@ func (x *exchange) failAuth(e *tableerr.Error) {
 }
 
 func (x *exchange) ctx(table string) *odata.Context {
-	return &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level}
+	return &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level, Style: x.h.prof.Bodies}
 }

@@ -72,5 +72,22 @@ func decisions() []Decision {
 		{"F-UNKNOWN-PATH", "a path that names nothing", "medium"},
 		{"F-DEFAULT-PROPERTIES", "a new account's service properties", "medium"},
 		{"F-ACL-EMPTY-POLICY", "access policies without times", "high"},
+		// Cosmos DB for Table (the cosmos profile, docs/profiles.md).
+		{"F-COSMOS-TABLE-CASE", "table names keep their case", "medium"},
+		{"F-COSMOS-ORDER", "query results not in key order", "low"},
+		{"F-COSMOS-TABLE-ORDER", "table listings in no name order", "high"},
+		{"F-COSMOS-TOKENS", "continuation tokens", "high"},
+		{"F-COSMOS-ROWKEY-SIZE", "a RowKey of at most 255 bytes", "medium"},
+		{"F-COSMOS-BATCH-SIZE", "a batch of at most 2 MB", "medium"},
+		{"F-COSMOS-NO-CORS", "no CORS", "medium"},
+		{"F-COSMOS-NO-ACL", "no stored access policies", "low"},
+		{"F-COSMOS-NO-SERVICE", "no service properties or statistics", "low"},
+		{"F-COSMOS-RESERVED-NAMES", "property names Cosmos keeps for itself", "low"},
+		{"F-COSMOS-ERRORS", "the error body", "high"},
+		{"F-COSMOS-HEADERS", "the answer's header fields", "high"},
+		{"F-COSMOS-BODIES", "the JSON bodies", "high"},
+		{"F-COSMOS-KEY-POSITION", "keys where the client put them", "high"},
+		{"F-COSMOS-BATCH-LAYOUT", "the batch answer's framing", "high"},
+		{"F-COSMOS-TOP", "$top above 1,000", "medium"},
 	}
 }
