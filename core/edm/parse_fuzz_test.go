@@ -2,10 +2,12 @@ package edm
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -134,10 +136,8 @@ func jsonContentByBytes(b []byte, s string) []byte {
 		switch {
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, "\uFFFD"...)
-			} else {
-				b = append(b, s[i:i+size]...)
+			for _, u := range utf16.Encode([]rune{r}) {
+				b = fmt.Appendf(b, "\\u%04x", u)
 			}
 			i += size
 			continue

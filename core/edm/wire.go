@@ -3,6 +3,7 @@ package edm
 import (
 	"encoding/base64"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -59,9 +60,10 @@ func (v Value) AppendJSON(b []byte) []byte {
 
 // AppendJSONString appends s as a JSON string the way the service's JSON
 // writer escapes it: quote, backslash and control characters escaped (the
-// usual short forms where JSON has them, \u00xx otherwise); everything else,
-// non-ASCII included, written as is. Invalid UTF-8 becomes U+FFFD so the
-// output is always valid JSON.
+// usual short forms where JSON has them, \u00xx otherwise), and every
+// character beyond ASCII written as \uxxxx, lower-case, a UTF-16 surrogate
+// pair beyond U+FFFF (F-JSON-NON-ASCII); other ASCII as is. Invalid UTF-8
+// becomes U+FFFD so the output is always valid JSON.
 func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = AppendJSONStringContent(b, s)
@@ -103,19 +105,15 @@ func appendJSONEscaped(b []byte, s string, i int) []byte {
 			i++
 			continue
 		}
+		b = append(b, s[start:i]...)
 		if c >= utf8.RuneSelf {
+			// Invalid UTF-8 decodes as U+FFFD, one byte at a time.
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, s[start:i]...)
-				b = append(b, "\uFFFD"...)
-				i++
-				start = i
-				continue
-			}
+			b = appendUnicodeEscape(b, r)
 			i += size
+			start = i
 			continue
 		}
-		b = append(b, s[start:i]...)
 		switch c {
 		case '"':
 			b = append(b, '\\', '"')
@@ -138,4 +136,15 @@ func appendJSONEscaped(b []byte, s string, i int) []byte {
 		start = i
 	}
 	return append(b, s[start:]...)
+}
+
+// appendUnicodeEscape appends r as \uxxxx, or as two of them (a surrogate
+// pair) beyond the Basic Multilingual Plane.
+func appendUnicodeEscape(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+		b = appendUnicodeEscape(b, r1)
+		r = r2
+	}
+	return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 }

@@ -138,10 +138,11 @@ func parseAuthorization(h string) (a Authorization, sig [mac.Size]byte, ok bool)
 
 // sharedKey checks a request's Shared Key or Shared Key Lite signature
 // (the Table service's flavour of Shared Key). The string to sign uses x-ms-date (or Date) and the canonical
-// resource "/account" + the path as sent — for path-style URLs the account
-// appears twice — plus "?comp=…" when present. q is the request's query as
-// the handler parsed it: the comp signed is the comp routed.
-func (c Credentials) sharedKey(r *Request, q url.Values, now time.Time) *tableerr.Error {
+// resource "/account" + path — the path as sent, where for path-style URLs
+// the account appears twice — plus "?comp=…" when present. q is the
+// request's query as the handler parsed it: the comp signed is the comp
+// routed.
+func (c Credentials) sharedKey(r *Request, path string, q url.Values, now time.Time) *tableerr.Error {
 	a, want, ok := parseAuthorization(r.Header.Get("Authorization"))
 	if !ok || a.Account != c.Account {
 		return tableerr.New(tableerr.AuthenticationFailed)
@@ -168,7 +169,7 @@ func (c Credentials) sharedKey(r *Request, q url.Values, now time.Time) *tableer
 		}
 		sts = append(sts, date...)
 		sts = append(sts, '\n')
-		return c.appendResource(sts, r.URL.EscapedPath(), q)
+		return c.appendResource(sts, path, q)
 	})
 	if !mac.Equal(sum[:], want[:]) {
 		return tableerr.New(tableerr.AuthenticationFailed)

@@ -33,7 +33,16 @@ func (x *exchange) authorize(o op.Operation) *tableerr.Error {
 func (x *exchange) authenticate() *tableerr.Error {
 	r := &x.r
 	if r.Header.Get("Authorization") != "" {
-		return x.h.creds.sharedKey(r, x.query, x.now)
+		path := r.URL.EscapedPath()
+		err := x.h.creds.sharedKey(r, path, x.query, x.now)
+		if primary, ok := strings.CutPrefix(path, "/"+x.h.creds.Account+secondarySuffix); err != nil && x.secondary && ok && strings.HasPrefix(primary, "/"+x.h.creds.Account+"/") {
+			// A client that signs the primary's URL and then sends it to
+			// the secondary (the Python SDK path-style: signed for
+			// /{account}/, sent to /{account}-secondary/{account}/), as it
+			// does host-style, where only the host changes (F-STATS-SECONDARY).
+			err = x.h.creds.sharedKey(r, primary, x.query, x.now)
+		}
+		return err
 	}
 	sas, ok, err := ParseSAS(x.query)
 	if err != nil {

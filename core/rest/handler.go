@@ -201,6 +201,12 @@ func (x *exchange) prelude() (path string, ok bool) {
 		return "", false
 	}
 	x.query = q
+	if x.secondary && path == x.h.creds.Account+"/" && q.Get("restype") == "service" {
+		// Path-style, the Python SDK names the account again after the
+		// secondary's (/{account}-secondary/{account}/): the service root
+		// (F-STATS-SECONDARY).
+		path = ""
+	}
 	x.format = negotiate(r, q)
 	if len(q["comp"]) > 1 {
 		// Which operation, and which comp the signature covers, would be

@@ -43,6 +43,7 @@ func decisions() []Decision {
 		{"F-STRING-TYPED-VALUES", "Int32 and Boolean values sent as JSON strings", "high"},
 		{"F-INT64-QUOTED", "a bare JSON number annotated Edm.Int64", "medium"},
 		{"F-DOUBLE-TEXT", "how a Double is written", "high"},
+		{"F-JSON-NON-ASCII", "characters beyond ASCII in JSON answers", "high"},
 		{"F-ODATA-ETAG", "odata.etag at minimal metadata", "high"},
 		{"F-TIMESTAMP-ETAG", "Timestamp resolution and the ETag", "high"},
 		{"F-IF-MATCH", "conditional writes", "high"},
