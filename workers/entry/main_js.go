@@ -33,7 +33,9 @@ func main() {
 }
 
 // namespace reaches the rooms through the ROOMS Durable Object namespace.
-type namespace struct{ ns *cloudflare.DurableObjectNamespace }
+type namespace struct {
+	ns *cloudflare.DurableObjectNamespace
+}
 
 // Fetch sends r to the object named after the account.
 func (n namespace) Fetch(account string, r *http.Request) (*http.Response, error) {
