@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: worker-entry measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -85,6 +85,12 @@ test unit: export TABLEPLAY_REQUIRE_ALL := 1
 ## by bin/tableplay --web, the binary's own page, and the static site
 e2e: setup-test build
 	node --test --test-concurrency=1 e2e/
+
+## worker-entry: the rooms' entry Worker (Go on syumai/workers) in
+## workers/entry/build/: syumai's JavaScript shim and app.wasm
+worker-entry:
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o workers/entry/build
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o workers/entry/build/app.wasm ./workers/entry
 
 ## fresh-check: clone the committed tree into a temporary directory and run
 ## make test and make run there, with nothing else done (not part of make
