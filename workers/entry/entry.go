@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -80,13 +81,16 @@ func (e *entry) create(w http.ResponseWriter, r *http.Request, now time.Time) {
 		e.fail(w, err, now)
 		return
 	}
-	body, _ := json.Marshal(newRoom(base, account, key, now, now.Add(e.cfg.idle)))
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false) // the links' "&" as it is
+	enc.Encode(newRoom(base, account, key, now, now.Add(e.cfg.idle)))
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Access-Control-Allow-Origin", "*")
 	w.WriteHeader(http.StatusCreated)
-	w.Write(body)
+	w.Write(body.Bytes())
 }
 
 // origin is the scheme and host the request came to ("https://host"): the

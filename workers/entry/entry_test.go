@@ -290,3 +290,40 @@ func TestReadConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestSiteIndexAndTypes(t *testing.T) {
+	var asked []string
+	files := site{fetch: func(r *http.Request) (*http.Response, error) {
+		asked = append(asked, r.URL.Path)
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Type", "application/octet-stream")
+		if r.URL.Path == "/missing.js" {
+			rec.WriteHeader(404)
+		}
+		if r.URL.Path == "/typed.js" {
+			rec.Header().Set("Content-Type", "text/plain")
+		}
+		return rec.Result(), nil
+	}}
+	for _, c := range []struct{ path, asked, ctype string }{
+		{"/", "/index.html", "text/html; charset=utf-8"},
+		{"/docs/", "/docs/index.html", "text/html; charset=utf-8"},
+		{"/web/build/app.wasm", "/web/build/app.wasm", "application/wasm"},
+		{"/web/app.js", "/web/app.js", "text/javascript; charset=utf-8"},
+		{"/typed.js", "/typed.js", "text/plain"},
+		{"/web/build/app.wasm.gz", "/web/build/app.wasm.gz", "application/octet-stream"},
+		{"/missing.js", "/missing.js", "application/octet-stream"},
+	} {
+		asked = nil
+		rec := httptest.NewRecorder()
+		files.ServeHTTP(rec, httptest.NewRequest("GET", c.path, nil))
+		if len(asked) != 1 || asked[0] != c.asked || rec.Header().Get("Content-Type") != c.ctype {
+			t.Errorf("%s: asked %v, type %q; want %s, %q", c.path, asked, rec.Header().Get("Content-Type"), c.asked, c.ctype)
+		}
+	}
+	rec := httptest.NewRecorder()
+	files.ServeHTTP(rec, httptest.NewRequest("POST", "/index.html", strings.NewReader("x")))
+	if rec.Code != 405 {
+		t.Errorf("POST to the site: %d", rec.Code)
+	}
+}

@@ -7,6 +7,7 @@ package main
 
 import (
 	"net/http"
+	"syscall/js"
 	"time"
 
 	"github.com/syumai/workers"
@@ -15,7 +16,7 @@ import (
 )
 
 func main() {
-	cfg, err := readConfig(cloudflare.Getenv)
+	cfg, err := readConfig(getenv)
 	e := &entry{cfg: cfg, clock: time.Now, rnd: cryptoRand}
 	ns, nsErr := cloudflare.NewDurableObjectNamespace("ROOMS")
 	if err == nil && nsErr != nil {
@@ -27,9 +28,20 @@ func main() {
 	}
 	e.rooms = namespace{ns}
 	if b := cloudflare.GetBinding("ASSETS"); !b.IsUndefined() {
-		e.assets = binding{fetch.NewClient(fetch.WithBinding(b))}
+		c := fetch.NewClient(fetch.WithBinding(b))
+		e.assets = site{fetch: func(r *http.Request) (*http.Response, error) { return c.Do(&fetch.Request{Request: r}, nil) }}
 	}
 	workers.Serve(e)
+}
+
+// getenv reads a text binding of the Worker; an unset one is "" (workerd's
+// fromEnvironment binds null for a variable that is not set, which
+// cloudflare.Getenv would read as "<null>").
+func getenv(name string) string {
+	if v := cloudflare.GetBinding(name); v.Type() == js.TypeString {
+		return v.String()
+	}
+	return ""
 }
 
 // namespace reaches the rooms through the ROOMS Durable Object namespace.
@@ -44,22 +56,4 @@ func (n namespace) Fetch(account string, r *http.Request) (*http.Response, error
 		return nil, err
 	}
 	return stub.Fetch(r)
-}
-
-// binding serves the site from the ASSETS binding (Workers static assets;
-// workerd's disk service locally).
-type binding struct{ c *fetch.Client }
-
-// ServeHTTP answers with the asset the binding has for the request.
-func (b binding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	req := &fetch.Request{Request: r.Clone(r.Context())}
-	if r.Body == http.NoBody {
-		req.Body = nil
-	}
-	resp, err := b.c.Do(req, nil)
-	if err != nil {
-		http.Error(w, "the site's files are not reachable", http.StatusBadGateway)
-		return
-	}
-	copyResponse(w, resp)
 }
