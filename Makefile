@@ -87,10 +87,10 @@ e2e: setup-test build
 	node --test --test-concurrency=1 e2e/
 
 ## worker-entry: the rooms' entry Worker (Go on syumai/workers) in
-## workers/entry/build/: syumai's JavaScript shim and app.wasm
+## workers/build/entry/: syumai's JavaScript shim and app.wasm
 worker-entry:
-	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o workers/entry/build
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o workers/entry/build/app.wasm ./workers/entry
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o workers/build/entry
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o workers/build/entry/app.wasm ./workers/entry
 
 ## fresh-check: clone the committed tree into a temporary directory and run
 ## make test and make run there, with nothing else done (not part of make
