@@ -43,6 +43,9 @@ func readConfig(getenv func(string) string) (config, error) {
 	if err != nil {
 		return c, err
 	}
+	if idle == 0 {
+		return c, fmt.Errorf("ROOM_IDLE_SECONDS=0: every room expires; give the idle time in seconds")
+	}
 	c.idle = time.Duration(idle) * time.Second
 	if c.limits.Entities, err = n("ROOM_MAX_ENTITIES", defaultEntities); err != nil {
 		return c, err

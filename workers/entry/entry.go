@@ -70,6 +70,11 @@ func (e *entry) create(w http.ResponseWriter, r *http.Request, now time.Time) {
 			"This deployment has no ROOM_SECRET, so it cannot give rooms keys; set the secret (docs/hosting.md)."), now)
 		return
 	}
+	o, bad := e.cfg.options(r)
+	if bad != nil {
+		e.fail(w, bad, now)
+		return
+	}
 	account, err := newRoomName(e.rnd)
 	if err != nil {
 		e.fail(w, tableerr.New(tableerr.InternalError), now)
@@ -77,14 +82,14 @@ func (e *entry) create(w http.ResponseWriter, r *http.Request, now time.Time) {
 	}
 	key := roomKey(e.cfg.secret, account)
 	base := origin(r)
-	if err := e.start(base, account, key, now); err != nil {
+	if err := e.start(base, account, key, o, now); err != nil {
 		e.fail(w, err, now)
 		return
 	}
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
 	enc.SetEscapeHTML(false) // the links' "&" as it is
-	enc.Encode(newRoom(base, account, key, now, now.Add(e.cfg.idle)))
+	enc.Encode(newRoom(base, account, key, now, now.Add(time.Duration(o.IdleSeconds)*time.Second)))
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")

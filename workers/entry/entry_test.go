@@ -327,3 +327,37 @@ func TestSiteIndexAndTypes(t *testing.T) {
 		t.Errorf("POST to the site: %d", rec.Code)
 	}
 }
+
+func TestCreateOptionsBoundedByTheDeployment(t *testing.T) {
+	srv, rooms := newEntry(t, testConfig())
+	post := func(body string) (int, room) {
+		resp, err := http.Post(srv.URL+"/rooms", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r room
+		json.NewDecoder(resp.Body).Decode(&r)
+		return resp.StatusCode, r
+	}
+	status, r := post(`{"idleSeconds":60,"limits":{"rps":2}}`)
+	c := rooms.created[r.Account]
+	if status != 201 || c.IdleSeconds != 60 || c.Limits != (limits{Entities: 10, Bytes: 1 << 20, RPS: 2}) {
+		t.Fatalf("asked for less: %d %+v", status, c)
+	}
+	if exp, _ := time.Parse(time.RFC3339, r.Expires); time.Until(exp) > time.Minute {
+		t.Fatalf("expires %s, want a minute from now", r.Expires)
+	}
+	status, r = post(`{"idleSeconds":100000000,"limits":{"entities":1000000,"bytes":0}}`)
+	if c := rooms.created[r.Account]; status != 201 || c.IdleSeconds != 3600 || c.Limits != testConfig().limits {
+		t.Fatalf("asked for more: %d %+v", status, c)
+	}
+	for _, bad := range []string{`{"idleSeconds":-1}`, `{"limits":{"rps":"x"}}`, `[`, `{"idleSeconds":1}` + strings.Repeat(" ", maxOptionsBody)} {
+		if status, _ := post(bad); status != 400 && status != 413 {
+			t.Errorf("%.40q: %d", bad, status)
+		}
+	}
+	if n := len(rooms.created); n != 2 {
+		t.Fatalf("%d rooms created, want 2", n)
+	}
+}

@@ -23,6 +23,7 @@ const (
 	internalPrefix = "X-Tableplay-Room-"
 	headerNow      = internalPrefix + "Now"
 	headerRemote   = internalPrefix + "Remote"
+	headerControl  = internalPrefix + "Control"
 	createPath     = "/_room/create"
 )
 
@@ -58,13 +59,13 @@ type limits struct {
 // start creates the room in its object, then lets pages on any origin use
 // it: the account's CORS rule allows every origin, method and header, set
 // through the Table API with the room's key as any owner would.
-func (e *entry) start(base, account string, key []byte, now time.Time) *tableerr.Error {
+func (e *entry) start(base, account string, key []byte, o options, now time.Time) *tableerr.Error {
 	body, _ := json.Marshal(createRequest{
-		Account: account, Key: base64.StdEncoding.EncodeToString(key),
-		IdleSeconds: int64(e.cfg.idle / time.Second), Limits: e.cfg.limits,
+		Account: account, Key: base64.StdEncoding.EncodeToString(key), IdleSeconds: o.IdleSeconds, Limits: o.Limits,
 	})
 	req, _ := http.NewRequest(http.MethodPost, base+createPath, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(headerControl, "1")
 	req.Header.Set(headerNow, strconv.FormatInt(now.UnixMilli(), 10))
 	if err := e.call(account, req, http.StatusCreated); err != nil {
 		return err
