@@ -3,15 +3,11 @@
 package main
 
 import (
-	"net/url"
 	"syscall/js"
 	"time"
 
-	"github.com/tableplay/tableplay/core/edm"
-	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/core/tableerr"
-	"github.com/tableplay/tableplay/core/wire"
+	"github.com/tableplay/tableplay/wasm/jshttp"
 )
 
 // panicPath lets the browser tests prove that a panic inside a request
@@ -35,10 +31,7 @@ func handleRequest(api rest.Server) js.Func {
 func answer(api rest.Server, args []js.Value) (out js.Value) {
 	defer func() {
 		if p := recover(); p != nil {
-			rec := rest.Recorder{Header: rest.Header{"Content-Type": {odata.MinimalMetadata.ContentType()}}}
-			rec.WriteHeader(500)
-			rec.Write(odata.AppendError(nil, tableerr.New(tableerr.InternalError), "bridge", edm.TicksFromTime(time.Now())))
-			out = toJS(&rec)
+			out = jshttp.ToJS(jshttp.Failure("bridge", time.Now()))
 		}
 	}()
 	arg := func(i int) js.Value {
@@ -47,66 +40,12 @@ func answer(api rest.Server, args []js.Value) (out js.Value) {
 		}
 		return js.Undefined()
 	}
-	u, err := url.Parse(arg(1).String())
+	r, err := jshttp.Request(arg(0).String(), arg(1).String(), arg(2), arg(3))
 	if err != nil {
-		rec := rest.Recorder{Header: rest.Header{}}
-		rec.WriteHeader(500)
-		rec.Write([]byte(err.Error()))
-		return toJS(&rec)
+		return jshttp.ToJS(jshttp.Plain(err.Error()))
 	}
-	// A browser Request has no Host header: the URL's host is the host.
-	// The browser chose the scheme from the real connection, so it says
-	// whether the request was secure (a SAS with spr=https judges it).
-	r := rest.Request{Method: arg(0).String(), URL: u, Host: u.Host, Header: headerFromJS(arg(2)), ContentLength: -1, TLS: u.Scheme == "https"}
-	if b := arg(3); b.Type() == js.TypeObject {
-		r.ContentLength = int64(b.Length())
-		// A body over the limit is answered 413 without being copied in.
-		if r.ContentLength <= rest.MaxBody {
-			r.Body = make([]byte, r.ContentLength)
-			js.CopyBytesToGo(r.Body, b)
-		}
-	}
-	if u.Path == panicPath {
+	if r.URL.Path == panicPath {
 		panic("forced by " + panicPath)
 	}
-	rec := rest.Recorder{Header: rest.Header{}}
-	api.Handle(&rec, rec.Header, r)
-	if r.Method == "HEAD" {
-		rec.Body = nil // a server sends HEAD's headers only
-	}
-	return toJS(&rec)
-}
-
-// headerFromJS reads [name, value] pairs into a Header; a browser has
-// already joined a field's values with commas, and the value is kept whole.
-func headerFromJS(pairs js.Value) rest.Header {
-	h := rest.Header{}
-	if pairs.Type() != js.TypeObject {
-		return h
-	}
-	for i, n := 0, pairs.Length(); i < n; i++ {
-		kv := pairs.Index(i)
-		k := wire.CanonicalKey(kv.Index(0).String())
-		h[k] = append(h[k], kv.Index(1).String())
-	}
-	return h
-}
-
-// toJS builds the loader's answer object from a recorded answer.
-func toJS(rec *rest.Recorder) js.Value {
-	status := rec.Status()
-	headers := js.Global().Get("Array").New()
-	for k, vs := range rec.Header {
-		for _, v := range vs {
-			headers.Call("push", []any{k, v})
-		}
-	}
-	body := js.Global().Get("Uint8Array").New(len(rec.Body))
-	js.CopyBytesToJS(body, rec.Body)
-	out := js.Global().Get("Object").New()
-	out.Set("status", status)
-	out.Set("statusText", wire.StatusText(status))
-	out.Set("headers", headers)
-	out.Set("body", body)
-	return out
+	return jshttp.ToJS(jshttp.Serve(api, r))
 }

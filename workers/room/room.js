@@ -1,0 +1,366 @@
+// The room: a Durable Object holding one hosted account. It runs the
+// engine's js/wasm build (engine/, one Go instance per object), hands it
+// every Table API request and keeps the account in the object's SQLite
+// storage: one journal row per committed change (a batch is one change, so
+// one transaction), snapshot rows written by compaction, both loaded and
+// replayed when the object starts. workers/CONTRACT.md is what the entry
+// Worker may rely on.
+import { Go, goGlobals } from "./go-glue.js";
+import engineModule from "./room.wasm";
+
+// A row's value stays under the 2 MB limit of the storage: longer records
+// and snapshot blocks are cut into parts of this size.
+const PART_BYTES = 1 << 20;
+// The largest request body the service accepts; a longer one is read only
+// this far (plus a byte), and the engine answers 413 RequestBodyTooLarge.
+const MAX_BODY = 4 << 20;
+// The journal is compacted into snapshot rows once it holds this much.
+const COMPACT_BYTES = 4 << 20;
+// How soon after the journal passes COMPACT_BYTES the alarm compacts.
+const COMPACT_DELAY_MS = 2000;
+// Activity is written down at most this often; expiry is checked against it.
+const ACTIVITY_WRITE_MS = 60_000;
+
+// Each Go instance finds its binding under a name of its own: several
+// objects may share an isolate, and so the glue's goGlobals.
+let instances = 0;
+
+/** Room is the Durable Object class (binding ROOMS in the entry Worker). */
+export class Room {
+  constructor(ctx, env) {
+    this.ctx = ctx;
+    this.env = env;
+    this.sql = ctx.storage.sql;
+    this.engine = null; // the Go instance's binding, once open
+    this.failure = ""; // why the stored account cannot be served
+    this.journalBytes = 0;
+    this.second = 0; // the second requests are being counted in, and their count
+    this.inSecond = 0;
+    this.lastActive = 0;
+    this.activityWritten = 0;
+    ctx.blockConcurrencyWhile(() => this.start());
+  }
+
+  // start reads the room's record and, for a live room, loads the account.
+  async start() {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS journal (seq INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, part))`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS snapshot (block INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (block, part))`);
+    this.meta = Object.fromEntries(this.sql.exec(`SELECT k, v FROM meta`).toArray().map((r) => [r.k, r.v]));
+    this.lastActive = this.activityWritten = Number(this.meta.lastActive || 0);
+    if (this.meta.account && !this.meta.expired) await this.open();
+  }
+
+  // open starts a Go instance and loads the snapshot and the journal into
+  // it. Damage (a missing part, a gap in the journal, a record the engine
+  // refuses) stops here with a message; nothing is changed or served.
+  async open() {
+    this.engine = null;
+    this.failure = "";
+    try {
+      const binding = await startEngine();
+      binding.append = (first, rows) => this.append(first, rows);
+      const snapshotSeq = Number(this.meta.snapshotSeq || 0);
+      const blocks = readParts(this.sql.exec(`SELECT block AS n, part, parts, data FROM snapshot ORDER BY block, part`), "snapshot block", 0);
+      const records = readParts(this.sql.exec(`SELECT seq AS n, part, parts, data FROM journal ORDER BY seq, part`), "journal record", snapshotSeq + 1);
+      this.journalBytes = records.reduce((n, r) => n + r.byteLength, 0);
+      const why = binding.open(this.meta.account, this.meta.key, blocks, records, snapshotSeq + records.length);
+      if (why) throw new Error(why);
+      this.engine = binding;
+    } catch (e) {
+      this.failure = `room ${this.meta.account}: ${e.message}; refusing to serve it, nothing was changed`;
+      console.error(this.failure);
+    }
+  }
+
+  // append is the engine's journal: the change records first … first+n-1,
+  // each one row (in parts when long), in one transaction. It throws when
+  // the storage refuses, and the engine answers 500.
+  append(first, rows) {
+    this.ctx.storage.transactionSync(() => {
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        const parts = Math.max(1, Math.ceil(row.byteLength / PART_BYTES));
+        for (let p = 0; p < parts; p++) {
+          this.sql.exec(`INSERT INTO journal (seq, part, parts, data) VALUES (?, ?, ?, ?)`, first + i, p, parts, row.subarray(p * PART_BYTES, (p + 1) * PART_BYTES));
+        }
+        this.journalBytes += row.byteLength;
+      }
+    });
+    if (this.journalBytes >= COMPACT_BYTES) this.schedule(Date.now() + COMPACT_DELAY_MS);
+  }
+
+  async fetch(request) {
+    const now = Number(request.headers.get("x-tableplay-room-now")) || Date.now();
+    if (request.headers.has("x-tableplay-room-control")) return this.control(request, now);
+    return this.api(request, now);
+  }
+
+  // api answers a Table API request with the engine, or with the room's
+  // own error when there is no room to answer from.
+  async api(request, now) {
+    const name = this.meta.account || new URL(request.url).pathname.split("/")[1] || "";
+    if (this.meta.expired) return this.fail(404, "ResourceNotFound", `The room ${name} expired at ${new Date(Number(this.meta.expired)).toISOString()} and its data was deleted.`, now);
+    if (!this.meta.account) return this.fail(404, "ResourceNotFound", `The room ${name} does not exist.`, now);
+    if (!this.engine && !this.failure) await this.open();
+    if (!this.engine) return this.fail(500, "InternalError", "The room's stored data cannot be loaded; it is kept as it is.", now);
+    const limits = JSON.parse(this.meta.limits || "{}");
+    const second = Math.floor(now / 1000);
+    if (second !== this.second) [this.second, this.inSecond] = [second, 0];
+    if (limits.rps > 0 && ++this.inSecond > limits.rps) return this.fail(503, "ServerBusy", "The server is busy.", now);
+    if (!["GET", "HEAD", "OPTIONS"].includes(request.method)) {
+      if (limits.entities > 0 && this.engine.usage() >= limits.entities) {
+        return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.entities} entities, its limit; delete some before writing more.`, now);
+      }
+      if (limits.bytes > 0 && this.sql.databaseSize >= limits.bytes) {
+        return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.bytes} bytes, its limit; delete some before writing more.`, now);
+      }
+    }
+    const headers = [];
+    for (const [k, v] of request.headers) if (!k.startsWith("x-tableplay-room-")) headers.push([k, v]);
+    const body = await readBody(request);
+    const out = this.engine.handle(request.method, request.url, headers, body, now, request.headers.get("x-tableplay-room-remote") || "");
+    if (out.broken) {
+      // The account in memory is ahead of the storage: start again from
+      // the storage with the next request.
+      console.error(`room ${this.meta.account}: ${out.broken}`);
+      this.engine = null;
+    }
+    this.active(now);
+    return toResponse(out, request.method);
+  }
+
+  // active notes activity, written down at most once a minute, and keeps
+  // the expiry alarm set.
+  active(now) {
+    this.lastActive = Math.max(this.lastActive, now);
+    if (now - this.activityWritten < ACTIVITY_WRITE_MS) return;
+    this.activityWritten = now;
+    this.setMeta({ lastActive: String(this.lastActive) });
+    this.scheduleExpiry();
+  }
+
+  scheduleExpiry() {
+    const idle = Number(this.meta.idleSeconds || 0);
+    if (idle > 0) this.schedule(this.lastActive + idle * 1000);
+  }
+
+  // schedule sets the one alarm to at, unless it is set sooner already.
+  async schedule(at) {
+    const cur = await this.ctx.storage.getAlarm();
+    if (cur === null || cur > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  // alarm expires an idle room or compacts the journal, whichever is due.
+  async alarm() {
+    if (!this.meta.account || this.meta.expired) return;
+    const now = Date.now();
+    const idle = Number(this.meta.idleSeconds || 0);
+    if (idle > 0 && now >= this.lastActive + idle * 1000) {
+      this.expire(now);
+      return;
+    }
+    if (this.engine && this.journalBytes >= COMPACT_BYTES) this.compact();
+    this.scheduleExpiry();
+  }
+
+  // compact writes the account as snapshot rows and deletes the journal
+  // rows they hold, in one transaction: the engine answers synchronously,
+  // so no change comes between its blocks and the delete.
+  compact() {
+    const snap = this.engine.compact();
+    if (typeof snap === "string" || snap === null) {
+      console.error(`room ${this.meta.account}: compaction failed (the journal keeps growing, nothing is lost): ${snap}`);
+      return;
+    }
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(`DELETE FROM snapshot`);
+      snap.blocks.forEach((b, n) => {
+        const parts = Math.max(1, Math.ceil(b.byteLength / PART_BYTES));
+        for (let p = 0; p < parts; p++) {
+          this.sql.exec(`INSERT INTO snapshot (block, part, parts, data) VALUES (?, ?, ?, ?)`, n, p, parts, b.subarray(p * PART_BYTES, (p + 1) * PART_BYTES));
+        }
+      });
+      this.sql.exec(`DELETE FROM journal WHERE seq <= ?`, snap.seq);
+      this.setMeta({ snapshotSeq: String(snap.seq) });
+    });
+    this.journalBytes = 0;
+  }
+
+  // expire deletes the account and its key, keeping a tombstone so that
+  // requests say the room expired and the name is never given again.
+  expire(now) {
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(`DELETE FROM journal`);
+      this.sql.exec(`DELETE FROM snapshot`);
+      this.sql.exec(`DELETE FROM meta`);
+      this.meta = { account: this.meta.account };
+      this.setMeta({ account: this.meta.account, expired: String(now) });
+    });
+    this.engine = null;
+    this.journalBytes = 0;
+  }
+
+  setMeta(kv) {
+    for (const [k, v] of Object.entries(kv)) {
+      this.sql.exec(`INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, k, v);
+      this.meta[k] = v;
+    }
+  }
+
+  // control serves the entry's requests about the room itself
+  // (CONTRACT.md, "Control requests").
+  async control(request, now) {
+    const path = new URL(request.url).pathname;
+    if (request.method === "POST" && path === "/_room/create") return this.create(await request.json().catch(() => null), now);
+    if (request.method === "GET" && path === "/_room/info") {
+      if (!this.meta.account) return json(404, { error: "no room" });
+      return json(200, this.info());
+    }
+    if (request.method === "DELETE" && path === "/_room") {
+      if (!this.meta.account || this.meta.expired) return json(404, { error: "no room" });
+      this.expire(now);
+      return new Response(null, { status: 204 });
+    }
+    return json(404, { error: "no such control request" });
+  }
+
+  create(req, now) {
+    if (this.meta.account) return json(409, { error: "exists" });
+    if (!req || typeof req.account !== "string" || !req.account || typeof req.key !== "string" || !req.key) {
+      return json(400, { error: "the body must be {account, key, idleSeconds, limits}" });
+    }
+    const limits = {};
+    for (const k of ["entities", "bytes", "rps"]) limits[k] = Math.max(0, Math.floor(Number(req.limits?.[k]) || 0));
+    this.ctx.storage.transactionSync(() => {
+      this.setMeta({
+        account: req.account,
+        key: req.key,
+        created: String(now),
+        idleSeconds: String(Math.max(0, Math.floor(Number(req.idleSeconds) || 0))),
+        limits: JSON.stringify(limits),
+        lastActive: String(now),
+      });
+    });
+    this.lastActive = this.activityWritten = now;
+    this.scheduleExpiry();
+    return this.open().then(() => (this.engine ? json(201, this.info()) : json(500, { error: this.failure })));
+  }
+
+  info() {
+    const m = this.meta;
+    const idle = Number(m.idleSeconds || 0);
+    const out = { account: m.account, created: m.created && new Date(Number(m.created)).toISOString() };
+    if (m.expired) return { ...out, expired: new Date(Number(m.expired)).toISOString() };
+    return {
+      ...out,
+      expires: idle > 0 ? new Date(this.lastActive + idle * 1000).toISOString() : null,
+      records: this.sql.exec(`SELECT COUNT(DISTINCT seq) AS n FROM journal`).one().n,
+      snapshotBlocks: this.sql.exec(`SELECT COUNT(DISTINCT block) AS n FROM snapshot`).one().n,
+      bytes: this.sql.databaseSize,
+      entities: this.engine ? this.engine.usage() : null,
+    };
+  }
+
+  // fail is the room's own answer in the service's error format.
+  async fail(status, code, message, now) {
+    startedEngine ||= await startEngine();
+    return toResponse(startedEngine.fail(status, code, message, now, crypto.randomUUID()), "GET");
+  }
+}
+
+// startedEngine is any open binding of this isolate, for answers that need
+// the service's error format but no account (fail reads no state).
+let startedEngine = null;
+
+// startEngine starts a Go instance and resolves with its binding once its
+// functions are registered.
+async function startEngine() {
+  const name = `tableplayRoom${++instances}`;
+  const binding = {};
+  const ready = new Promise((resolve) => (binding.ready = resolve));
+  goGlobals[name] = binding;
+  const go = new Go();
+  go.env = { TABLEPLAY_BINDING: name };
+  const instance = await WebAssembly.instantiate(engineModule, go.importObject);
+  const exited = go.run(instance).then(() => {
+    throw new Error("the engine exited");
+  });
+  try {
+    await Promise.race([ready, exited]);
+  } finally {
+    delete goGlobals[name];
+  }
+  return binding;
+}
+
+// readParts joins the rows of a table (n, part, parts, data), in order,
+// into whole values; numbering must start at first (0 for any) and leave no
+// gap, and every value must have all its parts.
+function readParts(cursor, what, first) {
+  const out = [];
+  let cur = null;
+  let expect = first;
+  for (const row of cursor) {
+    const data = new Uint8Array(row.data);
+    if (row.part === 0) {
+      if (cur) throw new Error(`${what} ${cur.n} lacks parts ${cur.chunks.length}-${cur.parts - 1}`);
+      if (first > 0 && row.n !== expect) throw new Error(`${what} ${row.n} follows ${expect - 1}: ${what}s ${expect}-${row.n - 1} are missing`);
+      expect = row.n + 1;
+      cur = { n: row.n, parts: row.parts, chunks: [data] };
+    } else if (!cur || cur.n !== row.n || row.part !== cur.chunks.length || row.parts !== cur.parts) {
+      throw new Error(`${what} ${row.n}: part ${row.part} out of order`);
+    } else {
+      cur.chunks.push(data);
+    }
+    if (cur.chunks.length === cur.parts) {
+      out.push(join(cur.chunks));
+      cur = null;
+    }
+  }
+  if (cur) throw new Error(`${what} ${cur.n} lacks parts ${cur.chunks.length}-${cur.parts - 1}`);
+  return out;
+}
+
+function join(chunks) {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+// readBody reads a request's body, no further than MAX_BODY + 1 bytes.
+async function readBody(request) {
+  if (!request.body) return undefined;
+  const reader = request.body.getReader();
+  const chunks = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    n += value.byteLength;
+    if (n > MAX_BODY) {
+      await reader.cancel();
+      return new Uint8Array(MAX_BODY + 1);
+    }
+  }
+  return join(chunks.length ? chunks : [new Uint8Array(0)]);
+}
+
+// toResponse turns the engine's answer into a Response, its headers as the
+// engine set them; HEAD and the statuses that have no body carry none.
+function toResponse(out, method) {
+  const headers = new Headers();
+  for (const [k, v] of out.headers) headers.append(k, v);
+  const empty = method === "HEAD" || out.status === 204 || out.status === 304;
+  return new Response(empty ? null : out.body, { status: out.status, statusText: out.statusText, headers });
+}
+
+function json(status, value) {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}
