@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log"
 	"net/http"
 	"strings"
 	"time"
@@ -116,12 +117,14 @@ func origin(r *http.Request) string {
 // answers as the engine does).
 func (e *entry) forward(w http.ResponseWriter, r *http.Request, account string, now time.Time) {
 	out := r.Clone(r.Context())
+	joinSplit(out.Header)
 	roomHeaders(out.Header, now)
 	if r.Body == http.NoBody {
 		out.Body = nil
 	}
 	resp, err := e.rooms.Fetch(account, out)
 	if err != nil {
+		log.Printf("room %s: %v", account, err)
 		e.fail(w, tableerr.WithMessage(tableerr.ServerBusy, "The room's object did not answer; retry the request."), now)
 		return
 	}
@@ -131,12 +134,27 @@ func (e *entry) forward(w http.ResponseWriter, r *http.Request, account string, 
 // copyResponse writes an answer fetched elsewhere as it is.
 func copyResponse(w http.ResponseWriter, resp *http.Response) {
 	defer resp.Body.Close()
+	joinSplit(resp.Header)
 	h := w.Header()
 	for k, v := range resp.Header {
 		h[k] = v
 	}
 	w.WriteHeader(resp.StatusCode)
 	io.Copy(w, resp.Body)
+}
+
+// joinSplit undoes what syumai/workers (v0.33.0, internal/jshttp) does to
+// every header between JavaScript and Go: it splits each value at its
+// commas and hands the pieces back one by one, which JavaScript joins with
+// ", " and workerd may write as separate lines ("Date: Thu" and "Date: 26
+// Nov …"). Joined again with ",", each value is the sender's bytes, so a
+// room answers byte for byte as the engine does.
+func joinSplit(h http.Header) {
+	for k, v := range h {
+		if len(v) > 1 {
+			h[k] = []string{strings.Join(v, ",")}
+		}
+	}
 }
 
 // misconfigured answers every request with the deployment's configuration

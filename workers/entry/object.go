@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"log"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -94,6 +95,7 @@ const openCors = `<?xml version="1.0" encoding="utf-8"?><StorageServicePropertie
 func (e *entry) call(account string, req *http.Request, want int) *tableerr.Error {
 	resp, err := e.rooms.Fetch(account, req)
 	if err != nil {
+		log.Printf("room %s: %v", account, err)
 		return tableerr.WithMessage(tableerr.ServerBusy, "The room's object did not answer; retry the request.")
 	}
 	defer resp.Body.Close()

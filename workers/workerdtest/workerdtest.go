@@ -106,7 +106,8 @@ func buildInto(root string) (string, error) {
 // Options are a server's settings.
 type Options struct {
 	// Env is added to workerd's environment: the entry's settings
-	// (ROOM_SECRET, ROOM_RPS, …; workers/CONTRACT.md).
+	// (ROOM_SECRET, ROOM_RPS, …; workers/CONTRACT.md). ROOM_SECRET is a
+	// test value unless Env sets it.
 	Env []string
 	// Site is the directory the entry serves as the site; empty: an empty
 	// directory of the test's.
@@ -162,7 +163,8 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	s := &Server{URL: "http://" + addr, t: t, env: append(os.Environ(), o.Env...),
+	env := append(os.Environ(), "ROOM_SECRET=workerdtest secret")
+	s := &Server{URL: "http://" + addr, t: t, env: append(env, o.Env...),
 		args: []string{bin, "serve", conf, "--socket-addr", "http=" + addr, "--directory-path", "room-data=" + o.Data,
 			"--directory-path", "site=" + o.Site}}
 	s.start()
