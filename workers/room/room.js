@@ -101,14 +101,17 @@ export class Room {
   async api(request, now) {
     const name = this.meta.account || new URL(request.url).pathname.split("/")[1] || "";
     if (this.meta.expired) return this.fail(404, "ResourceNotFound", `The room ${name} expired at ${new Date(Number(this.meta.expired)).toISOString()} and its data was deleted.`, now);
-    if (!this.meta.account) return this.fail(404, "ResourceNotFound", `The room ${name} does not exist.`, now);
+    // An account no room has is answered as the service answers any
+    // resource it does not have.
+    if (!this.meta.account) return this.fail(404, "ResourceNotFound", "The specified resource does not exist.", now);
     if (!this.engine && !this.failure) await this.open();
     if (!this.engine) return this.fail(500, "InternalError", "The room's stored data cannot be loaded; it is kept as it is.", now);
     const limits = JSON.parse(this.meta.limits || "{}");
     const second = Math.floor(now / 1000);
     if (second !== this.second) [this.second, this.inSecond] = [second, 0];
     if (limits.rps > 0 && ++this.inSecond > limits.rps) return this.fail(503, "ServerBusy", "The server is busy.", now);
-    if (!["GET", "HEAD", "OPTIONS"].includes(request.method)) {
+    // Reads and deletes always work, so a full room can be emptied.
+    if (!["GET", "HEAD", "OPTIONS", "DELETE"].includes(request.method)) {
       if (limits.entities > 0 && this.engine.usage() >= limits.entities) {
         return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.entities} entities, its limit; delete some before writing more.`, now);
       }

@@ -3,11 +3,17 @@
 // in: POST /rooms creates a room with a random name and key (a test key,
 // not derived from a deployment secret) and answers as CONTRACT.md's
 // POST /rooms does, without links; /<account>/… goes to the account's
-// object. It adds nothing else: no CORS, no static files.
+// object; GET /rooms/<account> is the object's /_room/info. It adds
+// nothing else: no CORS, no static files.
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     if (request.method === "POST" && url.pathname === "/rooms") return create(request, env, url);
+    const info = url.pathname.match(/^\/rooms\/([a-z0-9]{3,24})$/);
+    if (request.method === "GET" && info) {
+      const stub = env.ROOMS.get(env.ROOMS.idFromName(info[1]));
+      return stub.fetch("http://room/_room/info", { headers: { "x-tableplay-room-control": "1" } });
+    }
     const account = url.pathname.split("/")[1].replace(/-secondary$/, "");
     if (!/^[a-z0-9]{3,24}$/.test(account)) return new Response("no such room\n", { status: 404 });
     const headers = new Headers();

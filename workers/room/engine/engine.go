@@ -186,6 +186,7 @@ func (e *engine) fail(args []js.Value) any {
 		"X-Ms-Request-Id":        {id},
 		"X-Ms-Version":           {rest.DefaultVersion},
 		"Date":                   {now.Format("Mon, 02 Jan 2006 15:04:05 GMT")},
+		"Server":                 {"Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0"},
 	}}
 	rec.WriteHeader(terr.Status)
 	rec.Write(odata.AppendError(nil, terr, id, edm.TicksFromTime(now)))

@@ -1,0 +1,130 @@
+//go:build unix
+
+package room_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The room's figures through workerd (docs/hosting.md): run with
+// go test -run '^$' -bench Room -benchtime 200x ./workers/room
+
+// percentiles reports p50 and p99 of the durations as metrics.
+func percentiles(b *testing.B, d []time.Duration) {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	at := func(p float64) float64 { return float64(d[int(p*float64(len(d)-1))].Microseconds()) }
+	b.ReportMetric(at(0.50), "p50-µs")
+	b.ReportMetric(at(0.99), "p99-µs")
+}
+
+// BenchmarkRoomInsert is one entity insert through workerd, each answered
+// once its journal row is stored.
+func BenchmarkRoomInsert(b *testing.B) {
+	w := startWorkerd(b)
+	r := w.mustRoom(nil)
+	tc := tableClient(b, w, r, "bench")
+	ctx := context.Background()
+	if _, err := tc.CreateTable(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := tc.AddEntity(ctx, entityJSON("p", fmt.Sprintf("%08d", i), map[string]any{"V": "value", "N": i}), nil); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, d)
+}
+
+// BenchmarkRoomPointRead is one point read through workerd.
+func BenchmarkRoomPointRead(b *testing.B) {
+	w := startWorkerd(b)
+	r := w.mustRoom(nil)
+	tc := tableClient(b, w, r, "bench")
+	ctx := context.Background()
+	if _, err := tc.CreateTable(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tc.AddEntity(ctx, entityJSON("p", "r", map[string]any{"V": "value"}), nil); err != nil {
+		b.Fatal(err)
+	}
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := tc.GetEntity(ctx, "p", "r", nil); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, d)
+}
+
+// BenchmarkRoomCreate is POST /rooms then the room's first answer (a table
+// created through the SDK): a new object, its Go instance and its storage.
+func BenchmarkRoomCreate(b *testing.B) {
+	w := startWorkerd(b)
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		r := w.mustRoom(nil)
+		if _, err := tableClient(b, w, r, "first").CreateTable(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	percentiles(b, d)
+}
+
+// BenchmarkRoomMemory is workerd's resident memory per room: b.N rooms,
+// each with a table of 100 entities, over workerd with none.
+func BenchmarkRoomMemory(b *testing.B) {
+	w := startWorkerd(b)
+	base := rss(b, w.cmd.Process.Pid)
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		r := w.mustRoom(nil)
+		tc := tableClient(b, w, r, "mem")
+		if _, err := tc.CreateTable(ctx, nil); err != nil {
+			b.Fatal(err)
+		}
+		for j := 0; j < 100; j++ {
+			if _, err := tc.AddEntity(ctx, entityJSON("p", fmt.Sprint(j), map[string]any{"V": strings.Repeat("x", 200)}), nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(rss(b, w.cmd.Process.Pid)-base)/float64(b.N)/(1<<20), "MiB/room")
+	b.ReportMetric(float64(base)/(1<<20), "MiB-base")
+}
+
+// rss reads a process's resident set size in bytes (Linux).
+func rss(b *testing.B, pid int) int64 {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}
