@@ -53,3 +53,23 @@ const entry :Workerd.Worker = (
     (name = "ROOM_RPS", fromEnvironment = "ROOM_RPS"),
   ],
 );
+
+# What the room's own tests serve (workers/room/*_test.go, workerd serve
+# config.capnp test): the same rooms behind the test entry
+# (workers/room/testentry.js), which also answers GET /rooms/<account> with
+# the object's /_room/info and needs no secret.
+const test :Workerd.Config = (
+  services = [
+    (name = "main", worker = .testEntry),
+    (name = "rooms", worker = .rooms),
+    (name = "room-data", disk = (path = "data", writable = true)),
+    (name = "site", disk = (path = "../site/public")),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:8787", http = (), service = "main")],
+);
+
+const testEntry :Workerd.Worker = (
+  modules = [(name = "entry.js", esModule = embed "room/testentry.js")],
+  compatibilityDate = "2025-09-01",
+  bindings = [(name = "ROOMS", durableObjectNamespace = (className = "Room", serviceName = "rooms"))],
+);

@@ -94,7 +94,7 @@ func BenchmarkRoomCreate(b *testing.B) {
 // each with a table of 100 entities, over workerd with none.
 func BenchmarkRoomMemory(b *testing.B) {
 	w := startWorkerd(b)
-	base := rss(b, w.cmd.Process.Pid)
+	base := rss(b, w.pid())
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
 		r := w.mustRoom(nil)
@@ -109,7 +109,7 @@ func BenchmarkRoomMemory(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(rss(b, w.cmd.Process.Pid)-base)/float64(b.N)/(1<<20), "MiB/room")
+	b.ReportMetric(float64(rss(b, w.pid())-base)/float64(b.N)/(1<<20), "MiB/room")
 	b.ReportMetric(float64(base)/(1<<20), "MiB-base")
 }
 

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package workerdtest runs workers/ in workerd for tests: it builds what
 // workers/config.capnp loads (the room object's engine and Go's glue, the
 // entry Worker) once per test binary, and starts workerd (the pinned npm
@@ -8,6 +10,7 @@ package workerdtest
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"net"
 	"os"
@@ -114,6 +117,10 @@ type Options struct {
 	Site string
 	// Data is the rooms' storage; empty: a directory of the test's.
 	Data string
+	// Config names the config.capnp constant to serve: empty for "config"
+	// (the Go entry, as make run-worker serves it), "test" for the room's
+	// tests behind workers/room/testentry.js.
+	Config string
 }
 
 // Server is one workerd serving workers/ on a loopback port.
@@ -165,7 +172,7 @@ func Start(t testing.TB, o Options) *Server {
 	ln.Close()
 	env := append(os.Environ(), "ROOM_SECRET=workerdtest secret")
 	s := &Server{URL: "http://" + addr, t: t, env: append(env, o.Env...),
-		args: []string{bin, "serve", conf, "--socket-addr", "http=" + addr, "--directory-path", "room-data=" + o.Data,
+		args: []string{bin, "serve", conf, cmp.Or(o.Config, "config"), "--socket-addr", "http=" + addr, "--directory-path", "room-data=" + o.Data,
 			"--directory-path", "site=" + o.Site}}
 	s.start()
 	t.Cleanup(s.Stop)
@@ -228,6 +235,9 @@ func (s *Server) Stop() {
 		s.Kill()
 	}
 }
+
+// Pid is the running workerd's process id.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
 
 // Log is what workerd has written so far, for a failure's message.
 func (s *Server) Log() string { return s.log.String() }
