@@ -24,6 +24,25 @@ func percentiles(b *testing.B, d []time.Duration) {
 	b.ReportMetric(at(0.99), "p99-µs")
 }
 
+// cpuTime is a process's user and system CPU time so far (Linux).
+func cpuTime(b *testing.B, pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	// The fields after the command's closing parenthesis; utime and stime
+	// are the 14th and 15th of the line, in clock ticks (100 a second here).
+	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// reportCPU reports workerd's CPU time per operation since start.
+func reportCPU(b *testing.B, w *workerd, start time.Duration) {
+	b.ReportMetric(float64((cpuTime(b, w.pid())-start).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
+}
+
 // BenchmarkRoomInsert is one entity insert through workerd, each answered
 // once its journal row is stored.
 func BenchmarkRoomInsert(b *testing.B) {
@@ -35,6 +54,7 @@ func BenchmarkRoomInsert(b *testing.B) {
 		b.Fatal(err)
 	}
 	d := make([]time.Duration, 0, b.N)
+	cpu := cpuTime(b, w.pid())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
@@ -45,6 +65,7 @@ func BenchmarkRoomInsert(b *testing.B) {
 	}
 	b.StopTimer()
 	percentiles(b, d)
+	reportCPU(b, w, cpu)
 }
 
 // BenchmarkRoomPointRead is one point read through workerd.
@@ -60,6 +81,7 @@ func BenchmarkRoomPointRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	d := make([]time.Duration, 0, b.N)
+	cpu := cpuTime(b, w.pid())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
@@ -70,6 +92,7 @@ func BenchmarkRoomPointRead(b *testing.B) {
 	}
 	b.StopTimer()
 	percentiles(b, d)
+	reportCPU(b, w, cpu)
 }
 
 // BenchmarkRoomCreate is POST /rooms then the room's first answer (a table

@@ -55,6 +55,12 @@ func (w *workerd) pid() int { return w.s.Pid() }
 
 func (w *workerd) url() string { return w.s.URL }
 
+// output is what workerd has written so far.
+func (w *workerd) output() string { return w.s.Log() }
+
+// dataDir is the rooms' storage.
+func (w *workerd) dataDir() string { return w.s.DataDir() }
+
 // room is what POST /rooms answers.
 type room struct {
 	Account          string `json:"account"`

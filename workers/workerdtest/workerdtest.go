@@ -130,6 +130,7 @@ type Server struct {
 	t    testing.TB
 	args []string
 	env  []string
+	data string
 	cmd  *exec.Cmd
 	log  *lockedBuffer
 	done chan struct{}
@@ -171,7 +172,7 @@ func Start(t testing.TB, o Options) *Server {
 	addr := ln.Addr().String()
 	ln.Close()
 	env := append(os.Environ(), "ROOM_SECRET=workerdtest secret")
-	s := &Server{URL: "http://" + addr, t: t, env: append(env, o.Env...),
+	s := &Server{URL: "http://" + addr, t: t, env: append(env, o.Env...), data: o.Data,
 		args: []string{bin, "serve", conf, cmp.Or(o.Config, "config"), "--socket-addr", "http=" + addr, "--directory-path", "room-data=" + o.Data,
 			"--directory-path", "site=" + o.Site}}
 	s.start()
@@ -235,6 +236,9 @@ func (s *Server) Stop() {
 		s.Kill()
 	}
 }
+
+// DataDir is the rooms' storage.
+func (s *Server) DataDir() string { return s.data }
 
 // Pid is the running workerd's process id.
 func (s *Server) Pid() int { return s.cmd.Process.Pid }
