@@ -106,9 +106,12 @@ e2e: setup-test build
 	node --test --test-concurrency=1 e2e/
 
 ## worker-entry: the rooms' entry Worker (Go on syumai/workers) in
-## workers/build/entry/: syumai's JavaScript shim and app.wasm
+## workers/build/entry/: app.wasm, syumai's wasm_exec.js (Go's, reading the
+## request's context) and our worker.mjs (one Go instance per isolate)
 worker-entry:
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o workers/build/entry
+	rm workers/build/entry/runtime.mjs
+	cp workers/entry/worker.mjs workers/build/entry/worker.mjs
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o workers/build/entry/app.wasm ./workers/entry
 
 ## fresh-check: clone the committed tree into a temporary directory and run

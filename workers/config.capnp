@@ -39,7 +39,6 @@ const entry :Workerd.Worker = (
   modules = [
     (name = "worker.mjs", esModule = embed "build/entry/worker.mjs"),
     (name = "wasm_exec.js", esModule = embed "build/entry/wasm_exec.js"),
-    (name = "runtime.mjs", esModule = embed "build/entry/runtime.mjs"),
     (name = "app.wasm", wasm = embed "build/entry/app.wasm"),
   ],
   compatibilityDate = "2025-09-01",

@@ -23,15 +23,24 @@ func main() {
 		err = nsErr
 	}
 	if err != nil {
-		workers.Serve(misconfigured(e, err))
-		return
+		serve(misconfigured(e, err))
 	}
 	e.rooms = namespace{ns}
 	if b := cloudflare.GetBinding("ASSETS"); !b.IsUndefined() {
 		c := fetch.NewClient(fetch.WithBinding(b))
 		e.assets = site{fetch: func(r *http.Request) (*http.Response, error) { return c.Do(&fetch.Request{Request: r}, nil) }}
 	}
-	workers.Serve(e)
+	serve(e)
+}
+
+// serve answers every request of the isolate with h and never returns: one
+// Go instance serves the isolate's life (worker.mjs). workers.Serve would
+// end the program after the first answer, as syumai/workers' own shim
+// starts an instance per request.
+func serve(h http.Handler) {
+	workers.ServeNonBlock(h)
+	workers.Ready()
+	select {}
 }
 
 // getenv reads a text binding of the Worker; an unset one is "" (workerd's

@@ -69,16 +69,16 @@ func TestMain(m *testing.M) {
 }
 
 // postRoom creates a room through workerd with the given options body.
-func postRoom(t *testing.T, base, body string) room {
+func postRoom(t testing.TB, srv *workerdtest.Server, body string) room {
 	t.Helper()
-	resp, err := http.Post(base+"/rooms", "application/json", strings.NewReader(body))
+	resp, err := http.Post(srv.URL+"/rooms", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 201 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
-		t.Fatalf("POST /rooms: %d %v %s\n%s", resp.StatusCode, resp.Header, b, shared.srv.Log())
+		t.Fatalf("POST /rooms: %d %v %s\n%s", resp.StatusCode, resp.Header, b, srv.Log())
 	}
 	var r room
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -90,7 +90,7 @@ func postRoom(t *testing.T, base, body string) room {
 func TestWorkerdRoomThroughTheSDK(t *testing.T) {
 	srv := workerd(t)
 	start := time.Now()
-	r := postRoom(t, srv.URL, "")
+	r := postRoom(t, srv, "")
 	created := time.Since(start)
 	if !strings.HasPrefix(r.ConnectionString, "DefaultEndpointsProtocol=http;AccountName="+r.Account+";AccountKey=") ||
 		r.Endpoint != srv.URL+"/"+r.Account || r.Key == "" {
@@ -119,7 +119,7 @@ func TestWorkerdRoomThroughTheSDK(t *testing.T) {
 
 func TestWorkerdReadLinkCannotWrite(t *testing.T) {
 	srv := workerd(t)
-	r := postRoom(t, srv.URL, "")
+	r := postRoom(t, srv, "")
 	ctx := context.Background()
 	owner, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 	if _, err := owner.CreateTable(ctx, "notes", nil); err != nil {
@@ -152,7 +152,7 @@ func TestWorkerdReadLinkCannotWrite(t *testing.T) {
 
 func TestWorkerdOneRoomsKeyOrSASFailsOnAnother(t *testing.T) {
 	srv := workerd(t)
-	a, b := postRoom(t, srv.URL, ""), postRoom(t, srv.URL, "")
+	a, b := postRoom(t, srv, ""), postRoom(t, srv, "")
 	ctx := context.Background()
 	bOwner, _ := aztables.NewServiceClientFromConnectionString(b.ConnectionString, nil)
 	if _, err := bOwner.CreateTable(ctx, "secrets", nil); err != nil {
@@ -181,7 +181,7 @@ func TestWorkerdOneRoomsKeyOrSASFailsOnAnother(t *testing.T) {
 func TestWorkerdOverLimitsAnswerClearly(t *testing.T) {
 	srv := workerd(t)
 	ctx := context.Background()
-	r := postRoom(t, srv.URL, `{"limits":{"entities":2}}`)
+	r := postRoom(t, srv, `{"limits":{"entities":2}}`)
 	svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 	if _, err := svc.CreateTable(ctx, "full", nil); err != nil {
 		t.Fatal(err)
@@ -202,7 +202,7 @@ func TestWorkerdOverLimitsAnswerClearly(t *testing.T) {
 
 	// One request a second: a quick second request is throttled as the
 	// service throttles, 503 ServerBusy in its error format.
-	r = postRoom(t, srv.URL, `{"limits":{"rps":1}}`)
+	r = postRoom(t, srv, `{"limits":{"rps":1}}`)
 	svc, _ = aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 	busy := false
 	for i := 0; i < 20 && !busy; i++ {
@@ -227,7 +227,7 @@ func TestWorkerdOverLimitsAnswerClearly(t *testing.T) {
 
 func TestWorkerdExpiredRoomSaysSo(t *testing.T) {
 	srv := workerd(t)
-	r := postRoom(t, srv.URL, `{"idleSeconds":1}`)
+	r := postRoom(t, srv, `{"idleSeconds":1}`)
 	svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 	ctx := context.Background()
 	if _, err := svc.CreateTable(ctx, "idle", nil); err != nil {
@@ -262,7 +262,7 @@ func TestWorkerdCrossOrigin(t *testing.T) {
 	if resp := preflight("/rooms", "POST"); resp.StatusCode/100 != 2 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Fatalf("preflight of /rooms: %d %v", resp.StatusCode, resp.Header)
 	}
-	r := postRoom(t, srv.URL, "")
+	r := postRoom(t, srv, "")
 	resp := preflight("/"+r.Account+"/Tables", "POST")
 	// The engine echoes the requested headers: through syumai/workers and
 	// back they keep their bytes (its header code splits values at commas),

@@ -94,6 +94,7 @@ func buildInto(root string) (string, error) {
 		{nil, []string{goBin, "run", "./scripts/wasmglue", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), filepath.Join(build, "go-glue.js")}},
 		{nil, []string{goBin, "run", "github.com/syumai/workers/cmd/workers-assets-gen", "-mode=go", "-o", filepath.Join(build, "entry")}},
 		{js, []string{goBin, "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(build, "entry", "app.wasm"), "./workers/entry"}},
+		{nil, []string{"cp", "workers/entry/worker.mjs", filepath.Join(build, "entry", "worker.mjs")}},
 	}
 	for _, s := range steps {
 		cmd := exec.Command(s.args[0], s.args[1:]...)
