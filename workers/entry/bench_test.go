@@ -26,7 +26,7 @@ func BenchmarkWorkerdCreateRoom(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		r := postRoom(b, srv, "")
+		r := createRoom(b, srv.URL, "")
 		svc, err := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 		if err == nil {
 			_, err = svc.CreateTable(ctx, "first", nil)
@@ -46,7 +46,7 @@ func BenchmarkWorkerdCreateRoom(b *testing.B) {
 // same through the JavaScript test entry: the difference is the entry's).
 func BenchmarkWorkerdPointRead(b *testing.B) {
 	srv := workerdtest.Start(b, workerdtest.Options{})
-	r := postRoom(b, srv, "")
+	r := createRoom(b, srv.URL, "")
 	svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 	ctx := context.Background()
 	if _, err := svc.CreateTable(ctx, "reads", nil); err != nil {

@@ -33,6 +33,7 @@ type entry struct {
 // object, then the site.
 func (e *entry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	now := e.clock()
+	joinSplit(r.Header)
 	if r.URL.Path == "/rooms" {
 		e.serveRooms(w, r, now)
 		return
@@ -117,7 +118,6 @@ func origin(r *http.Request) string {
 // answers as the engine does).
 func (e *entry) forward(w http.ResponseWriter, r *http.Request, account string, now time.Time) {
 	out := r.Clone(r.Context())
-	joinSplit(out.Header)
 	roomHeaders(out.Header, now)
 	if r.Body == http.NoBody {
 		out.Body = nil

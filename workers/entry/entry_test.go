@@ -1,21 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tableplay/tableplay/core/rest"
 )
@@ -36,149 +31,33 @@ func testConfig() config {
 	return config{secret: []byte("test secret"), idle: time.Hour, limits: limits{Entities: 10, Bytes: 1 << 20, RPS: 5}}
 }
 
-// createRoom posts /rooms and decodes the answer.
-func createRoom(t *testing.T, base string) room {
-	t.Helper()
-	resp, err := http.Post(base+"/rooms", "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 201 {
-		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("POST /rooms: %d %s", resp.StatusCode, b)
-	}
-	var r room
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// linkSAS returns the endpoint and SAS a room link carries.
-func linkSAS(t *testing.T, link string) (endpoint, sas string) {
-	t.Helper()
-	_, frag, ok := strings.Cut(link, "#")
-	q, err := url.ParseQuery(frag)
-	if !ok || err != nil || q.Get("connect") == "" || q.Get("sas") == "" {
-		t.Fatalf("link %q carries no endpoint and SAS", link)
-	}
-	return q.Get("connect"), q.Get("sas")
-}
-
-// statusCode is the HTTP status and service code of an SDK error.
-func statusCode(err error) (int, string) {
-	var re *azcore.ResponseError
-	if !errors.As(err, &re) {
-		return 0, ""
-	}
-	return re.StatusCode, re.ErrorCode
-}
-
 func TestCreateRoomAnswersWhatTheSDKTakes(t *testing.T) {
 	srv, rooms := newEntry(t, testConfig())
-	r := createRoom(t, srv.URL)
-	if _, ok := roomOf(r.Account); !ok {
-		t.Fatalf("account %q is not a room name", r.Account)
-	}
+	r := createRoom(t, srv.URL, "")
+	checkAnswer(t, srv.URL, r, time.Hour)
 	if want := base64.StdEncoding.EncodeToString(roomKey([]byte("test secret"), r.Account)); r.Key != want || r.Key == rest.WellKnownKey {
 		t.Fatalf("key %q, want the secret's HMAC of the name %q", r.Key, want)
-	}
-	if r.Endpoint != srv.URL+"/"+r.Account {
-		t.Fatalf("endpoint %q", r.Endpoint)
-	}
-	want := "DefaultEndpointsProtocol=http;AccountName=" + r.Account + ";AccountKey=" + r.Key + ";TableEndpoint=" + r.Endpoint + ";"
-	if r.ConnectionString != want {
-		t.Fatalf("connection string %q, want %q", r.ConnectionString, want)
-	}
-	if exp, err := time.Parse(time.RFC3339, r.Expires); err != nil || time.Until(exp) < 59*time.Minute || time.Until(exp) > time.Hour {
-		t.Fatalf("expires %q, want an hour from now", r.Expires)
 	}
 	c := rooms.created[r.Account]
 	if c.IdleSeconds != 3600 || c.Limits != testConfig().limits || c.Key != r.Key {
 		t.Fatalf("the object was created with %+v", c)
 	}
-
-	svc, err := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := svc.CreateTable(ctx, "people", nil); err != nil {
-		t.Fatal(err)
-	}
-	tc := svc.NewClient("people")
-	if _, err := tc.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r","Name":"Ada"}`), nil); err != nil {
-		t.Fatal(err)
-	}
-	page, err := tc.NewListEntitiesPager(nil).NextPage(ctx)
-	if err != nil || len(page.Entities) != 1 || !strings.Contains(string(page.Entities[0]), `"Name":"Ada"`) {
-		t.Fatalf("query: %v %q", err, page.Entities)
-	}
+	useRoom(t, r)
 }
 
 func TestRoomLinksReadOrWrite(t *testing.T) {
 	srv, _ := newEntry(t, testConfig())
-	r := createRoom(t, srv.URL)
-	ctx := context.Background()
-	owner, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
-	if _, err := owner.CreateTable(ctx, "notes", nil); err != nil {
-		t.Fatal(err)
-	}
-	client := func(link string) *aztables.Client {
-		endpoint, sas := linkSAS(t, link)
-		svc, err := aztables.NewServiceClientWithNoCredential(endpoint+"?"+sas, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return svc.NewClient("notes")
-	}
-	writer, reader := client(r.WriteLink), client(r.ReadLink)
-	if _, err := writer.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"1"}`), nil); err != nil {
-		t.Fatalf("the write link cannot write: %v", err)
-	}
-	if _, err := reader.GetEntity(ctx, "p", "1", nil); err != nil {
-		t.Fatalf("the read link cannot read: %v", err)
-	}
-	_, err := reader.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"2"}`), nil)
-	if status, code := statusCode(err); status != 403 || code != "AuthorizationPermissionMismatch" {
-		t.Fatalf("the read link wrote: %v", err)
-	}
+	checkLinks(t, createRoom(t, srv.URL, ""))
 }
 
 func TestOneRoomsKeyOrSASFailsOnAnother(t *testing.T) {
 	srv, _ := newEntry(t, testConfig())
-	a, b := createRoom(t, srv.URL), createRoom(t, srv.URL)
-	if a.Account == b.Account || a.Key == b.Key {
-		t.Fatalf("two rooms share a name or a key: %+v %+v", a, b)
-	}
-	ctx := context.Background()
-	// A's name and key, B's endpoint: the signature is A's, B refuses it.
-	cs := strings.Replace(a.ConnectionString, a.Endpoint, b.Endpoint, 1)
-	svc, _ := aztables.NewServiceClientFromConnectionString(cs, nil)
-	_, err := svc.CreateTable(ctx, "stolen", nil)
-	if status, code := statusCode(err); status != 403 || code != "AuthenticationFailed" {
-		t.Fatalf("A's key on B: %v", err)
-	}
-	// B's name with A's key.
-	cs = strings.Replace(b.ConnectionString, b.Key, a.Key, 1)
-	svc, _ = aztables.NewServiceClientFromConnectionString(cs, nil)
-	_, err = svc.CreateTable(ctx, "stolen", nil)
-	if status, code := statusCode(err); status != 403 || code != "AuthenticationFailed" {
-		t.Fatalf("A's key with B's name: %v", err)
-	}
-	// A's write SAS on B.
-	_, sas := linkSAS(t, a.WriteLink)
-	svc, _ = aztables.NewServiceClientWithNoCredential(b.Endpoint+"?"+sas, nil)
-	_, err = svc.CreateTable(ctx, "stolen", nil)
-	if status, code := statusCode(err); status != 403 || code != "AuthenticationFailed" {
-		t.Fatalf("A's SAS on B: %v", err)
-	}
+	checkIsolation(t, createRoom(t, srv.URL, ""), createRoom(t, srv.URL, ""))
 }
 
 func TestClientsCannotSpeakForTheEntry(t *testing.T) {
 	srv, rooms := newEntry(t, testConfig())
-	r := createRoom(t, srv.URL)
+	r := createRoom(t, srv.URL, "")
 	req, _ := http.NewRequest("GET", r.Endpoint+"/Tables", nil)
 	req.Header.Set("X-Tableplay-Room-Now", "1")
 	req.Header.Set("x-tableplay-room-remote", "10.0.0.1")
@@ -200,32 +79,7 @@ func TestClientsCannotSpeakForTheEntry(t *testing.T) {
 
 func TestPreflightFromAnotherOrigin(t *testing.T) {
 	srv, _ := newEntry(t, testConfig())
-	preflight := func(path string) *http.Response {
-		req, _ := http.NewRequest("OPTIONS", srv.URL+path, nil)
-		req.Header.Set("Origin", "https://elsewhere.example")
-		req.Header.Set("Access-Control-Request-Method", "POST")
-		req.Header.Set("Access-Control-Request-Headers", "content-type,x-ms-version")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp
-	}
-	resp := preflight("/rooms")
-	if resp.StatusCode/100 != 2 || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
-		resp.Header.Get("Access-Control-Allow-Headers") != "content-type,x-ms-version" {
-		t.Fatalf("preflight of /rooms: %d %v", resp.StatusCode, resp.Header)
-	}
-	// A room's preflight is the engine's, by the rule the entry set.
-	r := createRoom(t, srv.URL)
-	resp = preflight("/" + r.Account + "/Tables")
-	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
-		t.Fatalf("preflight of a room: %d %v", resp.StatusCode, resp.Header)
-	}
-	if resp.Header.Get("X-Ms-Request-Id") == "" {
-		t.Fatalf("a room's preflight was not the engine's: %v", resp.Header)
-	}
+	checkPreflights(t, srv.URL, createRoom(t, srv.URL, ""))
 }
 
 func TestNoSecretNoRooms(t *testing.T) {
@@ -359,5 +213,16 @@ func TestCreateOptionsBoundedByTheDeployment(t *testing.T) {
 	}
 	if n := len(rooms.created); n != 2 {
 		t.Fatalf("%d rooms created, want 2", n)
+	}
+}
+
+func TestJoinSplitRestoresTheValues(t *testing.T) {
+	// What syumai/workers hands Go for "Date: Thu, 26 Nov 2026 12:00:00 GMT"
+	// and a list without spaces.
+	h := http.Header{"Date": {"Thu", " 26 Nov 2026 12:00:00 GMT"}, "A": {"x", "y", "z"}, "B": {"one"}}
+	joinSplit(h)
+	want := http.Header{"Date": {"Thu, 26 Nov 2026 12:00:00 GMT"}, "A": {"x,y,z"}, "B": {"one"}}
+	if !reflect.DeepEqual(h, want) {
+		t.Fatalf("%v, want %v", h, want)
 	}
 }
