@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
@@ -21,24 +20,14 @@ import (
 func BenchmarkWorkerdCreateRoom(b *testing.B) {
 	srv := workerdtest.Start(b, workerdtest.Options{})
 	ctx := context.Background()
-	d := make([]time.Duration, 0, b.N)
-	cpu := workerdtest.CPUTime(b, srv.Pid())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
+	workerdtest.Measure(b, srv, func(int) error {
 		r := createRoom(b, srv.URL, "")
 		svc, err := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 		if err == nil {
 			_, err = svc.CreateTable(ctx, "first", nil)
 		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		d = append(d, time.Since(t0))
-	}
-	b.StopTimer()
-	workerdtest.Percentiles(b, d)
-	b.ReportMetric(float64((workerdtest.CPUTime(b, srv.Pid())-cpu).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
+		return err
+	})
 }
 
 // BenchmarkWorkerdPointRead is one entity read by the Go SDK through the
@@ -56,17 +45,8 @@ func BenchmarkWorkerdPointRead(b *testing.B) {
 	if _, err := tc.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r","Name":"Ada"}`), nil); err != nil {
 		b.Fatal(err)
 	}
-	d := make([]time.Duration, 0, b.N)
-	cpu := workerdtest.CPUTime(b, srv.Pid())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if _, err := tc.GetEntity(ctx, "p", "r", nil); err != nil {
-			b.Fatal(err)
-		}
-		d = append(d, time.Since(t0))
-	}
-	b.StopTimer()
-	workerdtest.Percentiles(b, d)
-	b.ReportMetric(float64((workerdtest.CPUTime(b, srv.Pid())-cpu).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
+	workerdtest.Measure(b, srv, func(int) error {
+		_, err := tc.GetEntity(ctx, "p", "r", nil)
+		return err
+	})
 }

@@ -52,3 +52,21 @@ func RSS(b *testing.B, pid int) int64 {
 	b.Fatal("no VmRSS")
 	return 0
 }
+
+// Measure runs op b.N times against s and reports each run's median and
+// 99th percentile (Percentiles) and workerd's CPU time per run.
+func Measure(b *testing.B, s *Server, op func(i int) error) {
+	d := make([]time.Duration, 0, b.N)
+	cpu := CPUTime(b, s.Pid())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	Percentiles(b, d)
+	b.ReportMetric(float64((CPUTime(b, s.Pid())-cpu).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
+}
