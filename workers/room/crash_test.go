@@ -37,6 +37,18 @@ func tableClient(t testing.TB, w *workerd, r room, table string) *aztables.Clien
 	return svc.NewClient(table)
 }
 
+// roomTable is a new room (opts as POST /rooms takes them) with a table
+// created in it, and the Go SDK on that table.
+func roomTable(t testing.TB, w *workerd, opts map[string]any, table string) (room, *aztables.Client) {
+	t.Helper()
+	r := w.mustRoom(opts)
+	tc := tableClient(t, w, r, table)
+	if _, err := tc.CreateTable(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return r, tc
+}
+
 func entityJSON(pk, rk string, props map[string]any) []byte {
 	b, err := aztables.EDMEntity{Entity: aztables.Entity{PartitionKey: pk, RowKey: rk}, Properties: props}.MarshalJSON()
 	if err != nil {
@@ -71,7 +83,7 @@ func readAll(t testing.TB, tc *aztables.Client) map[string]string {
 }
 
 // TestRoomKill9 kills workerd with SIGKILL ten times at random moments
-// while four Go SDK writers insert entities and batches of three, and
+// (after a random number of acknowledged writes) while four Go SDK writers insert entities and batches of three, and
 // restarts it on the same directory each time. Afterwards every write that
 // was acknowledged is there with its value, nothing is there that no
 // writer sent, and every batch is there whole or not at all.
@@ -138,9 +150,26 @@ func TestRoomKill9(t *testing.T) {
 			}
 		}(n)
 	}
+	// Each kill comes after a random number (10-39) of writes acknowledged
+	// since the restart, and a random few milliseconds more, so that it
+	// lands at any stage of the writes in flight.
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 26))
 	for k := 0; k < kills; k++ {
-		time.Sleep(time.Duration(400+rng.IntN(800)) * time.Millisecond)
+		mu.Lock()
+		target := len(acked) + 10 + rng.IntN(30)
+		mu.Unlock()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+			mu.Lock()
+			n := len(acked)
+			mu.Unlock()
+			if n >= target {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("kill %d: fewer than %d writes acknowledged within 10 s of the restart:\n%s", k+1, target, w.output())
+			}
+		}
+		time.Sleep(time.Duration(rng.IntN(20)) * time.Millisecond)
 		w.kill()
 		w.start()
 	}
@@ -194,12 +223,8 @@ func TestRoomKill9(t *testing.T) {
 // back the same from them.
 func TestRoomCompaction(t *testing.T) {
 	w := startWorkerd(t)
-	r := w.mustRoom(nil)
-	tc := tableClient(t, w, r, "big")
+	r, tc := roomTable(t, w, nil, "big")
 	ctx := context.Background()
-	if _, err := tc.CreateTable(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	blob := func(seed int) map[string]any {
 		props := map[string]any{"V": fmt.Sprint(seed)}
 		for i := 0; i < 14; i++ {

@@ -3,18 +3,23 @@
 package room_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 )
 
-// sqlite runs SQL on a room's database file with Python's sqlite3 (the
-// test has no SQLite of its own); it skips without python3, or fails under
-// make test.
-func sqlite(t *testing.T, file, sql string) string {
+// sqlite runs each query on its room database file with Python's sqlite3
+// (the test has no SQLite of its own), in one process, and returns each
+// query's rows as Python prints them; it skips without python3, or fails
+// under make test.
+func sqlite(t *testing.T, queries [][2]string) []string {
 	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -23,15 +28,24 @@ func sqlite(t *testing.T, file, sql string) string {
 		}
 		t.Skip("python3 is missing: it edits the room's SQLite file")
 	}
-	out, err := exec.Command(py, "-c", `import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-rows = db.execute(sys.argv[2]).fetchall()
-db.commit()
-print(rows)`, file, sql).CombinedOutput()
+	in, _ := json.Marshal(queries)
+	cmd := exec.Command(py, "-c", `import json, sqlite3, sys
+for file, sql in json.load(sys.stdin):
+    db = sqlite3.connect(file)
+    rows = db.execute(sql).fetchall()
+    db.commit()
+    db.close()
+    print(json.dumps([[r.hex() if isinstance(r, bytes) else r for r in row] for row in rows]))`)
+	cmd.Stdin = bytes.NewReader(in)
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s: %v\n%s", sql, err, out)
+		t.Fatalf("%v: %v\n%s", queries, err, out)
 	}
-	return strings.TrimSpace(string(out))
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(queries) {
+		t.Fatalf("%v: %s", queries, out)
+	}
+	return lines
 }
 
 // roomFiles are the rooms' database files in workerd's data directory.
@@ -50,46 +64,67 @@ func roomFiles(t *testing.T, w *workerd) []string {
 	return out
 }
 
-// TestRoomDamagedJournal: a journal row that is not a change record, or a
-// missing one, stops the room's start with a message naming the record;
-// the room answers 500 and its rows are left as they were.
+// TestRoomDamagedJournal: a journal row that is not a change record, a
+// missing one, or one missing a part stops the room's start with a message
+// naming the record (and the room's account); the room answers 500 and its
+// rows are left as they were. One room for each damage, in one workerd.
 func TestRoomDamagedJournal(t *testing.T) {
-	for _, c := range []struct{ name, sql, message string }{
+	cases := []struct{ name, sql, message string }{
 		{"bad record", `UPDATE journal SET data = X'7b2274223a' WHERE seq = 3`, "the stored change record 3 cannot be replayed"},
 		{"missing record", `DELETE FROM journal WHERE seq = 2`, "journal record 3 follows 1: journal records 2-2 are missing"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			w := startWorkerd(t)
-			r := w.mustRoom(nil)
-			tc := tableClient(t, w, r, "kept")
-			ctx := context.Background()
-			if _, err := tc.CreateTable(ctx, nil); err != nil {
+		{"missing part", `UPDATE journal SET parts = 2 WHERE seq = 3`, "journal record 3 lacks parts 1-1"},
+	}
+	w := startWorkerd(t)
+	ctx := context.Background()
+	rooms := map[string]int{} // account → case
+	clients := make([]*aztables.Client, len(cases))
+	for i := range cases {
+		r, tc := roomTable(t, w, nil, "kept")
+		for _, rk := range []string{"a", "b", "c"} {
+			if _, err := tc.AddEntity(ctx, entityJSON("p", rk, map[string]any{"V": rk}), nil); err != nil {
 				t.Fatal(err)
 			}
-			for _, rk := range []string{"a", "b", "c"} {
-				if _, err := tc.AddEntity(ctx, entityJSON("p", rk, map[string]any{"V": rk}), nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			w.kill()
-			files := roomFiles(t, w)
-			if len(files) != 1 {
-				t.Fatalf("room files: %v", files)
-			}
-			sqlite(t, files[0], c.sql)
-			before := sqlite(t, files[0], `SELECT seq, part, hex(data) FROM journal ORDER BY seq`)
-			w.start()
-			_, err := tc.GetEntity(ctx, "p", "a", nil)
-			wantStatus(t, err, 500, "InternalError")
-			_, err = tc.AddEntity(ctx, entityJSON("p", "d", map[string]any{"V": "d"}), nil)
-			wantStatus(t, err, 500, "InternalError")
-			if !strings.Contains(w.output(), c.message) {
-				t.Fatalf("workerd's log does not say %q:\n%s", c.message, w.output())
-			}
-			w.kill()
-			if after := sqlite(t, files[0], `SELECT seq, part, hex(data) FROM journal ORDER BY seq`); after != before {
-				t.Fatalf("the journal changed:\n%s\nwas\n%s", after, before)
-			}
-		})
+		}
+		rooms[r.Account], clients[i] = i, tc
+	}
+	w.kill()
+	files := roomFiles(t, w)
+	if len(files) != len(cases) {
+		t.Fatalf("room files: %v", files)
+	}
+	const journal = `SELECT seq, part, parts, data FROM journal ORDER BY seq, part`
+	var q [][2]string
+	for _, f := range files {
+		q = append(q, [2]string{f, `SELECT v FROM meta WHERE k = 'account'`})
+	}
+	accounts := sqlite(t, q)
+	q = q[:0]
+	for i, f := range files {
+		c, ok := rooms[strings.Trim(accounts[i], `[]"`)]
+		if !ok {
+			t.Fatalf("%s holds room %s", f, accounts[i])
+		}
+		q = append(q, [2]string{f, cases[c].sql}, [2]string{f, journal})
+	}
+	damaged := sqlite(t, q)
+	w.start()
+	for i, c := range cases {
+		_, err := clients[i].GetEntity(ctx, "p", "a", nil)
+		wantStatus(t, err, 500, "InternalError")
+		_, err = clients[i].AddEntity(ctx, entityJSON("p", "d", map[string]any{"V": "d"}), nil)
+		wantStatus(t, err, 500, "InternalError")
+		if !strings.Contains(w.output(), c.message) {
+			t.Errorf("%s: workerd's log does not say %q:\n%s", c.name, c.message, w.output())
+		}
+	}
+	w.kill()
+	q = q[:0]
+	for _, f := range files {
+		q = append(q, [2]string{f, journal})
+	}
+	for i, after := range sqlite(t, q) {
+		if before := damaged[2*i+1]; after != before || len(after) < 100 {
+			t.Errorf("room %s: the journal changed:\n%s\nwas\n%s", accounts[i], after, before)
+		}
 	}
 }

@@ -229,11 +229,44 @@ func sdkScenario(t *testing.T, svc *aztables.ServiceClient, account string, rec 
 	must(err)
 	_, err = ro.DeleteEntity(ctx, "p", "r0", nil)
 	expectErr(err, 403)
-	tables := svc.NewListTablesPager(nil)
-	for tables.More() {
-		_, err := tables.NextPage(ctx)
+	// Three more tables, listed two to a page (a continuation).
+	for _, name := range []string{"alpha", "beta", "gamma"} {
+		_, err := svc.CreateTable(ctx, name, nil)
 		must(err)
 	}
+	tables := svc.NewListTablesPager(&aztables.ListTablesOptions{Top: to.Ptr(int32(2))})
+	listed := 0
+	for pages := 0; tables.More() && pages < 10; pages++ {
+		page, err := tables.NextPage(ctx)
+		must(err)
+		listed += len(page.Tables)
+	}
+	if listed != 4 {
+		t.Fatalf("listed %d tables, want 4", listed)
+	}
+	// $select of two properties; a delete with a stale ETag is refused.
+	sel := tc.NewListEntitiesPager(&aztables.ListEntitiesOptions{Filter: to.Ptr("PartitionKey eq 'p' and Ok eq true"), Select: to.Ptr("Name,Big")})
+	for pages := 0; sel.More() && pages < 10; pages++ {
+		_, err := sel.NextPage(ctx)
+		must(err)
+	}
+	_, err = tc.DeleteEntity(ctx, "p", "r1", &aztables.DeleteEntityOptions{IfMatch: &got.ETag})
+	expectErr(err, 412)
+	_, err = tc.UpsertEntity(ctx, patch, &aztables.UpsertEntityOptions{UpdateMode: aztables.UpdateModeMerge})
+	must(err)
+	// Service properties with a CORS rule, read back.
+	_, err = svc.SetProperties(ctx, aztables.ServiceProperties{Cors: []*aztables.CorsRule{{AllowedOrigins: to.Ptr("https://class.example"), AllowedMethods: to.Ptr("GET,PUT"), AllowedHeaders: to.Ptr("*"), ExposedHeaders: to.Ptr("*"), MaxAgeInSeconds: to.Ptr(int32(60))}}}, nil)
+	must(err)
+	_, err = svc.GetProperties(ctx, nil)
+	must(err)
+	// An account SAS that lists tables: the SDK signs it for https only,
+	// so over http it is refused.
+	accountSAS, err := svc.GetAccountSASURL(aztables.AccountSASResourceTypes{Service: true, Container: true}, aztables.AccountSASPermissions{Read: true, List: true}, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
+	must(err)
+	viaAccountSAS, err := aztables.NewServiceClientWithNoCredential(accountSAS, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Transport: rec, Retry: policy.RetryOptions{MaxRetries: -1}}})
+	must(err)
+	_, err = viaAccountSAS.NewListTablesPager(nil).NextPage(ctx)
+	expectErr(err, 403)
 	_, err = tc.SetAccessPolicy(ctx, &aztables.SetAccessPolicyOptions{TableACL: []*aztables.SignedIdentifier{{ID: to.Ptr("read"), AccessPolicy: &aztables.AccessPolicy{Permission: to.Ptr("r"), Start: to.Ptr(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)), Expiry: to.Ptr(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC))}}}})
 	must(err)
 	_, err = tc.GetAccessPolicy(ctx, nil)

@@ -150,8 +150,13 @@ export class Room {
 
   // schedule sets the one alarm to at, unless it is set sooner already.
   async schedule(at) {
-    const cur = await this.ctx.storage.getAlarm();
-    if (cur === null || cur > at) await this.ctx.storage.setAlarm(at);
+    try {
+      const cur = await this.ctx.storage.getAlarm();
+      if (cur === null || cur > at) await this.ctx.storage.setAlarm(at);
+    } catch (e) {
+      // A later write or the next activity sets it again.
+      console.error(`room ${this.meta.account}: setting the alarm failed: ${e.message}`);
+    }
   }
 
   // alarm expires an idle room or compacts the journal, whichever is due.
