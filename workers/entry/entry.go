@@ -60,7 +60,7 @@ func (e *entry) serveRooms(w http.ResponseWriter, r *http.Request, now time.Time
 		e.create(w, r, now)
 	default:
 		w.Header().Set("Allow", "POST, OPTIONS")
-		e.fail(w, tableerr.WithMessage(tableerr.MethodNotAllowed, "Rooms are created with POST /rooms."), now)
+		e.fail(w, r, tableerr.WithMessage(tableerr.MethodNotAllowed, "Rooms are created with POST /rooms."), now)
 	}
 }
 
@@ -68,24 +68,24 @@ func (e *entry) serveRooms(w http.ResponseWriter, r *http.Request, now time.Time
 // room, and the answer the SDKs and the page take as they are.
 func (e *entry) create(w http.ResponseWriter, r *http.Request, now time.Time) {
 	if len(e.cfg.secret) == 0 {
-		e.fail(w, tableerr.WithMessage(tableerr.InternalError,
+		e.fail(w, r, tableerr.WithMessage(tableerr.InternalError,
 			"This deployment has no ROOM_SECRET, so it cannot give rooms keys; set the secret (docs/hosting.md)."), now)
 		return
 	}
 	o, bad := e.cfg.options(r)
 	if bad != nil {
-		e.fail(w, bad, now)
+		e.fail(w, r, bad, now)
 		return
 	}
 	account, err := newRoomName(e.rnd)
 	if err != nil {
-		e.fail(w, tableerr.New(tableerr.InternalError), now)
+		e.fail(w, r, tableerr.New(tableerr.InternalError), now)
 		return
 	}
 	key := roomKey(e.cfg.secret, account)
 	base := origin(r)
 	if err := e.start(base, account, key, o, now); err != nil {
-		e.fail(w, err, now)
+		e.fail(w, r, err, now)
 		return
 	}
 	var body bytes.Buffer
@@ -125,7 +125,7 @@ func (e *entry) forward(w http.ResponseWriter, r *http.Request, account string, 
 	resp, err := e.rooms.Fetch(account, out)
 	if err != nil {
 		log.Printf("room %s: %v", account, err)
-		e.fail(w, tableerr.WithMessage(tableerr.ServerBusy, "The room's object did not answer; retry the request."), now)
+		e.fail(w, r, tableerr.WithMessage(tableerr.ServerBusy, "The room's object did not answer; retry the request."), now)
 		return
 	}
 	copyResponse(w, resp)
@@ -161,13 +161,13 @@ func joinSplit(h http.Header) {
 // error, rather than serving rooms with settings nobody chose.
 func misconfigured(e *entry, err error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		e.fail(w, tableerr.WithMessage(tableerr.InternalError, "The Worker is misconfigured: "+err.Error()), e.clock())
+		e.fail(w, r, tableerr.WithMessage(tableerr.InternalError, "The Worker is misconfigured: "+err.Error()), e.clock())
 	})
 }
 
 // fail writes an error of the entry itself in the service's format.
-func (e *entry) fail(w http.ResponseWriter, err *tableerr.Error, now time.Time) {
-	writeError(w, err, e.requestID(), now)
+func (e *entry) fail(w http.ResponseWriter, r *http.Request, err *tableerr.Error, now time.Time) {
+	writeError(w, r, err, e.requestID(), now)
 }
 
 // requestID is a GUID-shaped id for the entry's own answers.

@@ -15,30 +15,14 @@ import (
 // The room's figures through workerd (docs/hosting.md): run with
 // go test -run '^$' -bench Room -benchtime 200x ./workers/room
 
-// percentiles, cpuTime and rss are workers/workerdtest's.
+// percentiles and rss are workers/workerdtest's.
 func percentiles(b *testing.B, d []time.Duration) { workerdtest.Percentiles(b, d) }
-
-func cpuTime(b *testing.B, pid int) time.Duration { return workerdtest.CPUTime(b, pid) }
 
 func rss(b *testing.B, pid int) int64 { return workerdtest.RSS(b, pid) }
 
 // timed runs op b.N times and reports p50, p99 and workerd's CPU time per
 // operation.
-func timed(b *testing.B, w *workerd, op func(i int) error) {
-	d := make([]time.Duration, 0, b.N)
-	cpu := cpuTime(b, w.pid())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if err := op(i); err != nil {
-			b.Fatal(err)
-		}
-		d = append(d, time.Since(t0))
-	}
-	b.StopTimer()
-	percentiles(b, d)
-	b.ReportMetric(float64((cpuTime(b, w.pid())-cpu).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
-}
+func timed(b *testing.B, w *workerd, op func(i int) error) { workerdtest.Measure(b, w.s, op) }
 
 // BenchmarkRoomInsert is one entity insert through workerd, each answered
 // once its journal row is stored.
