@@ -40,7 +40,7 @@ DATA ?= workers/data
 ROOM_SECRET ?= tableplay-local-development-only
 run-worker: worker site setup-test
 	@mkdir -p $(DATA)
-	ROOM_SECRET='$(ROOM_SECRET)' node_modules/.bin/workerd serve workers/config.capnp --socket-addr http=$(ADDR) \
+	ROOM_SECRET='$(ROOM_SECRET)' node_modules/.bin/workerd serve workers/config.capnp config --socket-addr http=$(ADDR) \
 		--directory-path room-data=$(abspath $(DATA)) --directory-path site=$(abspath $(SITE))
 
 ## site: the playground as a static folder for any static host (SITE)

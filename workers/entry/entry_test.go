@@ -145,12 +145,16 @@ func TestReadConfig(t *testing.T) {
 
 func TestSiteIndexAndTypes(t *testing.T) {
 	var asked []string
+	has404 := true
 	files := site{fetch: func(r *http.Request) (*http.Response, error) {
 		asked = append(asked, r.URL.Path)
 		rec := httptest.NewRecorder()
 		rec.Header().Set("Content-Type", "application/octet-stream")
-		if r.URL.Path == "/missing.js" {
+		switch {
+		case r.URL.Path == "/missing.js" || r.URL.Path == "/gone/index.html" || r.URL.Path == "/404.html" && !has404:
 			rec.WriteHeader(404)
+		case r.URL.Path == "/404.html":
+			io.WriteString(rec, "<title>Not found</title>")
 		}
 		if r.URL.Path == "/typed.js" {
 			rec.Header().Set("Content-Type", "text/plain")
@@ -164,7 +168,6 @@ func TestSiteIndexAndTypes(t *testing.T) {
 		{"/web/app.js", "/web/app.js", "text/javascript; charset=utf-8"},
 		{"/typed.js", "/typed.js", "text/plain"},
 		{"/web/build/app.wasm.gz", "/web/build/app.wasm.gz", "application/octet-stream"},
-		{"/missing.js", "/missing.js", "application/octet-stream"},
 	} {
 		asked = nil
 		rec := httptest.NewRecorder()
@@ -173,7 +176,22 @@ func TestSiteIndexAndTypes(t *testing.T) {
 			t.Errorf("%s: asked %v, type %q; want %s, %q", c.path, asked, rec.Header().Get("Content-Type"), c.asked, c.ctype)
 		}
 	}
+	// A missing file is the site's 404 page, with 404; without one, the
+	// store's own 404.
+	for _, missing := range []string{"/missing.js", "/gone/"} {
+		rec := httptest.NewRecorder()
+		files.ServeHTTP(rec, httptest.NewRequest("GET", missing, nil))
+		if rec.Code != 404 || rec.Body.String() != "<title>Not found</title>" || rec.Header().Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Errorf("%s: %d %q %q", missing, rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+		}
+	}
+	has404 = false
 	rec := httptest.NewRecorder()
+	files.ServeHTTP(rec, httptest.NewRequest("GET", "/missing.js", nil))
+	if rec.Code != 404 || rec.Body.Len() != 0 {
+		t.Errorf("without a 404 page: %d %q", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
 	files.ServeHTTP(rec, httptest.NewRequest("POST", "/index.html", strings.NewReader("x")))
 	if rec.Code != 405 {
 		t.Errorf("POST to the site: %d", rec.Code)

@@ -30,17 +30,41 @@ func (s site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.URL.RawPath = ""
 	}
 	resp, err := s.fetch(out)
+	if err == nil && resp.StatusCode == http.StatusNotFound && out.URL.Path != notFoundPage {
+		// A missing page is answered with the site's own 404 page, as
+		// tableplay serve and static hosts answer it.
+		page := out.Clone(out.Context())
+		page.URL.Path = notFoundPage
+		if found, ferr := s.fetch(page); ferr == nil && found.StatusCode == http.StatusOK {
+			resp.Body.Close()
+			resp, out = found, page
+			typed(resp, out.URL.Path)
+			resp.StatusCode = http.StatusNotFound
+		}
+	}
 	if err != nil {
 		http.Error(w, "the site's files are not reachable", http.StatusBadGateway)
 		return
 	}
-	if t, ok := mediaTypes[path.Ext(out.URL.Path)]; ok && resp.StatusCode == http.StatusOK {
+	if resp.StatusCode == http.StatusOK {
+		typed(resp, out.URL.Path)
+	}
+	copyResponse(w, resp)
+}
+
+// typed gives a found file the type of its extension when the store gave
+// it none of its own.
+func typed(resp *http.Response, name string) {
+	if t, ok := mediaTypes[path.Ext(name)]; ok {
 		if ct := resp.Header.Get("Content-Type"); ct == "" || ct == "application/octet-stream" {
 			resp.Header.Set("Content-Type", t)
 		}
 	}
-	copyResponse(w, resp)
 }
+
+// notFoundPage is the site's 404 page (site/404.html, copied by
+// scripts/build-site).
+const notFoundPage = "/404.html"
 
 // mediaTypes are the types of the site's files by extension (what
 // scripts/build-site copies; .br and .gz variants are fetched by name and

@@ -42,6 +42,7 @@ func workerd(t *testing.T) *workerdtest.Server {
 		os.Mkdir(data, 0o755)
 		os.Mkdir(site, 0o755)
 		os.WriteFile(filepath.Join(site, "index.html"), []byte("<!doctype html><title>tableplay</title>"), 0o644)
+		os.WriteFile(filepath.Join(site, "404.html"), []byte("<!doctype html><title>Not found</title>"), 0o644)
 		shared.srv = workerdtest.Start(keep{t}, workerdtest.Options{Env: []string{"ROOM_SECRET=entry test secret"}, Site: site, Data: data})
 	})
 	if shared.srv == nil {
@@ -161,13 +162,19 @@ func TestWorkerdCrossOrigin(t *testing.T) {
 
 func TestWorkerdServesTheSite(t *testing.T) {
 	srv := workerd(t)
-	resp, err := http.Get(srv.URL + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(string(body), "<title>tableplay</title>") {
-		t.Fatalf("GET /: %d %v %q", resp.StatusCode, resp.Header, body)
+	for path, want := range map[string]struct {
+		status int
+		title  string
+	}{"/": {200, "tableplay"}, "/index.html": {200, "tableplay"}, "/missing/page": {404, "Not found"}} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want.status || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" ||
+			!strings.Contains(string(body), "<title>"+want.title+"</title>") {
+			t.Errorf("GET %s: %d %v %q", path, resp.StatusCode, resp.Header, body)
+		}
 	}
 }
