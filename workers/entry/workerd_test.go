@@ -31,6 +31,7 @@ var shared struct {
 // one page; it stops when the test binary's last test ends (TestMain).
 func workerd(t *testing.T) *workerdtest.Server {
 	t.Helper()
+	workerdtest.Bin(t) // each test skips (or fails under make test) without workerd
 	shared.once.Do(func() {
 		// Directories of the test binary's, not of the first test's.
 		dir, err := os.MkdirTemp("", "tableplay-entry-")
