@@ -242,3 +242,15 @@ func TestJoinSplitRestoresTheValues(t *testing.T) {
 		t.Fatalf("%v, want %v", h, want)
 	}
 }
+
+func TestMisconfiguredAnswersEveryRequestSo(t *testing.T) {
+	_, err := readConfig(func(k string) string { return map[string]string{"ROOM_RPS": "lots"}[k] })
+	e := &entry{clock: time.Now, rnd: cryptoRand}
+	for _, path := range []string{"/rooms", "/roomaaaaaaaaaaaa/Tables", "/"} {
+		rec := httptest.NewRecorder()
+		misconfigured(e, err).ServeHTTP(rec, httptest.NewRequest("POST", path, nil))
+		if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"code":"InternalError"`) || !strings.Contains(rec.Body.String(), `ROOM_RPS=\"lots\"`) {
+			t.Errorf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+	}
+}
