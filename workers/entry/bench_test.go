@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
@@ -47,6 +48,24 @@ func BenchmarkWorkerdPointRead(b *testing.B) {
 	}
 	workerdtest.Measure(b, srv, func(int) error {
 		_, err := tc.GetEntity(ctx, "p", "r", nil)
+		return err
+	})
+}
+
+// BenchmarkWorkerdInsert is one entity insert by the Go SDK through the Go
+// entry and the room, answered once its row is stored (BenchmarkRoomInsert
+// of workers/room inserts through the JavaScript test entry).
+func BenchmarkWorkerdInsert(b *testing.B) {
+	srv := workerdtest.Start(b, workerdtest.Options{})
+	r := createRoom(b, srv.URL, "")
+	svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
+	ctx := context.Background()
+	if _, err := svc.CreateTable(ctx, "inserts", nil); err != nil {
+		b.Fatal(err)
+	}
+	tc := svc.NewClient("inserts")
+	workerdtest.Measure(b, srv, func(i int) error {
+		_, err := tc.AddEntity(ctx, []byte(fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%08d","V":"value","N":%d}`, i, i)), nil)
 		return err
 	})
 }

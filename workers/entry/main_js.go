@@ -12,23 +12,22 @@ import (
 
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare"
-	"github.com/syumai/workers/cloudflare/fetch"
 )
 
 func main() {
 	cfg, err := readConfig(getenv)
 	e := &entry{cfg: cfg, clock: time.Now, rnd: cryptoRand}
-	ns, nsErr := cloudflare.NewDurableObjectNamespace("ROOMS")
-	if err == nil && nsErr != nil {
+	// syumai/workers finds the binding (or says it is missing); the
+	// requests go through jsFetch.
+	if _, nsErr := cloudflare.NewDurableObjectNamespace("ROOMS"); err == nil && nsErr != nil {
 		err = nsErr
 	}
 	if err != nil {
 		serve(misconfigured(e, err))
 	}
-	e.rooms = namespace{ns}
-	if b := cloudflare.GetBinding("ASSETS"); !b.IsUndefined() {
-		c := fetch.NewClient(fetch.WithBinding(b))
-		e.assets = site{fetch: func(r *http.Request) (*http.Response, error) { return c.Do(&fetch.Request{Request: r}, nil) }}
+	e.rooms = namespace{cloudflare.GetBinding("ROOMS")}
+	if b := cloudflare.GetBinding("ASSETS"); !b.IsUndefined() && !b.IsNull() {
+		e.assets = site{fetch: func(r *http.Request) (*http.Response, error) { return jsFetch(b, r) }}
 	}
 	serve(e)
 }
@@ -55,14 +54,11 @@ func getenv(name string) string {
 
 // namespace reaches the rooms through the ROOMS Durable Object namespace.
 type namespace struct {
-	ns *cloudflare.DurableObjectNamespace
+	ns js.Value
 }
 
-// Fetch sends r to the object named after the account.
+// Fetch sends r to the object named after the account (idFromName, get,
+// the stub's fetch).
 func (n namespace) Fetch(account string, r *http.Request) (*http.Response, error) {
-	stub, err := n.ns.Get(n.ns.IdFromName(account))
-	if err != nil {
-		return nil, err
-	}
-	return stub.Fetch(r)
+	return jsFetch(n.ns.Call("get", n.ns.Call("idFromName", account)), r)
 }

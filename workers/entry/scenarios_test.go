@@ -102,6 +102,26 @@ func useRoom(t *testing.T, r room) {
 	if err != nil || len(page.Entities) != 1 || !strings.Contains(string(page.Entities[0]), `"Name":"Ada"`) {
 		t.Fatalf("query: %v %q", err, page.Entities)
 	}
+	// A batch (a multipart body both ways) is whole: three rows, then a
+	// failing one that takes its companion back with it.
+	batch := func(rks ...string) error {
+		var actions []aztables.TransactionAction
+		for _, rk := range rks {
+			actions = append(actions, aztables.TransactionAction{ActionType: aztables.TransactionTypeAdd,
+				Entity: []byte(`{"PartitionKey":"b","RowKey":"` + rk + `"}`)})
+		}
+		_, err := tc.SubmitTransaction(ctx, actions, nil)
+		return err
+	}
+	if err := batch("1", "2", "3"); err != nil {
+		t.Fatalf("a batch of three: %v", err)
+	}
+	if err := batch("4", "1"); err == nil {
+		t.Fatal("a batch adding an existing row succeeded")
+	}
+	if _, err := tc.GetEntity(ctx, "b", "4", nil); err == nil {
+		t.Fatal("a failed batch left a row behind")
+	}
 }
 
 // checkLinks: the write link writes, the read link reads and neither

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -176,6 +177,50 @@ func TestWorkerdServesTheSite(t *testing.T) {
 		if resp.StatusCode != want.status || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" ||
 			!strings.Contains(string(body), "<title>"+want.title+"</title>") {
 			t.Errorf("GET %s: %d %v %q", path, resp.StatusCode, resp.Header, body)
+		}
+	}
+}
+
+// TestWorkerdConcurrentClients: one Go instance serves the isolate's
+// requests, many at once; eight SDK clients writing to two rooms at the
+// same time all get their answers, and each room holds exactly its writes.
+func TestWorkerdConcurrentClients(t *testing.T) {
+	srv := workerd(t)
+	ctx := context.Background()
+	rooms := []room{createRoom(t, srv.URL, ""), createRoom(t, srv.URL, "")}
+	for _, r := range rooms {
+		svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
+		if _, err := svc.CreateTable(ctx, "busy", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const clients, writes = 8, 15
+	var wg sync.WaitGroup
+	errs := make(chan error, clients*writes)
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			svc, _ := aztables.NewServiceClientFromConnectionString(rooms[c%2].ConnectionString, nil)
+			tc := svc.NewClient("busy")
+			for i := 0; i < writes; i++ {
+				e := fmt.Sprintf(`{"PartitionKey":"c%d","RowKey":"%03d"}`, c, i)
+				if _, err := tc.AddEntity(ctx, []byte(e), nil); err != nil {
+					errs <- err
+				}
+			}
+		}(c)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, r := range rooms {
+		svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
+		page, err := svc.NewClient("busy").NewListEntitiesPager(nil).NextPage(ctx)
+		if err != nil || len(page.Entities) != clients/2*writes {
+			t.Fatalf("room %s holds %d entities, want %d: %v", r.Account, len(page.Entities), clients/2*writes, err)
 		}
 	}
 }
