@@ -134,7 +134,6 @@ func (e *entry) forward(w http.ResponseWriter, r *http.Request, account string, 
 // copyResponse writes an answer fetched elsewhere as it is.
 func copyResponse(w http.ResponseWriter, resp *http.Response) {
 	defer resp.Body.Close()
-	joinSplit(resp.Header)
 	h := w.Header()
 	for k, v := range resp.Header {
 		h[k] = v
@@ -144,11 +143,12 @@ func copyResponse(w http.ResponseWriter, resp *http.Response) {
 }
 
 // joinSplit undoes what syumai/workers (v0.33.0, internal/jshttp) does to
-// every header between JavaScript and Go: it splits each value at its
-// commas and hands the pieces back one by one, which JavaScript joins with
-// ", " and workerd may write as separate lines ("Date: Thu" and "Date: 26
-// Nov …"). Joined again with ",", each value is the sender's bytes, so a
-// room answers byte for byte as the engine does.
+// the headers of every request it hands Go: it splits each value at its
+// commas ("Date: Thu, 26 Nov …" arrives as "Thu" and " 26 Nov …", a list of
+// headers as its items). Joined again with ",", each value is the client's
+// bytes, as the room's engine must see them. (Answers do not pass through
+// that code: jsFetch reads them, and the ResponseWriter sends each value
+// whole.)
 func joinSplit(h http.Header) {
 	for k, v := range h {
 		if len(v) > 1 {
