@@ -62,11 +62,11 @@ func (k keep) Cleanup(f func()) { cleanups = append([]func(){f}, cleanups...) }
 var cleanups []func()
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	for _, f := range cleanups {
-		f()
-	}
-	os.Exit(code)
+	workerdtest.Main(m, func() {
+		for _, f := range cleanups {
+			f()
+		}
+	})
 }
 
 func TestWorkerdRoomThroughTheSDK(t *testing.T) {

@@ -45,17 +45,37 @@ func Bin(t testing.TB) string {
 }
 
 // built is workers/ as workerd loads it, in a temporary directory laid out
-// as workers/ is (config.capnp, room/, build/), built once per test binary.
+// as workers/ is (config.capnp, room/, build/), built once per test binary
+// and removed by Main when the binary's tests end.
 var built struct {
 	once sync.Once
+	main bool // Main runs the tests, so the directory is removed
 	dir  string
 	err  error
+}
+
+// Main runs a package's tests (call it from TestMain), then the package's
+// own cleanups (after), then removes what Build built, about 12 MB a test
+// binary.
+func Main(m *testing.M, after ...func()) {
+	built.main = true
+	code := m.Run()
+	for _, f := range after {
+		f()
+	}
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // Build builds workers/ for workerd once and returns the directory whose
 // config.capnp to serve.
 func Build(t testing.TB) string {
 	t.Helper()
+	if !built.main {
+		t.Fatal("workerdtest: call workerdtest.Main(m) from the package's TestMain, which removes the build")
+	}
 	built.once.Do(func() { built.dir, built.err = buildInto(Root()) })
 	if built.err != nil {
 		t.Fatal(built.err)
@@ -63,11 +83,16 @@ func Build(t testing.TB) string {
 	return built.dir
 }
 
-func buildInto(root string) (string, error) {
-	dir, err := os.MkdirTemp("", "tableplay-workers-")
-	if err != nil {
+func buildInto(root string) (dir string, err error) {
+	if dir, err = os.MkdirTemp("", "tableplay-workers-"); err != nil {
 		return "", err
 	}
+	tmp := dir // the returns below clear dir
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
 	files, _ := filepath.Glob(filepath.Join(root, "workers", "room", "*.js"))
 	files = append(files, filepath.Join(root, "workers", "config.capnp"))
 	for _, f := range files {
