@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: worker run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -25,18 +25,23 @@ build: site
 	$(GO) build -tags tableplay_site -o bin/tableplay ./cmd/tableplay
 
 ## worker: workers/ built for workerd (workers/build/, git-ignored): the
-## room object's engine (room.wasm, js/wasm) and Go's glue beside it
-worker: setup-run web/build/go-glue.js
+## room object's engine (room.wasm, js/wasm) and Go's glue beside it, and the
+## entry Worker (make worker-entry)
+worker: setup-run web/build/go-glue.js worker-entry
 	@mkdir -p workers/build
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o workers/build/room.wasm ./workers/room/engine
 	@cmp -s web/build/go-glue.js workers/build/go-glue.js || cp web/build/go-glue.js workers/build/go-glue.js
 
 ## run-worker: serve workers/ locally with workerd (the pinned npm package)
-## on ADDR, the rooms' storage in DATA, until stopped
+## on ADDR, the rooms' storage in DATA and the site (SITE) at /, until
+## stopped; ROOM_SECRET (the rooms' keys derive from it) is a fixed
+## development value unless set
 DATA ?= workers/data
-run-worker: worker setup-test
+ROOM_SECRET ?= tableplay-local-development-only
+run-worker: worker site setup-test
 	@mkdir -p $(DATA)
-	node_modules/.bin/workerd serve workers/config.capnp --socket-addr http=$(ADDR) --directory-path room-data=$(abspath $(DATA))
+	ROOM_SECRET='$(ROOM_SECRET)' node_modules/.bin/workerd serve workers/config.capnp config --socket-addr http=$(ADDR) \
+		--directory-path room-data=$(abspath $(DATA)) --directory-path site=$(abspath $(SITE))
 
 ## site: the playground as a static folder for any static host (SITE)
 site: wasm
@@ -99,6 +104,15 @@ test unit: export TABLEPLAY_REQUIRE_ALL := 1
 ## by bin/tableplay --web, the binary's own page, and the static site
 e2e: setup-test build
 	node --test --test-concurrency=1 e2e/
+
+## worker-entry: the rooms' entry Worker (Go on syumai/workers) in
+## workers/build/entry/: app.wasm, syumai's wasm_exec.js (Go's, reading the
+## request's context) and our worker.mjs (one Go instance per isolate)
+worker-entry:
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o workers/build/entry
+	rm workers/build/entry/runtime.mjs
+	cp workers/entry/worker.mjs workers/build/entry/worker.mjs
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o workers/build/entry/app.wasm ./workers/entry
 
 ## fresh-check: clone the committed tree into a temporary directory and run
 ## make test and make run there, with nothing else done (not part of make
@@ -169,7 +183,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/... ./workers/room/engine
+	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/... ./workers/room/engine ./workers/entry
 
 ## check-docs: every <table-playground> example of the docs and the demo
 ## page still starts and still answers as its expect attribute says

@@ -5,56 +5,24 @@ package room_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tableplay/tableplay/workers/workerdtest"
 )
 
 // The room's figures through workerd (docs/hosting.md): run with
 // go test -run '^$' -bench Room -benchtime 200x ./workers/room
 
-// percentiles reports p50 and p99 of the durations as metrics.
-func percentiles(b *testing.B, d []time.Duration) {
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	at := func(p float64) float64 { return float64(d[int(p*float64(len(d)-1))].Microseconds()) }
-	b.ReportMetric(at(0.50), "p50-µs")
-	b.ReportMetric(at(0.99), "p99-µs")
-}
+// percentiles and rss are workers/workerdtest's.
+func percentiles(b *testing.B, d []time.Duration) { workerdtest.Percentiles(b, d) }
 
-// cpuTime is a process's user and system CPU time so far (Linux).
-func cpuTime(b *testing.B, pid int) time.Duration {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Skipf("no /proc: %v", err)
-	}
-	// The fields after the command's closing parenthesis; utime and stime
-	// are the 14th and 15th of the line, in clock ticks (100 a second here).
-	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond
-}
+func rss(b *testing.B, pid int) int64 { return workerdtest.RSS(b, pid) }
 
 // timed runs op b.N times and reports p50, p99 and workerd's CPU time per
 // operation.
-func timed(b *testing.B, w *workerd, op func(i int) error) {
-	d := make([]time.Duration, 0, b.N)
-	cpu := cpuTime(b, w.pid())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if err := op(i); err != nil {
-			b.Fatal(err)
-		}
-		d = append(d, time.Since(t0))
-	}
-	b.StopTimer()
-	percentiles(b, d)
-	b.ReportMetric(float64((cpuTime(b, w.pid())-cpu).Microseconds())/float64(b.N), "workerd-cpu-µs/op")
-}
+func timed(b *testing.B, w *workerd, op func(i int) error) { workerdtest.Measure(b, w.s, op) }
 
 // BenchmarkRoomInsert is one entity insert through workerd, each answered
 // once its journal row is stored.
@@ -121,20 +89,4 @@ func BenchmarkRoomMemory(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(rss(b, w.pid())-base)/float64(b.N)/(1<<20), "MiB/room")
 	b.ReportMetric(float64(base)/(1<<20), "MiB-base")
-}
-
-// rss reads a process's resident set size in bytes (Linux).
-func rss(b *testing.B, pid int) int64 {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Skipf("no /proc: %v", err)
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	b.Fatal("no VmRSS")
-	return 0
 }

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/base64"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/tableplay/tableplay/core/mac"
+	"github.com/tableplay/tableplay/core/rest"
+)
+
+// A room's account name is "room" and twelve base32 letters: 60 random
+// bits, a valid storage account name (3-24 lowercase letters and digits), and
+// a shape no path of the static site has, so routing needs no list of rooms.
+const roomPrefix = "room"
+
+// roomOf returns the room a path's first segment names: its account, or
+// its secondary endpoint ("-secondary" appended).
+func roomOf(segment string) (account string, ok bool) {
+	account = strings.TrimSuffix(segment, "-secondary")
+	if len(account) != len(roomPrefix)+12 || !strings.HasPrefix(account, roomPrefix) {
+		return "", false
+	}
+	for _, c := range account[len(roomPrefix):] {
+		if !('a' <= c && c <= 'z' || '2' <= c && c <= '7') {
+			return "", false
+		}
+	}
+	return account, true
+}
+
+// newRoomName returns a fresh account name from rnd (crypto/rand in the
+// Worker).
+func newRoomName(rnd func([]byte) (int, error)) (string, error) {
+	var b [8]byte
+	if _, err := rnd(b[:]); err != nil {
+		return "", err
+	}
+	s := strings.ToLower(base32.StdEncoding.EncodeToString(b[:]))
+	return roomPrefix + s[:12], nil
+}
+
+// cryptoRand is crypto/rand's Read, the source of room names.
+func cryptoRand(b []byte) (int, error) { return rand.Read(b) }
+
+// roomKey derives a room's account key from the deployment secret: the
+// HMAC-SHA256 of the account name under the secret. The Worker stores no
+// keys; any isolate recomputes the same one, and a key of one room says
+// nothing about another's.
+func roomKey(secret []byte, account string) []byte {
+	m := mac.New(secret)
+	m.Write([]byte("tableplay room key\n" + account))
+	return m.Sum(nil)
+}
+
+// Permissions of the two room links (account SAS letters): an audience
+// reads and lists; a class also writes, deletes, adds, creates and updates.
+const (
+	readPermissions  = "rl"
+	writePermissions = "rwdlacu"
+)
+
+// roomSAS mints an account SAS for a room's tables with core/rest's own
+// signing, valid from a minute before now (clocks differ) to expiry.
+func roomSAS(creds rest.Credentials, permissions string, now, expiry time.Time) string {
+	s := rest.SAS{
+		Version: "2019-02-02", Services: "t", ResourceTypes: "sco", Permissions: permissions,
+		Start: now.Add(-time.Minute).UTC().Format(sasTime), Expiry: expiry.UTC().Format(sasTime),
+		Protocol: "https,http", Account: true,
+	}
+	s.Signature = creds.SignSAS(s)
+	return s.Encode()
+}
+
+// sasTime is the form of st and se (ISO 8601, UTC, whole seconds).
+const sasTime = "2006-01-02T15:04:05Z"
+
+// room is the answer of POST /rooms.
+type room struct {
+	Account          string `json:"account"`
+	Key              string `json:"key"`
+	Endpoint         string `json:"endpoint"`
+	ConnectionString string `json:"connectionString"`
+	ReadLink         string `json:"readLink"`
+	WriteLink        string `json:"writeLink"`
+	Expires          string `json:"expires"`
+}
+
+// newRoom describes a created room: base is the Worker's own origin
+// ("https://host"), the links open the page there connected to the room.
+func newRoom(base, account string, key []byte, now, expires time.Time) room {
+	creds := rest.Credentials{Account: account, Key: key}
+	endpoint := base + "/" + account
+	scheme, _, _ := strings.Cut(base, "://")
+	k := base64.StdEncoding.EncodeToString(key)
+	return room{
+		Account:  account,
+		Key:      k,
+		Endpoint: endpoint,
+		ConnectionString: "DefaultEndpointsProtocol=" + scheme + ";AccountName=" + account + ";AccountKey=" + k +
+			";TableEndpoint=" + endpoint + ";",
+		ReadLink:  roomLink(base, endpoint, roomSAS(creds, readPermissions, now, expires)),
+		WriteLink: roomLink(base, endpoint, roomSAS(creds, writePermissions, now, expires)),
+		Expires:   expires.UTC().Format(time.RFC3339),
+	}
+}
+
+// roomLink is the page at base, told by its fragment which endpoint to
+// connect to and with which SAS. A fragment never reaches a server, so the
+// SAS stays out of request logs.
+func roomLink(base, endpoint, sas string) string {
+	return base + "/#connect=" + url.QueryEscape(endpoint) + "&sas=" + url.QueryEscape(sas)
+}
