@@ -133,10 +133,12 @@ func renderResponse(r *http.Response) string {
 	return b.String()
 }
 
+// replayClock is the fixed time of every replay.
+var replayClock = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
 // deterministicHandler has a fixed clock and counting request ids.
 func deterministicHandler() http.Handler {
-	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return at }
+	clock := func() time.Time { return replayClock }
 	n := 0
 	ids := func() string {
 		n++

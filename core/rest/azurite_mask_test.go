@@ -1,0 +1,69 @@
+package rest_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// The masking of `# azurite:` transcripts. Azurite's answers carry the
+// wall-clock time of the recording and random ids; the recorder replaces the
+// times with the replay's fixed clock (keeping Azurite's own format and
+// precision) and both sides number their ids in order of first appearance,
+// so a replay compares everything else byte for byte.
+
+// idPattern finds the ids a server invents per request: the request id and
+// the $batch response boundaries.
+var idPattern = regexp.MustCompile(`(X-Ms-Request-Id: |batchresponse_|changesetresponse_)([0-9A-Za-z-]{1,64})`)
+
+// maskIDs numbers the invented ids of a transcript's responses in order of
+// first appearance; seen is shared by all responses of one transcript.
+func maskIDs(resp string, seen map[string]string) string {
+	return idPattern.ReplaceAllStringFunc(resp, func(m string) string {
+		sub := idPattern.FindStringSubmatch(m)
+		id, ok := seen[sub[2]]
+		if !ok {
+			id = fmt.Sprintf("id-%d", len(seen)+1)
+			seen[sub[2]] = id
+		}
+		return sub[1] + id
+	})
+}
+
+// isoPattern finds ISO 8601 UTC times, plain or percent-encoded (in ETags
+// and continuation values), with any number of fractional digits.
+var isoPattern = regexp.MustCompile(`(\d{4}-\d\d-\d\dT\d\d)(:|%3A)(\d\d)(?::|%3A)(\d\d)(\.\d+)?Z`)
+
+// httpDatePattern finds RFC 1123 dates (the Date header).
+var httpDatePattern = regexp.MustCompile(`[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT`)
+
+// httpTimeFormat is the Date header's form (net/http's TimeFormat).
+const httpTimeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
+
+// maskTimes replaces every time within [from, to] — the recording's
+// wall-clock window, so the times a request sent (an entity's DateTime) stay
+// — with at, written in the form the server used.
+func maskTimes(resp string, from, to, at time.Time) string {
+	resp = isoPattern.ReplaceAllStringFunc(resp, func(m string) string {
+		sub := isoPattern.FindStringSubmatch(m)
+		plain := strings.NewReplacer("%3A", ":").Replace(m)
+		t, err := time.Parse(time.RFC3339Nano, plain)
+		if err != nil || t.Before(from) || t.After(to) {
+			return m
+		}
+		sep := sub[2]
+		frac := ""
+		if sub[5] != "" {
+			frac = "." + strings.Repeat("0", len(sub[5])-1)
+		}
+		return at.Format("2006-01-02T15") + sep + at.Format("04") + sep + at.Format("05") + frac + "Z"
+	})
+	return httpDatePattern.ReplaceAllStringFunc(resp, func(m string) string {
+		t, err := time.Parse(time.RFC1123, m)
+		if err != nil || t.Before(from) || t.After(to) {
+			return m
+		}
+		return at.Format(httpTimeFormat)
+	})
+}
