@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/persist"
 )
@@ -56,6 +57,7 @@ type dataOptions struct {
 	dir          string // "" for the default directory
 	inMemory     bool
 	compactBytes int64
+	profile      profile.Profile // the implementation the account behaves as
 	report       func(string)    // a cut tail, a failed compaction
 	fail         func(err error) // the log cannot write: the process must stop
 }
@@ -65,7 +67,7 @@ type dataOptions struct {
 func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 	if o.inMemory {
 		return account{
-			store:   store.New(store.Options{Clock: clock}),
+			store:   store.New(store.Options{Clock: clock, Profile: o.profile}),
 			summary: "in memory (--in-memory): gone when the server stops",
 			close:   func() error { return nil },
 		}, nil
@@ -77,12 +79,17 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 			return account{}, err
 		}
 		dir = d
+		if !o.profile.IsAzure() && o.profile.Name != "" {
+			// Another implementation's account is another account: Cosmos
+			// keeps tables Azure would fold into one (F-COSMOS-TABLE-CASE).
+			dir = d + "-" + o.profile.Name
+		}
 	}
 	lg, err := persist.Open(dir, persist.Options{CompactBytes: o.compactBytes, CloseCompactBytes: closeCompactBytes, Report: o.report, OnFail: o.fail})
 	if err != nil {
 		return account{}, err
 	}
-	st := store.New(store.Options{Clock: clock, Journal: lg})
+	st := store.New(store.Options{Clock: clock, Journal: lg, Profile: o.profile})
 	rep, err := lg.Recover(st)
 	if err != nil {
 		lg.Close()

@@ -1,6 +1,6 @@
 // Command tableplay runs the Azure Table service engine natively.
 //
-//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--allow-anonymous] [--quiet]
+//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--profile azure|cosmos] [--allow-anonymous] [--quiet]
 //
 // serves the Table API under /devstoreaccount1/ (the emulator's path-style
 // account, signed with the well-known key) and the playground page at /. The
@@ -30,9 +30,11 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/persist"
 	"github.com/tableplay/tableplay/site"
 )
@@ -52,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return checkDocsCommand(args[1:], stdout, stderr, time.Now)
 	}
 	if len(args) == 0 || args[0] != "serve" {
-		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]\n       tableplay check-docs PATH…")
+		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--profile azure|cosmos] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]\n       tableplay check-docs PATH…")
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -64,11 +66,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	inMemory := fs.Bool("in-memory", false, "keep the account in memory only: it is gone when the server stops")
 	compact := fs.Int64("compact-bytes", persist.DefaultCompactBytes, "log size at which the account is compacted into a snapshot")
 	memory := fs.String("memory", "auto", "soft memory limit (e.g. 2GiB); auto: twice the live heap, at least 256 MiB")
+	profName := fs.String("profile", profile.Default().Name, "the implementation to answer as: "+strings.Join(profile.Names(), ", ")+" (docs/profiles.md)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
 	if *inMemory && *data != "" {
 		return errors.New("--data and --in-memory exclude each other")
+	}
+	prof, ok := profile.ByName(*profName)
+	if !ok {
+		return fmt.Errorf("--profile %q: want one of %s", *profName, strings.Join(profile.Names(), ", "))
 	}
 	memLimit, err := parseMemory(*memory)
 	if err != nil {
@@ -80,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	defer ln.Close()
 	warn := log.New(stderr, "", log.LstdFlags)
-	acct, err := openAccount(dataOptions{dir: *data, inMemory: *inMemory, compactBytes: *compact,
+	acct, err := openAccount(dataOptions{dir: *data, inMemory: *inMemory, compactBytes: *compact, profile: prof,
 		report: func(s string) { warn.Print(s) },
 		fail: func(err error) {
 			// Memory is ahead of the disk: answering more requests would

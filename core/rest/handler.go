@@ -12,6 +12,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
@@ -40,7 +41,10 @@ type Options struct {
 
 // Handler serves the Table REST API of one account under /{account}/.
 type Handler struct {
-	store  *store.Store
+	store *store.Store
+	// prof is the implementation answered as: the store's, so the account
+	// and its HTTP face never disagree.
+	prof   profile.Profile
 	creds  Credentials
 	clock  func() time.Time
 	newID  func() string
@@ -55,7 +59,7 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
+	return &Handler{store: o.Store, prof: o.Store.Profile(), creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
 }
 
 // randomID returns a GUID-shaped id. Request ids and batch boundaries need

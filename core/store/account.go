@@ -8,12 +8,14 @@ import (
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
 // Store is one storage account's table service.
 type Store struct {
-	clock Clock
+	clock   Clock
+	profile profile.Profile // read-only after New
 
 	mu       sync.RWMutex
 	tables   map[string]*table // by lower-cased name
@@ -35,14 +37,24 @@ type Options struct {
 	// Journal, if set, records every change and makes it durable before
 	// the call that made it returns (see Journal).
 	Journal Journal
+	// Profile is the implementation the account behaves as; the zero
+	// value is Azure Table Storage.
+	Profile profile.Profile
 }
 
 // New returns an empty account.
 func New(o Options) *Store {
-	s := &Store{clock: o.Clock, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange, journal: o.Journal}
+	pr := o.Profile
+	if pr.Name == "" {
+		pr = profile.Default()
+	}
+	s := &Store{clock: o.Clock, profile: pr, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange, journal: o.Journal}
 	s.probes.New = func() any { return new(entity.Entity) }
 	return s
 }
+
+// Profile returns the implementation the account behaves as.
+func (s *Store) Profile() profile.Profile { return s.profile }
 
 func (s *Store) changed() {
 	if s.onChange != nil {
