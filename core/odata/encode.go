@@ -7,6 +7,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // Context says where a response body is written for: the account's base URL
@@ -21,6 +22,9 @@ type Context struct {
 	Table string
 	// Level is the metadata level the client asked for.
 	Level Level
+	// Emulator, when set, is how an emulator writes bodies differently
+	// (F-AZURITE-TIMESTAMP, F-AZURITE-QUERY-METADATA); nil for the service.
+	Emulator *profile.Emulator
 }
 
 // Projection is a $select: the property names asked for and the text as the
@@ -157,7 +161,10 @@ func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projec
 	b = slices.Grow(b, n)
 	start := len(b)
 	b = append(b, '{')
-	if c.Level != NoMetadata {
+	if c.Level != NoMetadata && c.Emulator != nil && c.Emulator.QueryElementURL { // F-AZURITE-QUERY-METADATA
+		b = appendMetadataURL(b, &Context{Base: c.Base, Table: "Tables"}, "/@Element", nil)
+		b = append(b, ',')
+	} else if c.Level != NoMetadata {
 		b = appendMetadataURL(b, c, "", sel)
 		b = append(b, ',')
 	}
@@ -184,7 +191,7 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 	b = append(b, "/$metadata#"...)
 	b = edm.AppendJSONStringContent(b, c.Table)
 	b = append(b, suffix...)
-	if sel != nil {
+	if sel != nil && (c.Emulator == nil || !c.Emulator.PlainSelect) { // F-AZURITE-SELECT
 		b = append(b, "&$select="...)
 		b = edm.AppendJSONStringContent(b, sel.Text)
 	}
@@ -203,7 +210,7 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, first, keep bool) []byte {
 	var m *entity.Members
 	switch {
-	case c.Level == NoMetadata || !s.all:
+	case c.Level == NoMetadata || !s.all || c.Emulator != nil:
 	case keep:
 		m = members(e)
 	default:
@@ -236,14 +243,14 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, fir
 		b = append(b, '/')
 		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
 		b = append(b, `","odata.etag":`...)
-		b = appendETagJSON(b, e.Timestamp)
+		b = c.appendETagJSON(b, e.Timestamp)
 		b = append(b, `,"odata.editLink":"`...)
 		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
 		b = append(b, '"')
 	} else if c.Level == MinimalMetadata {
 		comma()
 		b = append(b, `"odata.etag":`...)
-		b = appendETagJSON(b, e.Timestamp)
+		b = c.appendETagJSON(b, e.Timestamp)
 	}
 	if s.all || s.pk {
 		comma()
@@ -255,14 +262,10 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, fir
 		b = append(b, `"RowKey":`...)
 		b = edm.AppendJSONString(b, e.RowKey)
 	}
-	if s.all || s.ts {
+	last := c.Emulator != nil && c.Emulator.TimestampLast // F-AZURITE-TIMESTAMP
+	if (s.all || s.ts) && !last {
 		comma()
-		if c.Level == FullMetadata {
-			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
-		}
-		b = append(b, `"Timestamp":"`...)
-		b = e.Timestamp.AppendText(b)
-		b = append(b, '"')
+		b = c.appendTimestamp(b, e.Timestamp)
 	}
 	if m != nil && c.Level == FullMetadata {
 		if props := m.JSON[m.Props:]; len(props) > 0 {
@@ -284,13 +287,31 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, fir
 		b = appendProperty(b, c.Level, p.Name, p.Value)
 	}
 	for i, n := range s.custom {
-		if !s.seen[i] {
+		if !s.seen[i] && (c.Emulator == nil || !c.Emulator.PlainSelect) {
 			comma()
 			b = edm.AppendJSONString(b, n)
 			b = append(b, ":null"...) // F-SELECT-MISSING: a selected property the entity lacks
 		}
 	}
+	if last && (s.all || s.ts) {
+		comma()
+		b = c.appendTimestamp(b, e.Timestamp)
+	}
 	return b
+}
+
+// appendTimestamp writes the Timestamp member (annotated at full metadata).
+func (c *Context) appendTimestamp(b []byte, t edm.Ticks) []byte {
+	if c.Level == FullMetadata {
+		b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
+	}
+	b = append(b, `"Timestamp":"`...)
+	if c.Emulator != nil && c.Emulator.FixedTimestamp {
+		b = appendTicks7(b, t, ":")
+	} else {
+		b = t.AppendText(b)
+	}
+	return append(b, '"')
 }
 
 // members returns e's encoded members when the store keeps e: those
@@ -340,9 +361,13 @@ func AppendMembers(b []byte, e *entity.Entity) ([]byte, int) {
 
 // appendETagJSON writes ETag(t) as a JSON string (its two double quotes
 // escaped) without building the ETag first.
-func appendETagJSON(b []byte, t edm.Ticks) []byte {
+func (c *Context) appendETagJSON(b []byte, t edm.Ticks) []byte {
 	b = append(b, `"W/\"datetime'`...)
-	b = appendETagTime(b, t)
+	if c.Emulator != nil && c.Emulator.FixedTimestamp {
+		b = appendTicks7(b, t, "%3A")
+	} else {
+		b = appendETagTime(b, t)
+	}
 	return append(b, `'\""`...)
 }
 

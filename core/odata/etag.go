@@ -1,6 +1,7 @@
 package odata
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -18,6 +19,41 @@ func AppendETag(b []byte, t edm.Ticks) []byte {
 	b = append(b, `W/"datetime'`...)
 	b = appendETagTime(b, t)
 	return append(b, `'"`...)
+}
+
+// AppendETagAs is AppendETag with all seven fractional digits when fixed
+// is set, as Azurite writes it (F-AZURITE-TIMESTAMP).
+func AppendETagAs(b []byte, t edm.Ticks, fixed bool) []byte {
+	if !fixed {
+		return AppendETag(b, t)
+	}
+	b = append(b, `W/"datetime'`...)
+	b = appendTicks7(b, t, "%3A")
+	return append(b, `'"`...)
+}
+
+// appendTicks7 writes t's text form with all seven fractional digits,
+// each ':' written as colon.
+func appendTicks7(b []byte, t edm.Ticks, colon string) []byte {
+	start := len(b)
+	b = t.AppendText(b)
+	dot := bytes.LastIndexByte(b[start:], '.')
+	digits := 0
+	if dot < 0 {
+		b = append(b[:len(b)-1], '.')
+	} else {
+		digits = len(b) - start - dot - 2
+		b = b[:len(b)-1]
+	}
+	for ; digits < 7; digits++ {
+		b = append(b, '0')
+	}
+	b = append(b, 'Z')
+	if colon == ":" {
+		return b
+	}
+	text := strings.ReplaceAll(string(b[start:]), ":", colon)
+	return append(b[:start], text...)
 }
 
 // appendETagTime writes the Timestamp URL-encoded as in an ETag: the only

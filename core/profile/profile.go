@@ -39,6 +39,9 @@ type Profile struct {
 
 	// The fields below are the azurite-3.37 profile's (see azurite.go):
 	// they are left to that profile and read where Azurite decides.
+
+	// Emulator is how an emulator's headers and body forms differ.
+	Emulator Emulator
 }
 
 // Order is an order of query results.

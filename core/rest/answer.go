@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
@@ -23,6 +24,9 @@ func (x *exchange) execute(d decoded) {
 		return
 	}
 	res, f := op.Execute(x.h.store, o, x.grant.within())
+	if f != nil && o.Kind == op.GetTable && f.Err.Code == tableerr.ResourceNotFound && x.h.prof.Emulator.TableNotFoundRead {
+		f.Err = tableerr.New(tableerr.TableNotFound) // F-AZURITE-GET-TABLE
+	}
 	if f != nil {
 		if d.xml {
 			x.xmlFail(f.Err)
@@ -39,34 +43,50 @@ func (x *exchange) execute(d decoded) {
 		}
 		x.json(200, odata.AppendTables(nil, x.ctx(""), res.Tables.Names))
 	case op.TableCreated:
-		loc := x.base + "/" + odata.TablePath(res.Table)
-		h.Set("Location", loc)
+		if !x.h.prof.Emulator.NoLocation { // F-AZURITE-NO-LOCATION
+			loc := x.base + "/" + odata.TablePath(res.Table)
+			h.Set("Location", loc)
+			if !d.content {
+				h.Set("DataServiceId", loc)
+			}
+		}
 		if !d.content {
-			h.Set("DataServiceId", loc)
 			x.noContent()
 			return
 		}
 		x.json(201, odata.AppendTable(nil, x.ctx(""), res.Table))
 	case op.TableRead:
+		if x.h.prof.Emulator.TableReadIsList { // F-AZURITE-GET-TABLE
+			if res.Table != o.Table {
+				x.fail(tableerr.New(tableerr.TableNotFound))
+				return
+			}
+			x.json(200, odata.AppendTables(nil, x.ctx(""), nil))
+			return
+		}
 		x.json(200, odata.AppendTable(nil, x.ctx(""), res.Table))
 	case op.EntityPage:
 		x.queryPage(o, res)
 	case op.EntityRead:
-		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
+		x.set("Etag", valETag, x.etag(res.Entity.Timestamp))
 		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
 	case op.EntityCreated:
 		stored := res.Entity
 		etag, loc := x.etagAndLocation(o.Table, stored)
 		x.set("Etag", valETag, etag)
-		x.set("Location", valLocation, loc)
+		if !x.h.prof.Emulator.NoLocation { // F-AZURITE-NO-LOCATION
+			x.set("Location", valLocation, loc)
+			if !d.content {
+				h["Dataserviceid"] = x.vals[valLocation : valLocation+1 : valLocation+1]
+			}
+		}
 		if !d.content {
-			h["Dataserviceid"] = x.vals[valLocation : valLocation+1 : valLocation+1]
 			x.noContent()
 			return
 		}
 		x.entityJSON(201, o.Table, stored, nil)
 	case op.EntityWritten:
-		x.set("Etag", valETag, odata.ETag(res.Entity.Timestamp))
+		x.set("Etag", valETag, x.etag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
 			x.entityJSON(200, o.Table, res.Entity, nil)
 			return
@@ -113,9 +133,39 @@ func (x *exchange) location(table, pk, rk string) string {
 // stack as one text and copied once: both are read as long as the answer.
 func (x *exchange) etagAndLocation(table string, e *entity.Entity) (etag, loc string) {
 	var buf [576]byte
-	b := odata.AppendETag(buf[:0], e.Timestamp)
+	b := odata.AppendETagAs(buf[:0], e.Timestamp, x.h.prof.Emulator.FixedTimestamp)
 	n := len(b)
 	b = append(append(b, x.base...), '/')
 	s := string(odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey))
 	return s[:n], s[n:]
+}
+
+// etag is an entity's ETag header, in the profile's form.
+func (x *exchange) etag(t edm.Ticks) string {
+	if !x.h.prof.Emulator.FixedTimestamp {
+		return odata.ETag(t)
+	}
+	return string(odata.AppendETagAs(nil, t, true))
+}
+
+// emulatorError is e as the profile's emulator answers it
+// (F-AZURITE-EMPTY-CODE).
+func (x *exchange) emulatorError(e *tableerr.Error) *tableerr.Error {
+	rule := ""
+	if e.Rule != nil {
+		rule = e.Rule.ID
+	}
+	r, ok := x.h.prof.Emulator.Rewrite(rule, string(e.Code))
+	if !ok {
+		return e
+	}
+	c := *e
+	c.Code = tableerr.Code(r.Code)
+	if r.Status != 0 {
+		c.Status = r.Status
+	}
+	if r.Message != "" {
+		c.Message = r.Message
+	}
+	return &c
 }

@@ -3,6 +3,7 @@ package rest_test
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -13,9 +14,30 @@ import (
 // precision) and both sides number their ids in order of first appearance,
 // so a replay compares everything else byte for byte.
 
-// idPattern finds the ids a server invents per request: the request id and
-// the $batch response boundaries.
-var idPattern = regexp.MustCompile(`(X-Ms-Request-Id: |batchresponse_|changesetresponse_)([0-9A-Za-z-]{1,64})`)
+// idPattern finds the ids a server invents per request: the request id (a
+// header, and a line of error messages, &#xA; before it in XML) and the
+// $batch response boundaries.
+var idPattern = regexp.MustCompile(`(X-Ms-Request-Id: |RequestId:|batchresponse_|changesetresponse_)([0-9A-Za-z-]{1,64})`)
+
+// framing lists the header fields masked out on both sides: how a body is
+// framed and whether the connection stays open are the HTTP server's
+// (Azurite's Node server sends chunked bodies and Keep-Alive: timeout=5),
+// not the Table service's.
+var framing = []string{"Connection", "Content-Length", "Keep-Alive", "Transfer-Encoding"}
+
+// maskFraming drops the framing header fields of a rendered response.
+func maskFraming(resp string) string {
+	head, body, _ := strings.Cut(resp, "\n\n")
+	lines := strings.Split(head, "\n")
+	kept := lines[:1]
+	for _, l := range lines[1:] {
+		name, _, _ := strings.Cut(l, ":")
+		if !slices.Contains(framing, name) {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n") + "\n\n" + body
+}
 
 // maskIDs numbers the invented ids of a transcript's responses in order of
 // first appearance; seen is shared by all responses of one transcript.

@@ -38,8 +38,8 @@ var azuriteFlags = []string{"--inMemoryPersistence", "--skipApiVersionCheck", "-
 // recordCommand regenerates testdata/azurite.
 const recordCommand = "make record-azurite"
 
-// TestRecordAzurite sends the requests of every transcript in
-// testdata/transcripts, in order, to a fresh Azurite each, and writes its
+// TestRecordAzurite sends the requests of every transcript azuriteTranscripts
+// lists, in order, to a fresh Azurite each, and writes its
 // answers, masked (azurite_mask_test.go), to testdata/azurite.
 func TestRecordAzurite(t *testing.T) {
 	if *recordAzurite == "" {
@@ -64,7 +64,7 @@ func TestRecordAzurite(t *testing.T) {
 // azuriteHeader is the first lines of every recording.
 func azuriteHeader(name string) string {
 	return "# azurite: Azurite " + azuriteVersion + " (table service, " + strings.Join(azuriteFlags, " ") + ") answering the requests of transcripts/" + name + ".txt. NOT evidence about Azure: what the emulator does, for the azurite-3.37 profile. Regenerate with `" + recordCommand + "`.\n" +
-		"# masked: times within the recording's run are the replay's fixed clock in Azurite's own format; request ids and $batch boundaries are numbered in order of first appearance (on both sides); requests were signed (SharedKeyLite, x-ms-date) when sent and are written as the transcript has them\n"
+		"# masked: the framing header fields (Connection, Content-Length, Keep-Alive, Transfer-Encoding) are left out; times within the recording's run are the replay's fixed clock in Azurite's own format; request ids and $batch boundaries are numbered in order of first appearance (on both sides); requests were signed (SharedKeyLite, x-ms-date) when sent and are written as the transcript has them\n"
 }
 
 // recordOne replays one transcript's requests against a fresh Azurite.
@@ -92,7 +92,7 @@ func recordOne(name string, exchanges []exchangeText) (string, error) {
 	}
 	to := time.Now().Add(time.Minute)
 	for i, ex := range exchanges {
-		resp := maskIDs(maskTimes(out[i], from, to, replayClock), seen)
+		resp := maskIDs(maskTimes(maskFraming(out[i]), from, to, replayClock), seen)
 		b.WriteString(reqMarker + ex.request + "\n" + respMarker + resp + "\n")
 	}
 	return b.String(), nil

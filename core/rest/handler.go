@@ -12,6 +12,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
@@ -216,6 +217,9 @@ func (x *exchange) top(path string) source {
 func (x *exchange) respond(d decoded) {
 	if d.early == nil && honoursPrefer(d.op.Kind, x.query) {
 		x.applied = d.prefer
+		if k := d.op.Kind; x.applied == "" && x.h.prof.Emulator.AlwaysPreference && (k == op.CreateTable || k == op.Insert) { // F-AZURITE-PREFER-ECHO
+			x.applied = "return-content"
+		}
 	}
 	switch {
 	case d.early != nil:
@@ -342,11 +346,21 @@ func readAll(r *io.LimitedReader, size, want int64) ([]byte, error) {
 // headers sets the headers of every response (F-HEADERS), their values in
 // x.vals and their keys in canonical form, as Header.Set would write them.
 func (x *exchange) headers() Header {
-	x.set("Cache-Control", valCacheControl, "no-cache")
-	x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+	em := &x.h.prof.Emulator
+	server, version := "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0", x.version
+	if em.Server != "" { // F-AZURITE-SERVER
+		server = em.Server
+	}
+	if em.AnswerVersion != "" { // F-AZURITE-VERSION
+		version = em.AnswerVersion
+	}
+	if !em.BareHeaders { // F-AZURITE-BARE-HEADERS
+		x.set("Cache-Control", valCacheControl, "no-cache")
+		x.set("X-Content-Type-Options", valNoSniff, "nosniff")
+	}
+	x.set("Server", valServer, server)
 	x.set("X-Ms-Request-Id", valRequestID, x.id)
-	x.set("X-Ms-Version", valVersion, x.version)
-	x.set("X-Content-Type-Options", valNoSniff, "nosniff")
+	x.set("X-Ms-Version", valVersion, version)
 	x.set("Date", valDate, x.h.date.format(x.now))
 	if id := x.r.Header["X-Ms-Client-Request-Id"]; len(id) > 0 && id[0] != "" {
 		x.set("X-Ms-Client-Request-Id", valClientRequestID, id[0])
@@ -360,7 +374,11 @@ func (x *exchange) headers() Header {
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
 	x.headers()
-	x.set("Content-Type", valContentType, x.format.level.ContentType())
+	ct := x.format.level.ContentType()
+	if x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
+		ct, _, _ = strings.Cut(ct, ";streaming")
+	}
+	x.set("Content-Type", valContentType, ct)
 	x.set("Content-Length", valContentLength, strconv.Itoa(len(body)))
 	x.w.WriteHeader(status)
 	x.w.Write(body)
@@ -369,14 +387,25 @@ func (x *exchange) json(status int, body []byte) {
 // noContent writes a 204.
 func (x *exchange) noContent() {
 	x.headers()
+	if x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
+		x.set("Content-Type", valContentType, "application/json;odata=minimalmetadata")
+	}
 	x.w.WriteHeader(204)
 }
 
 // fail writes an error: its status and the odata.error body at the request's
 // metadata level (the service puts the code in the body only, F-HEADERS).
 func (x *exchange) fail(e *tableerr.Error) {
-	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
+	em := &x.h.prof.Emulator
+	e = x.emulatorError(e)
+	body := odata.AppendErrorAs(nil, e, x.id, edm.TicksFromTime(x.now), em.ErrorTimeMillis)
 	h := x.headers()
+	if em.AlwaysPreference { // F-AZURITE-PREFER-ECHO: never on an error
+		h.Del("Preference-Applied")
+	}
+	if em.ErrorCodeHeader && e.Code != "" { // F-AZURITE-ERROR-CODE-HEADER
+		h.Set("x-ms-error-code", string(e.Code))
+	}
 	h.Set("Content-Type", x.format.level.ContentType())
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	x.w.WriteHeader(e.Status)
@@ -397,5 +426,9 @@ func (x *exchange) failAuth(e *tableerr.Error) {
 }
 
 func (x *exchange) ctx(table string) *odata.Context {
-	return &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level}
+	c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level}
+	if em := &x.h.prof.Emulator; em.BodyForms() {
+		c.Emulator = em
+	}
+	return c
 }

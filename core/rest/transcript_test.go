@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
@@ -137,7 +138,10 @@ func renderResponse(r *http.Response) string {
 var replayClock = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // deterministicHandler has a fixed clock and counting request ids.
-func deterministicHandler() http.Handler {
+func deterministicHandler() http.Handler { return deterministicHandlerAs(profile.Azure()) }
+
+// deterministicHandlerAs is deterministicHandler answering as profile p.
+func deterministicHandlerAs(p profile.Profile) http.Handler {
 	clock := func() time.Time { return replayClock }
 	n := 0
 	ids := func() string {
@@ -147,7 +151,7 @@ func deterministicHandler() http.Handler {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = true
 	creds.TrustUnsigned = true // the recorded requests were signed; their signatures are not replayed
-	return resthttp.New(rest.New(rest.Options{Store: store.New(store.Options{Clock: clock}), Credentials: creds, Clock: clock, RequestID: ids}))
+	return resthttp.New(rest.New(rest.Options{Store: store.New(store.Options{Clock: clock, Profile: p}), Credentials: creds, Clock: clock, RequestID: ids}))
 }
 
 func TestTranscripts(t *testing.T) {
