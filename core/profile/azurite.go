@@ -8,14 +8,14 @@ func Azurite337() Profile {
 		Name:  "azurite-3.37",
 		Title: "Azurite 3.37",
 		Emulator: Emulator{
-			Server:            "Azurite-Table/3.37.0", // F-AZURITE-SERVER
-			AnswerVersion:     "2026-06-06",           // F-AZURITE-VERSION
-			BareHeaders:       true,                   // F-AZURITE-BARE-HEADERS
-			PlainContentType:  true,                   // F-AZURITE-CONTENT-TYPE
-			NoLocation:        true,                   // F-AZURITE-NO-LOCATION
-			AlwaysPreference:  true,                   // F-AZURITE-PREFER-ECHO
-			ErrorCodeHeader:   true,                   // F-AZURITE-ERROR-CODE-HEADER
-			ErrorTimeMillis:   true,                   // F-AZURITE-ERROR-TIME
+			Server:           "Azurite-Table/3.37.0", // F-AZURITE-SERVER
+			AnswerVersion:    "2026-06-06",           // F-AZURITE-VERSION
+			BareHeaders:      true,                   // F-AZURITE-BARE-HEADERS
+			PlainContentType: true,                   // F-AZURITE-CONTENT-TYPE
+			NoLocation:       true,                   // F-AZURITE-NO-LOCATION
+			AlwaysPreference: true,                   // F-AZURITE-PREFER-ECHO
+			ErrorCodeHeader:  true,                   // F-AZURITE-ERROR-CODE-HEADER
+			ErrorTimeMillis:  true,                   // F-AZURITE-ERROR-TIME
 			Rewrites: []Rewrite{ // F-AZURITE-EMPTY-CODE
 				{Match: "table-name-characters", Message: invalidName},
 				{Match: "table-name-reserved", Status: 400, Message: invalidName},
@@ -28,6 +28,7 @@ func Azurite337() Profile {
 			TableReadIsList:   true, // F-AZURITE-GET-TABLE
 			TableNotFoundRead: true, // F-AZURITE-GET-TABLE
 			QueryElementURL:   true, // F-AZURITE-QUERY-METADATA
+			BatchCrashes:      true, // F-AZURITE-BATCH-500
 		},
 	}
 }
@@ -83,6 +84,10 @@ type Emulator struct {
 	// …/$metadata#Tables/@Element, without the table or a $select
 	// (F-AZURITE-QUERY-METADATA).
 	QueryElementURL bool
+	// BatchCrashes answers a bare 500 to a $batch whose envelope is
+	// malformed, whose parts' URLs are relative or whose changeset is
+	// empty (F-AZURITE-BATCH-500).
+	BatchCrashes bool
 }
 
 // invalidName is Azurite's message for a table name it refuses, spelled

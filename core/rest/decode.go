@@ -45,6 +45,9 @@ type decoded struct {
 	// request as decoded.
 	single bool
 	get    *decoded
+	// crash says the profile's emulator fails on this $batch with a bare
+	// 500 (F-AZURITE-BATCH-500).
+	crash bool
 	// size is a Batch's body length, which sizes its answer's buffer.
 	size int
 }
@@ -240,7 +243,12 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.r.Stream == nil {
 			text = s.r.Text // the caller's own string of body
 		}
-		if !x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text) {
+		ok, crash := x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text)
+		if crash && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
+			d.crash = true
+			return d
+		}
+		if !ok {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}
 		d.size = len(body)
@@ -260,26 +268,29 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 // each as soon as it is read (its header block is read once), up to the
 // first that cannot be decoded; the parts after it are only read as the
 // envelope's. ok is false when the envelope is malformed anywhere, which
-// wins over any part's error: what was decoded is then dropped.
-func (x *exchange) decodeBatch(d *decoded, contentType string, body []byte, text string) (ok bool) {
+// wins over any part's error: what was decoded is then dropped. crash
+// says Azurite fails on this envelope (F-AZURITE-BATCH-500): it is
+// malformed, a part's URL is relative, or the changeset is empty.
+func (x *exchange) decodeBatch(d *decoded, contentType string, body []byte, text string) (ok, crash bool) {
 	x.parts = &partsState{}
 	defer func() { x.parts = nil }()
 	get, err := parseBatchText(contentType, body, text, func(p *batchPart, parts int) {
+		x.parts.relative = x.parts.relative || p.req.URL.Host == ""
 		x.decodeChangesetPart(d, p, parts)
 	})
 	if err != nil {
 		d.parts, d.op.Operations, d.failed = nil, nil, nil
-		return false
+		return false, true
 	}
 	if get != nil {
 		g := x.decode(x.partSource(get))
 		d.single, d.get = true, &g
-		return true
+		return true, get.req.URL.Host == ""
 	}
 	if len(d.op.Operations) > 0 {
 		d.op.Table = d.op.Operations[0].Table
 	}
-	return true
+	return true, x.parts.relative || len(d.parts) == 0
 }
 
 // decodeChangesetPart decodes a changeset's next part into d, unless a part
@@ -318,6 +329,8 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 
 // partsState is what the parts of a $batch share while they are decoded.
 type partsState struct {
+	// relative is set once a part's URL has no host.
+	relative bool
 	// query is the last part's query as read, by its text: the parts of a
 	// batch mostly carry the same one, read once (the maps are only read).
 	queryText string

@@ -215,6 +215,10 @@ func (x *exchange) top(path string) source {
 
 // respond answers a decoded request: its error, or its operation's result.
 func (x *exchange) respond(d decoded) {
+	if d.crash {
+		x.crash()
+		return
+	}
 	if d.early == nil && honoursPrefer(d.op.Kind, x.query) {
 		x.applied = d.prefer
 		if k := d.op.Kind; x.applied == "" && x.h.prof.Emulator.AlwaysPreference && (k == op.CreateTable || k == op.Insert) { // F-AZURITE-PREFER-ECHO
@@ -410,6 +414,18 @@ func (x *exchange) fail(e *tableerr.Error) {
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	x.w.WriteHeader(e.Status)
 	x.w.Write(body)
+}
+
+// crash writes the bare 500 Azurite answers when it throws
+// (F-AZURITE-BATCH-500): no body, no request id, only Date and Server.
+func (x *exchange) crash() {
+	h := x.headers()
+	for k := range h {
+		if k != "Date" && k != "Server" {
+			delete(h, k)
+		}
+	}
+	x.w.WriteHeader(500)
 }
 
 // failAuth writes an authentication failure as the live service does: 403,
