@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"net/url"
 	"strings"
 
@@ -244,7 +245,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 			text = s.r.Text // the caller's own string of body
 		}
 		ok, crash := x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text)
-		if crash && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
+		if (crash || !hasBatchBoundary(body)) && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
 			d.crash = true
 			return d
 		}
@@ -325,6 +326,23 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 		return
 	}
 	d.op.Operations = append(d.op.Operations, pd.op)
+}
+
+// hasBatchBoundary reports whether a $batch body holds a delimiter
+// "--batch_" and a word character, the one form of boundary Azurite finds
+// (F-AZURITE-BATCH-500).
+func hasBatchBoundary(body []byte) bool {
+	const delim = "--batch_"
+	for rest := body; ; {
+		i := bytes.Index(rest, []byte(delim))
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(delim):]
+		if len(rest) > 0 && (rest[0] == '_' || rest[0] >= '0' && rest[0] <= '9' || rest[0]|0x20 >= 'a' && rest[0]|0x20 <= 'z') {
+			return true
+		}
+	}
 }
 
 // partsState is what the parts of a $batch share while they are decoded.
