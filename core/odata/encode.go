@@ -3,6 +3,7 @@ package odata
 import (
 	"bytes"
 	"math"
+	"strconv"
 	"slices"
 
 	"github.com/tableplay/tableplay/core/edm"
@@ -284,6 +285,10 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, fir
 			s.seen[i] = true
 		}
 		comma()
+		if c.Emulator != nil && c.Emulator.JSNumbers && p.Value.Type() == edm.Double {
+			b = appendJSNumber(b, p.Name, p.Value)
+			continue
+		}
 		b = appendProperty(b, c.Level, p.Name, p.Value)
 	}
 	for i, n := range s.custom {
@@ -382,4 +387,31 @@ func appendProperty(b []byte, l Level, name string, v edm.Value) []byte {
 	b = edm.AppendJSONString(b, name)
 	b = append(b, ':')
 	return v.AppendJSON(b)
+}
+
+// appendJSNumber writes a Double member as Azurite does, through
+// JavaScript's number printing (F-AZURITE-DOUBLE): the shortest digits
+// that read back, plain from 1e-6 to 1e21 ("3", not "3.0"), otherwise
+// with an exponent of no padding ("1.5e+24", "1e-7"). A special value is
+// written as the service writes it.
+func appendJSNumber(b []byte, name string, v edm.Value) []byte {
+	f := v.Float()
+	if _, special := edm.DoubleSpecial(f); special {
+		return appendProperty(b, MinimalMetadata, name, v)
+	}
+	b = edm.AppendJSONString(b, name)
+	b = append(b, ':')
+	if a := math.Abs(f); a == 0 || a >= 1e-6 && a < 1e21 {
+		if f == 0 {
+			return append(b, '0')
+		}
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'e', -1, 64)
+	if e := bytes.IndexByte(b[start:], 'e'); e >= 0 && b[start+e+2] == '0' { // e+07 → e+7
+		i := start + e + 2
+		b = append(b[:i], b[i+1:]...)
+	}
+	return b
 }

@@ -22,13 +22,15 @@ func Azurite337() Profile {
 				{Match: "table-name-too-short"},
 				{Match: "table-name-too-long"},
 			},
-			PlainSelect:       true, // F-AZURITE-SELECT
-			FixedTimestamp:    true, // F-AZURITE-TIMESTAMP
-			TimestampLast:     true, // F-AZURITE-TIMESTAMP
-			TableReadIsList:   true, // F-AZURITE-GET-TABLE
-			TableNotFoundRead: true, // F-AZURITE-GET-TABLE
-			QueryElementURL:   true, // F-AZURITE-QUERY-METADATA
-			BatchCrashes:      true, // F-AZURITE-BATCH-500
+			PlainSelect:         true, // F-AZURITE-SELECT
+			FixedTimestamp:      true, // F-AZURITE-TIMESTAMP
+			TimestampLast:       true, // F-AZURITE-TIMESTAMP
+			TableReadIsList:     true, // F-AZURITE-GET-TABLE
+			TableNotFoundRead:   true, // F-AZURITE-GET-TABLE
+			QueryElementURL:     true, // F-AZURITE-QUERY-METADATA
+			BatchCrashes:        true, // F-AZURITE-BATCH-500
+			UpdatesIgnorePrefer: true, // F-AZURITE-PREFER-UPDATE
+			JSNumbers:           true, // F-AZURITE-DOUBLE
 		},
 	}
 }
@@ -88,6 +90,13 @@ type Emulator struct {
 	// malformed, whose parts' URLs are relative or whose changeset is
 	// empty (F-AZURITE-BATCH-500).
 	BatchCrashes bool
+	// UpdatesIgnorePrefer answers update, merge and their upserts with 204
+	// and no Preference-Applied whatever Prefer asks (F-AZURITE-PREFER-UPDATE).
+	UpdatesIgnorePrefer bool
+	// JSNumbers writes a Double as JavaScript prints a number: an
+	// integral one without a fraction (and so read back as Int32 or
+	// Int64), an exponent without padding (F-AZURITE-DOUBLE).
+	JSNumbers bool
 }
 
 // invalidName is Azurite's message for a table name it refuses, spelled
@@ -123,5 +132,5 @@ func (e *Emulator) Rewrite(rule, code string) (Rewrite, bool) {
 // BodyForms reports whether the emulator writes entity bodies in a form of
 // its own (a Timestamp's digits or place, a query's metadata URL).
 func (e *Emulator) BodyForms() bool {
-	return e.FixedTimestamp || e.TimestampLast || e.QueryElementURL || e.PlainSelect
+	return e.FixedTimestamp || e.TimestampLast || e.QueryElementURL || e.PlainSelect || e.JSNumbers
 }

@@ -205,7 +205,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		o.IfMatch = m
 	}
 	switch always, byPrefer := jsonAnswer(k.Answer()); {
-	case always, byPrefer && d.prefer == "return-content" && honoursPrefer(k, s.query):
+	case always, byPrefer && d.prefer == "return-content" && x.honoursPrefer(k, s.query):
 		// The answer is JSON, the entity by Prefer included (F-PREFER).
 		if err := needJSON(); err != nil {
 			return fail(err)

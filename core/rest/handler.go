@@ -104,6 +104,7 @@ type exchange struct {
 	// /{account}-secondary/ (F-STATS-SECONDARY).
 	secondary bool
 	applied   string // Preference-Applied to echo, if any
+	kind      op.Kind // the operation, once decoded
 	grant     *grant // what a shared access signature allows, when one signed the request
 	// authenticated is set once the credentials were checked; anonymous
 	// when the request carried none and the host lets it in.
@@ -219,7 +220,8 @@ func (x *exchange) respond(d decoded) {
 		x.crash()
 		return
 	}
-	if d.early == nil && honoursPrefer(d.op.Kind, x.query) {
+	x.kind = d.op.Kind
+	if d.early == nil && x.honoursPrefer(d.op.Kind, x.query) {
 		x.applied = d.prefer
 		if k := d.op.Kind; x.applied == "" && x.h.prof.Emulator.AlwaysPreference && (k == op.CreateTable || k == op.Insert) { // F-AZURITE-PREFER-ECHO
 			x.applied = "return-content"
@@ -391,8 +393,9 @@ func (x *exchange) json(status int, body []byte) {
 // noContent writes a 204.
 func (x *exchange) noContent() {
 	x.headers()
-	if x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
-		x.set("Content-Type", valContentType, "application/json;odata=minimalmetadata")
+	if k := x.kind; x.h.prof.Emulator.PlainContentType && (k == op.CreateTable || k == op.DeleteTable || k == op.Insert) { // F-AZURITE-CONTENT-TYPE
+		ct, _, _ := strings.Cut(x.format.level.ContentType(), ";streaming")
+		x.set("Content-Type", valContentType, ct)
 	}
 	x.w.WriteHeader(204)
 }
