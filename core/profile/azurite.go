@@ -1,5 +1,7 @@
 package profile
 
+import "strings"
+
 // Azurite337 is Azurite 3.37's table service, as its recorded answers to
 // the transcripts' requests show it (core/rest/testdata/azurite); each
 // field names its docs/fidelity.md entry.
@@ -21,6 +23,7 @@ func Azurite337() Profile {
 				{Match: "table-name-reserved", Status: 400, Message: invalidName},
 				{Match: "table-name-too-short"},
 				{Match: "table-name-too-long"},
+				{Match: "InvalidInput", Prefix: "Syntax error", Code: "InvalidInput", Message: "The query condition specified in the request is invalid."},
 			},
 			PlainSelect:         true, // F-AZURITE-SELECT
 			FixedTimestamp:      true, // F-AZURITE-TIMESTAMP
@@ -116,13 +119,16 @@ type Rewrite struct {
 	Status int
 	// Message, when set, is the message answered instead.
 	Message string
+	// Prefix, when set, narrows Match to the errors whose message starts
+	// with it.
+	Prefix string
 }
 
-// Rewrite returns the rewrite for an error of code that broke the rule
-// with id rule ("" for none), and whether there is one.
-func (e *Emulator) Rewrite(rule, code string) (Rewrite, bool) {
+// Rewrite returns the rewrite for an error of code and message that broke
+// the rule with id rule ("" for none), and whether there is one.
+func (e *Emulator) Rewrite(rule, code, message string) (Rewrite, bool) {
 	for _, r := range e.Rewrites {
-		if r.Match == rule && rule != "" || r.Match == code {
+		if (r.Match == rule && rule != "" || r.Match == code) && strings.HasPrefix(message, r.Prefix) {
 			return r, true
 		}
 	}

@@ -155,7 +155,7 @@ func (x *exchange) emulatorError(e *tableerr.Error) *tableerr.Error {
 	if e.Rule != nil {
 		rule = e.Rule.ID
 	}
-	r, ok := x.h.prof.Emulator.Rewrite(rule, string(e.Code))
+	r, ok := x.h.prof.Emulator.Rewrite(rule, string(e.Code), e.Message)
 	if !ok {
 		return e
 	}

@@ -45,7 +45,7 @@ func TestRecordAzurite(t *testing.T) {
 	if *recordAzurite == "" {
 		t.Skip("records only with -record-azurite (make record-azurite)")
 	}
-	for _, name := range transcripts {
+	for _, name := range azuriteTranscripts {
 		raw, err := os.ReadFile(filepath.Join("testdata", "transcripts", name+".txt"))
 		if err != nil {
 			t.Fatal(err)

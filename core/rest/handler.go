@@ -103,9 +103,9 @@ type exchange struct {
 	// secondary is set for the account's read-only secondary endpoint,
 	// /{account}-secondary/ (F-STATS-SECONDARY).
 	secondary bool
-	applied   string // Preference-Applied to echo, if any
+	applied   string  // Preference-Applied to echo, if any
 	kind      op.Kind // the operation, once decoded
-	grant     *grant // what a shared access signature allows, when one signed the request
+	grant     *grant  // what a shared access signature allows, when one signed the request
 	// authenticated is set once the credentials were checked; anonymous
 	// when the request carried none and the host lets it in.
 	authenticated, anonymous bool
