@@ -188,6 +188,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzRedo$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadBlocks$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckCors$$' -fuzztime $(FUZZTIME) ./core/store
+	$(GO) test -run '^$$' -fuzz '^FuzzCosmosToken$$' -fuzztime $(FUZZTIME) ./core/store
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFrames$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzRecover$$' -fuzztime $(FUZZTIME) ./persist
 	$(GO) test -run '^$$' -fuzz '^FuzzReadSnapshot$$' -fuzztime $(FUZZTIME) ./persist

@@ -127,6 +127,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "connection string: %s\n", connectionString(ln.Addr().String()))
 	fmt.Fprintf(stdout, "account:           %s\n", acct.summary)
+	if !prof.IsAzure() {
+		fmt.Fprintf(stdout, "profile:           %s, answering as %s (docs/profiles.md)\n", prof.Name, prof.Title)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -3,8 +3,8 @@ package odata
 import (
 	"bytes"
 	"math"
-	"strconv"
 	"slices"
+	"strconv"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -26,6 +26,9 @@ type Context struct {
 	// Emulator, when set, is how an emulator writes bodies differently
 	// (F-AZURITE-TIMESTAMP, F-AZURITE-QUERY-METADATA); nil for the service.
 	Emulator *profile.Emulator
+	// Style is the shape of the bodies: Azure Storage's (the zero value)
+	// or Cosmos DB's (F-COSMOS-BODIES, cosmos.go).
+	Style profile.BodyStyle
 }
 
 // Projection is a $select: the property names asked for and the text as the
@@ -106,6 +109,9 @@ func (s *selection) find(name string) int {
 // AppendEntity appends a single-entity body (get entity, insert with
 // return-content): odata.metadata ends in "/@Element".
 func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byte {
+	if c.Style == profile.CosmosBodies {
+		return appendCosmosEntity(b, c, e, sel)
+	}
 	if b == nil {
 		b = make([]byte, 0, sizeHint(c, e))
 	}
@@ -145,6 +151,9 @@ func AppendEntities(b []byte, c *Context, es []*entity.Entity, sel *Projection) 
 // how many entities it wrote. The first entity is always written, so a
 // body passes limit only when that one entity alone does.
 func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projection, limit int) ([]byte, int) {
+	if c.Style == profile.CosmosBodies {
+		return appendCosmosEntities(b, c, es, sel, limit)
+	}
 	s := sel.prepare()
 	nulls := 0 // the most the selected names add to an entity, as nulls
 	for _, name := range s.custom {
@@ -312,7 +321,7 @@ func (c *Context) appendTimestamp(b []byte, t edm.Ticks) []byte {
 	}
 	b = append(b, `"Timestamp":"`...)
 	if c.Emulator != nil && c.Emulator.FixedTimestamp {
-		b = appendTicks7(b, t, ":")
+		b = appendTime7(b, t)
 	} else {
 		b = t.AppendText(b)
 	}
@@ -369,7 +378,7 @@ func AppendMembers(b []byte, e *entity.Entity) ([]byte, int) {
 func (c *Context) appendETagJSON(b []byte, t edm.Ticks) []byte {
 	b = append(b, `"W/\"datetime'`...)
 	if c.Emulator != nil && c.Emulator.FixedTimestamp {
-		b = appendTicks7(b, t, "%3A")
+		b = appendTime7URL(b, t)
 	} else {
 		b = appendETagTime(b, t)
 	}

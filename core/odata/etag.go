@@ -1,10 +1,10 @@
 package odata
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // ETag returns an entity's ETag for its Timestamp (F-TIMESTAMP-ETAG):
@@ -21,39 +21,35 @@ func AppendETag(b []byte, t edm.Ticks) []byte {
 	return append(b, `'"`...)
 }
 
-// AppendETagAs is AppendETag with all seven fractional digits when fixed
-// is set, as Azurite writes it (F-AZURITE-TIMESTAMP).
-func AppendETagAs(b []byte, t edm.Ticks, fixed bool) []byte {
-	if !fixed {
-		return AppendETag(b, t)
+// ETagIn is ETag in a profile's body style: the Cosmos form writes the
+// time with all seven fractional digits (F-COSMOS-BODIES).
+func ETagIn(style profile.BodyStyle, t edm.Ticks) string {
+	if style != profile.CosmosBodies {
+		return ETag(t)
 	}
-	b = append(b, `W/"datetime'`...)
-	b = appendTicks7(b, t, "%3A")
-	return append(b, `'"`...)
+	return ETag7(t)
 }
 
-// appendTicks7 writes t's text form with all seven fractional digits,
-// each ':' written as colon.
-func appendTicks7(b []byte, t edm.Ticks, colon string) []byte {
-	start := len(b)
-	b = t.AppendText(b)
-	dot := bytes.LastIndexByte(b[start:], '.')
-	digits := 0
-	if dot < 0 {
-		b = append(b[:len(b)-1], '.')
-	} else {
-		digits = len(b) - start - dot - 2
-		b = b[:len(b)-1]
+// ETag7 is ETag with the time's seven fractional digits all written, as
+// Cosmos DB (F-COSMOS-BODIES) and Azurite (F-AZURITE-TIMESTAMP) write it.
+func ETag7(t edm.Ticks) string {
+	var buf [64]byte
+	b := append(buf[:0], `W/"datetime'`...)
+	b = appendTime7URL(b, t)
+	return string(append(b, `'"`...))
+}
+
+// appendTime7URL is appendTime7 with its colons URL-encoded, as in an ETag.
+func appendTime7URL(b []byte, t edm.Ticks) []byte {
+	var tmp [40]byte
+	for _, c := range appendTime7(tmp[:0], t) {
+		if c == ':' {
+			b = append(b, "%3A"...)
+		} else {
+			b = append(b, c)
+		}
 	}
-	for ; digits < 7; digits++ {
-		b = append(b, '0')
-	}
-	b = append(b, 'Z')
-	if colon == ":" {
-		return b
-	}
-	text := strings.ReplaceAll(string(b[start:]), ":", colon)
-	return append(b[:start], text...)
+	return b
 }
 
 // appendETagTime writes the Timestamp URL-encoded as in an ETag: the only

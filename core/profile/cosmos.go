@@ -8,12 +8,15 @@ func Cosmos() Profile {
 		Name:                    "cosmos",
 		Title:                   "Azure Cosmos DB for Table",
 		CaseSensitiveTableNames: true,                                               // F-COSMOS-TABLE-CASE
-		Order:                   CreationOrder,                                      // F-COSMOS-ORDER
-		MaxKeyBytes:             255,                                                // F-COSMOS-KEY-SIZE
+		Order:                   WriteOrder,                                         // F-COSMOS-ORDER
+		MaxRowKeyBytes:          255,                                                // F-COSMOS-ROWKEY-SIZE
+		Reserved:                []string{"ID", "rid", "etag", "ResourceId"},        // F-COSMOS-RESERVED-NAMES
 		MaxBatchBytes:           2 << 20,                                            // F-COSMOS-BATCH-SIZE
-		Lacks:                   TableACL | ServiceProperties | ServiceStats | CORS, // F-COSMOS-NO-ACL, F-COSMOS-NO-SERVICE
-		Absent:                  Absent{Status: 400, Code: "NotImplemented"},
-		Errors:                  CosmosErrors, // F-COSMOS-ERRORS
-		ETags:                   CosmosETags,  // F-COSMOS-ETAG
+		Lacks:                   TableACL | ServiceProperties | ServiceStats | CORS, // F-COSMOS-NO-ACL, F-COSMOS-NO-SERVICE, F-COSMOS-NO-CORS
+		Absent:                  Absent{Status: 501, Code: "NotImplemented"},
+		Errors:                  CosmosErrors,  // F-COSMOS-ERRORS
+		Bodies:                  CosmosBodies,  // F-COSMOS-BODIES
+		Headers:                 CosmosHeaders, // F-COSMOS-HEADERS
+		Tokens:                  CosmosTokens,  // F-COSMOS-TOKENS
 	}
 }

@@ -15,9 +15,12 @@ type Profile struct {
 	CaseSensitiveTableNames bool
 	// Order is the order of query results within a page and across pages.
 	Order Order
-	// MaxKeyBytes, when set, bounds PartitionKey and RowKey by their UTF-8
-	// bytes instead of Azure's 512 UTF-16 code units (F-COSMOS-KEY-SIZE).
-	MaxKeyBytes int
+	// MaxRowKeyBytes, when set, bounds a RowKey by its UTF-8 bytes, on
+	// top of Azure's 512 UTF-16 code units (F-COSMOS-ROWKEY-SIZE).
+	MaxRowKeyBytes int
+	// Reserved lists property names, compared without regard to case,
+	// that an entity may not carry here (F-COSMOS-RESERVED-NAMES).
+	Reserved []string
 	// MaxBatchBytes, when set, bounds a $batch request's body in bytes
 	// instead of the 4 MiB every request may carry (F-COSMOS-BATCH-SIZE).
 	MaxBatchBytes int
@@ -28,14 +31,13 @@ type Profile struct {
 	Absent Absent
 	// Errors is the shape of error bodies and the wording of messages.
 	Errors ErrorStyle
-	// ETags is the shape of entity and table ETags.
-	ETags ETagStyle
-	// TimestampDigits, when set, is the number of fractional-second digits
-	// a Timestamp keeps (Azure keeps 7).
-	TimestampDigits int
-	// Reserved lists property names, besides the system ones, that an
-	// entity may not use here (F-COSMOS-RESERVED-NAMES).
-	Reserved []string
+	// Bodies is the shape of JSON entity and table bodies: the order of
+	// their members, their metadata URLs, the digits of a DateTime.
+	Bodies BodyStyle
+	// Headers is the set of header fields every answer carries.
+	Headers HeaderStyle
+	// Tokens is the form of query continuation tokens.
+	Tokens TokenStyle
 
 	// The fields below are the azurite-3.37 profile's (see azurite.go):
 	// they are left to that profile and read where Azurite decides.
@@ -49,11 +51,11 @@ type Order int
 
 // The orders of query results.
 const (
-	// KeyOrder sorts by PartitionKey, then RowKey (F-ORDER).
+	// KeyOrder sorts by PartitionKey, then RowKey.
 	KeyOrder Order = iota
-	// CreationOrder returns entities in the order they were first
-	// inserted, whatever their keys (F-COSMOS-ORDER).
-	CreationOrder
+	// WriteOrder returns entities in the order they were last written,
+	// whatever their keys (F-COSMOS-ORDER).
+	WriteOrder
 )
 
 // Endpoints is a set of the service's non-entity endpoints.
@@ -95,15 +97,47 @@ const (
 	CosmosErrors
 )
 
-// ETagStyle is a shape of ETags.
-type ETagStyle int
+// BodyStyle is a shape of JSON bodies.
+type BodyStyle int
 
-// The ETag styles.
+// The body styles.
 const (
-	// TimestampETags are W/"datetime'…'" built from the Timestamp (F-ETAG).
-	TimestampETags ETagStyle = iota
-	// CosmosETags are the shape the Cosmos endpoint writes (F-COSMOS-ETAG).
-	CosmosETags
+	// StorageBodies put odata.metadata first and the keys and Timestamp
+	// before the custom properties.
+	StorageBodies BodyStyle = iota
+	// CosmosBodies put odata.metadata last in feeds, keep the properties
+	// in the order they were sent with Timestamp last, name the table in
+	// an entity's metadata URL and write every DateTime with seven
+	// fractional digits (F-COSMOS-BODIES).
+	CosmosBodies
+)
+
+// HeaderStyle is a set of answer header fields.
+type HeaderStyle int
+
+// The header styles.
+const (
+	// StorageHeaders are Azure Storage's: Cache-Control, Server,
+	// X-Content-Type-Options, x-ms-version and the media type with
+	// streaming and charset parameters (F-HEADERS).
+	StorageHeaders HeaderStyle = iota
+	// CosmosHeaders are the Cosmos gateway's: no Cache-Control,
+	// X-Content-Type-Options or x-ms-version, its own Server, a bare media
+	// type, application/json on answers without a body, an ETag on a new
+	// table (F-COSMOS-HEADERS).
+	CosmosHeaders
+)
+
+// TokenStyle is a form of continuation tokens.
+type TokenStyle int
+
+// The token styles.
+const (
+	// StorageTokens name the next entity's keys (F-CONTINUATION-TOKEN).
+	StorageTokens TokenStyle = iota
+	// CosmosTokens are an opaque JSON document in NextPartitionKey and
+	// "NA" in NextRowKey (F-COSMOS-TOKENS).
+	CosmosTokens
 )
 
 // Azure is Azure Table Storage: tableplay's behaviour with no difference.

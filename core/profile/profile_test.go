@@ -26,8 +26,8 @@ func TestByNameAndNames(t *testing.T) {
 
 func TestAzureIsTheZeroDifference(t *testing.T) {
 	a := Azure()
-	if a.CaseSensitiveTableNames || a.Order != KeyOrder || a.MaxKeyBytes != 0 || a.MaxBatchBytes != 0 ||
-		a.Lacks != 0 || a.Errors != StorageErrors || a.ETags != TimestampETags || a.TimestampDigits != 0 || a.Reserved != nil {
+	if a.CaseSensitiveTableNames || a.Order != KeyOrder || a.MaxRowKeyBytes != 0 || a.Reserved != nil || a.MaxBatchBytes != 0 ||
+		a.Lacks != 0 || a.Errors != StorageErrors || a.Bodies != StorageBodies || a.Headers != StorageHeaders || a.Tokens != StorageTokens {
 		t.Fatalf("Azure() changes something: %+v", a)
 	}
 	if !Default().IsAzure() || Cosmos().IsAzure() {

@@ -5,6 +5,7 @@ import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/xmlbody"
 )
@@ -49,6 +50,9 @@ func (x *exchange) execute(d decoded) {
 			if !d.content {
 				h.Set("DataServiceId", loc)
 			}
+		}
+		if x.h.prof.Headers == profile.CosmosHeaders { // a table has an ETag there (F-COSMOS-HEADERS)
+			x.set("Etag", valETag, odata.ETagIn(x.h.prof.Bodies, edm.TicksFromTime(x.now)))
 		}
 		if !d.content {
 			x.noContent()
@@ -133,7 +137,12 @@ func (x *exchange) location(table, pk, rk string) string {
 // stack as one text and copied once: both are read as long as the answer.
 func (x *exchange) etagAndLocation(table string, e *entity.Entity) (etag, loc string) {
 	var buf [576]byte
-	b := odata.AppendETagAs(buf[:0], e.Timestamp, x.h.prof.Emulator.FixedTimestamp)
+	var b []byte
+	if x.h.prof.Bodies == profile.CosmosBodies || x.h.prof.Emulator.FixedTimestamp {
+		b = append(buf[:0], x.etag(e.Timestamp)...)
+	} else {
+		b = odata.AppendETag(buf[:0], e.Timestamp)
+	}
 	n := len(b)
 	b = append(append(b, x.base...), '/')
 	s := string(odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey))
@@ -142,10 +151,10 @@ func (x *exchange) etagAndLocation(table string, e *entity.Entity) (etag, loc st
 
 // etag is an entity's ETag header, in the profile's form.
 func (x *exchange) etag(t edm.Ticks) string {
-	if !x.h.prof.Emulator.FixedTimestamp {
-		return odata.ETag(t)
+	if x.h.prof.Emulator.FixedTimestamp { // F-AZURITE-TIMESTAMP
+		return odata.ETag7(t)
 	}
-	return string(odata.AppendETagAs(nil, t, true))
+	return odata.ETagIn(x.h.prof.Bodies, t)
 }
 
 // emulatorError is e as the profile's emulator answers it

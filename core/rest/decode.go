@@ -244,6 +244,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.r.Stream == nil {
 			text = s.r.Text // the caller's own string of body
 		}
+		if m := x.h.prof.MaxBatchBytes; m > 0 && len(body) > m {
+			return fail(tableerr.New(tableerr.RequestBodyTooLarge)) // F-COSMOS-BATCH-SIZE
+		}
 		ok, crash := x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text)
 		if (crash || !hasBatchBoundary(body)) && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
 			d.crash = true

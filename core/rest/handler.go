@@ -158,6 +158,21 @@ func (h *Handler) begin(w ResponseWriter, header Header, r Request) *exchange {
 	return &exchange{h: h, w: w, out: header, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
 }
 
+// lacks reports whether the profile's implementation has no endpoint for
+// an operation of kind k.
+func (x *exchange) lacks(k op.Kind) bool {
+	l := x.h.prof.Lacks
+	switch k {
+	case op.GetACL, op.SetACL:
+		return l.Has(profile.TableACL)
+	case op.GetProperties, op.SetProperties:
+		return l.Has(profile.ServiceProperties)
+	case op.GetStats:
+		return l.Has(profile.ServiceStats)
+	}
+	return false
+}
+
 // guard, deferred, answers a panic with a 500 InternalError.
 func (x *exchange) guard() {
 	if p := recover(); p != nil {
@@ -200,6 +215,10 @@ func (x *exchange) prelude() (path string, ok bool) {
 	} else {
 		x.version = v
 	}
+	if r.Method == "OPTIONS" && x.h.prof.Lacks.Has(profile.CORS) {
+		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()}) // F-COSMOS-NO-CORS
+		return "", false
+	}
 	if r.Method == "OPTIONS" {
 		x.preflight() // CORS preflights carry no credentials
 		return "", false
@@ -228,6 +247,10 @@ func (x *exchange) respond(d decoded) {
 		}
 	}
 	switch {
+	case d.early == nil && x.lacks(d.op.Kind):
+		// An endpoint this profile's implementation does not serve
+		// (F-COSMOS-NO-ACL, F-COSMOS-NO-SERVICE).
+		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()})
 	case d.early != nil:
 		x.fail(d.early)
 	case d.denied != nil:
@@ -353,20 +376,25 @@ func readAll(r *io.LimitedReader, size, want int64) ([]byte, error) {
 // x.vals and their keys in canonical form, as Header.Set would write them.
 func (x *exchange) headers() Header {
 	em := &x.h.prof.Emulator
-	server, version := "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0", x.version
-	if em.Server != "" { // F-AZURITE-SERVER
-		server = em.Server
-	}
-	if em.AnswerVersion != "" { // F-AZURITE-VERSION
-		version = em.AnswerVersion
-	}
-	if !em.BareHeaders { // F-AZURITE-BARE-HEADERS
+	switch {
+	case x.h.prof.Headers == profile.CosmosHeaders:
+		// The Cosmos gateway writes neither Cache-Control nor
+		// X-Content-Type-Options nor x-ms-version (F-COSMOS-HEADERS).
+		x.set("Server", valServer, "Microsoft-HTTPAPI/2.0")
+	case em.Server != "":
+		// Azurite names itself, answers its own version whatever was
+		// asked, and writes neither Cache-Control nor
+		// X-Content-Type-Options (F-AZURITE-SERVER, F-AZURITE-VERSION,
+		// F-AZURITE-BARE-HEADERS).
+		x.set("Server", valServer, em.Server)
+		x.set("X-Ms-Version", valVersion, em.AnswerVersion)
+	default:
 		x.set("Cache-Control", valCacheControl, "no-cache")
+		x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+		x.set("X-Ms-Version", valVersion, x.version)
 		x.set("X-Content-Type-Options", valNoSniff, "nosniff")
 	}
-	x.set("Server", valServer, server)
 	x.set("X-Ms-Request-Id", valRequestID, x.id)
-	x.set("X-Ms-Version", valVersion, version)
 	x.set("Date", valDate, x.h.date.format(x.now))
 	if id := x.r.Header["X-Ms-Client-Request-Id"]; len(id) > 0 && id[0] != "" {
 		x.set("X-Ms-Client-Request-Id", valClientRequestID, id[0])
@@ -380,22 +408,30 @@ func (x *exchange) headers() Header {
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
 	x.headers()
-	ct := x.format.level.ContentType()
-	if x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
-		ct, _, _ = strings.Cut(ct, ";streaming")
-	}
-	x.set("Content-Type", valContentType, ct)
+	x.set("Content-Type", valContentType, x.contentType(x.format.level))
 	x.set("Content-Length", valContentLength, strconv.Itoa(len(body)))
 	x.w.WriteHeader(status)
 	x.w.Write(body)
 }
 
-// noContent writes a 204.
+// contentType is the Content-Type of a JSON body at level l: Storage's
+// with its streaming and charset parameters, or the Cosmos gateway's and
+// Azurite's bare one (F-COSMOS-HEADERS, F-AZURITE-CONTENT-TYPE).
+func (x *exchange) contentType(l odata.Level) string {
+	if x.h.prof.Headers == profile.CosmosHeaders || x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
+		return "application/json;odata=" + l.String()
+	}
+	return l.ContentType()
+}
+
+// noContent writes a 204; the Cosmos gateway types even that
+// (F-COSMOS-HEADERS).
 func (x *exchange) noContent() {
 	x.headers()
-	if k := x.kind; x.h.prof.Emulator.PlainContentType && (k == op.CreateTable || k == op.DeleteTable || k == op.Insert) { // F-AZURITE-CONTENT-TYPE
-		ct, _, _ := strings.Cut(x.format.level.ContentType(), ";streaming")
-		x.set("Content-Type", valContentType, ct)
+	if x.h.prof.Headers == profile.CosmosHeaders {
+		x.set("Content-Type", valContentType, "application/json")
+	} else if k := x.kind; x.h.prof.Emulator.PlainContentType && (k == op.CreateTable || k == op.DeleteTable || k == op.Insert) { // F-AZURITE-CONTENT-TYPE
+		x.set("Content-Type", valContentType, x.contentType(x.format.level))
 	}
 	x.w.WriteHeader(204)
 }
@@ -403,6 +439,16 @@ func (x *exchange) noContent() {
 // fail writes an error: its status and the odata.error body at the request's
 // metadata level (the service puts the code in the body only, F-HEADERS).
 func (x *exchange) fail(e *tableerr.Error) {
+	if x.h.prof.Errors == profile.CosmosErrors {
+		// Full metadata whatever was asked (F-COSMOS-ERRORS).
+		body := odata.AppendCosmosError(nil, e, x.id)
+		h := x.headers()
+		h.Set("Content-Type", x.contentType(odata.FullMetadata))
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		x.w.WriteHeader(e.Status)
+		x.w.Write(body)
+		return
+	}
 	em := &x.h.prof.Emulator
 	e = x.emulatorError(e)
 	body := odata.AppendErrorAs(nil, e, x.id, edm.TicksFromTime(x.now), em.ErrorTimeMillis)
@@ -445,7 +491,7 @@ func (x *exchange) failAuth(e *tableerr.Error) {
 }
 
 func (x *exchange) ctx(table string) *odata.Context {
-	c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level}
+	c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level, Style: x.h.prof.Bodies}
 	if em := &x.h.prof.Emulator; em.BodyForms() {
 		c.Emulator = em
 	}

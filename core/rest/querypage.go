@@ -3,6 +3,7 @@ package rest
 import (
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -21,7 +22,11 @@ func (x *exchange) queryPage(o op.Operation, res op.Result) {
 	body, n := odata.AppendEntitiesWithin(buf.b[:0], x.ctx(o.Table), page.Entities, projection(o, res), MaxPageBody)
 	if n < len(page.Entities) {
 		next := page.Entities[n]
-		page.NextPartitionKey, page.NextRowKey = store.EncodeToken(next.PartitionKey), store.EncodeToken(next.RowKey)
+		if x.h.prof.Order == profile.WriteOrder {
+			page.NextPartitionKey, page.NextRowKey = store.EncodeCosmosToken(next.Timestamp, next.PartitionKey, next.RowKey), store.CosmosRowToken
+		} else {
+			page.NextPartitionKey, page.NextRowKey = store.EncodeToken(next.PartitionKey), store.EncodeToken(next.RowKey)
+		}
 		page.Entities = page.Entities[:n]
 	}
 	noteQuery(&x.r, &page)

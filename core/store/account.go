@@ -53,8 +53,24 @@ func New(o Options) *Store {
 	return s
 }
 
-// Profile returns the implementation the account behaves as.
-func (s *Store) Profile() profile.Profile { return s.profile }
+// Profile returns the implementation the account behaves as; a nil store's
+// is the default.
+func (s *Store) Profile() profile.Profile {
+	if s == nil {
+		return profile.Default()
+	}
+	return s.profile
+}
+
+// tableKey is the key a table name is kept under: lower-cased where names
+// differ only in case name one table (Azure), the name itself where they
+// name distinct tables (F-COSMOS-TABLE-CASE).
+func (s *Store) tableKey(name string) string {
+	if s.profile.CaseSensitiveTableNames {
+		return name
+	}
+	return strings.ToLower(name)
+}
 
 func (s *Store) changed() {
 	if s.onChange != nil {
@@ -80,7 +96,7 @@ func (s *Store) CreateTable(name string) (string, *tableerr.Error) {
 }
 
 func (s *Store) createTable(name string) (uint64, *tableerr.Error) {
-	key := strings.ToLower(name)
+	key := s.tableKey(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.tables[key]; ok {
@@ -115,7 +131,7 @@ func (s *Store) DeleteTable(name string) *tableerr.Error {
 }
 
 func (s *Store) deleteTable(name string) (uint64, *tableerr.Error) {
-	key := strings.ToLower(name)
+	key := s.tableKey(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.tables[key]
@@ -128,7 +144,7 @@ func (s *Store) deleteTable(name string) (uint64, *tableerr.Error) {
 	}), nil
 }
 
-// tablesFrom returns the tables whose lower-cased name is from or after, in
+// tablesFrom returns the tables whose key (tableKey) is from or after, in
 // that order.
 func (s *Store) tablesFrom(from string) []*table {
 	s.mu.RLock()
@@ -139,14 +155,14 @@ func (s *Store) tablesFrom(from string) []*table {
 			all = append(all, t)
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return strings.ToLower(all[i].name) < strings.ToLower(all[j].name) })
+	sort.Slice(all, func(i, j int) bool { return s.tableKey(all[i].name) < s.tableKey(all[j].name) })
 	return all
 }
 
 func (s *Store) lookup(name string) *table {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.tables[strings.ToLower(name)]
+	return s.tables[s.tableKey(name)]
 }
 
 // tableFor returns the table an entity operation or query addresses, or 404
@@ -210,7 +226,7 @@ func (s *Store) ListTables(q TableQuery) (TablePage, *tableerr.Error) {
 		if !ok {
 			return TablePage{}, tableerr.New(tableerr.InvalidInput)
 		}
-		from = name
+		from = s.tableKey(name)
 	}
 	top := pageSize(q.Top)
 	all := s.tablesFrom(from)
@@ -220,7 +236,7 @@ func (s *Store) ListTables(q TableQuery) (TablePage, *tableerr.Error) {
 			continue
 		}
 		if len(page.Names) == top {
-			page.NextTableName = encodeTableToken(strings.ToLower(t.name), t.created)
+			page.NextTableName = encodeTableToken(s.tableKey(t.name), t.created)
 			break
 		}
 		page.Names = append(page.Names, t.name)

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -65,7 +64,11 @@ func (s *Store) LoadBlocks(next func() ([]byte, error)) error {
 	if !l.ended {
 		return errors.New("the snapshot ends before its end block")
 	}
-	s.replace(l.tables, l.props, l.max, nil)
+	tables, err := s.rekey(l.tables)
+	if err != nil {
+		return err
+	}
+	s.replace(tables, l.props, l.max, nil)
 	return nil
 }
 
@@ -166,7 +169,7 @@ func (l *blockLoader) table(r *blockReader) error {
 	if err := entity.CheckTableName(name); err != nil {
 		return fmt.Errorf("table %q: %s", name, err.Message)
 	}
-	key := strings.ToLower(name)
+	key := name // keyed by the account afterwards (rekey)
 	if _, dup := l.tables[key]; dup {
 		return fmt.Errorf("table %q: the account already has a table of that name", name)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -122,6 +123,10 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	out = out[:len(ops)]
 	k := newKeeper(len(ops), tx)
 	for i, op := range ops {
+		if err := s.checkProfile(op); err != nil {
+			k.rollback(work)
+			return nil, 0, &TxError{Index: i, Err: err}
+		}
 		e, err := apply(work, op, ts, &k)
 		if err != nil {
 			k.rollback(work)
@@ -134,6 +139,35 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	t.published()
 	seq := s.record(func() change { return writeChange(t.name, ts, ops, out) })
 	return out, seq, nil
+}
+
+// checkProfile applies the profile's own rules to a written entity: a
+// byte limit on its RowKey (F-COSMOS-ROWKEY-SIZE) and reserved property
+// names (F-COSMOS-RESERVED-NAMES). Azure has neither beyond entity's own.
+func (s *Store) checkProfile(op Op) *tableerr.Error {
+	e := op.Entity
+	if op.Kind == Delete || e == nil {
+		return nil
+	}
+	for _, r := range s.profile.Reserved {
+		for _, p := range e.Properties {
+			if strings.EqualFold(p.Name, r) {
+				return tableerr.Broke(tableerr.PropertyNameInvalid, tableerr.Rule{
+					ID: "cosmos-reserved-name", Property: p.Name,
+					Statement: "Cosmos DB for Table reserves the property names ID, rid, etag and ResourceId.",
+				})
+			}
+		}
+	}
+	m := s.profile.MaxRowKeyBytes
+	if m == 0 || len(e.RowKey) <= m {
+		return nil
+	}
+	return tableerr.Broke(tableerr.PropertyValueTooLarge, tableerr.Rule{
+		ID: "cosmos-rowkey-bytes", Property: entity.RowKey,
+		Measure:   &tableerr.Measure{Value: int64(len(op.Entity.RowKey)), Limit: int64(m), Unit: "bytes"},
+		Statement: "On Cosmos DB for Table a RowKey is at most 255 bytes.",
+	})
 }
 
 // apply performs op on tr with Timestamp ts.

@@ -3,6 +3,7 @@ package store
 import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -68,6 +69,9 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 		return Page{}, err
 	}
 	top := pageSize(q.Top)
+	if s.profile.Order == profile.WriteOrder {
+		return t.queryWriteOrder(q, top)
+	}
 	r := filter.KeyRange(q.Filter)
 	var page Page
 	if r.Empty {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -53,6 +52,9 @@ func (s *Store) Redo(rec []byte) error {
 		return nil
 	case opRestore:
 		tables, props, max, err := parseSnapshot(c.Doc)
+		if err == nil {
+			tables, err = s.rekey(tables)
+		}
 		if err != nil {
 			return fmt.Errorf("restore record: %v", err)
 		}
@@ -70,7 +72,7 @@ func (s *Store) redoCreate(c change) error {
 	if err != nil {
 		return fmt.Errorf("createTable record %q: created: %v", c.Table, err)
 	}
-	key := strings.ToLower(c.Table)
+	key := s.tableKey(c.Table)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old := s.tables[key]; old != nil {
@@ -81,7 +83,7 @@ func (s *Store) redoCreate(c change) error {
 }
 
 func (s *Store) redoDelete(name string) {
-	key := strings.ToLower(name)
+	key := s.tableKey(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.tables[key]; t != nil {

@@ -121,6 +121,9 @@ func policyRecords(ids []SignedIdentifier) []snapshotPolicy {
 // new Timestamps are above the largest restored one.
 func (s *Store) Restore(doc []byte) error {
 	tables, props, max, err := parseSnapshot(doc)
+	if err == nil {
+		tables, err = s.rekey(tables)
+	}
 	if err != nil {
 		return err
 	}
@@ -136,11 +139,29 @@ func (s *Store) Restore(doc []byte) error {
 // compacted snapshot.
 func (s *Store) Load(doc []byte) error {
 	tables, props, max, err := parseSnapshot(doc)
+	if err == nil {
+		tables, err = s.rekey(tables)
+	}
 	if err != nil {
 		return err
 	}
 	s.replace(tables, props, max, nil)
 	return nil
+}
+
+// rekey keys parsed tables, which the parsers key by their exact names, as
+// this account keys them (tableKey): two names one key would merge are an
+// error, never a lost table.
+func (s *Store) rekey(tables map[string]*table) (map[string]*table, error) {
+	keyed := make(map[string]*table, len(tables))
+	for _, t := range tables {
+		k := s.tableKey(t.name)
+		if _, dup := keyed[k]; dup {
+			return nil, fmt.Errorf("table %q: the account already has a table of that name", t.name)
+		}
+		keyed[k] = t
+	}
+	return keyed, nil
 }
 
 // replace installs a parsed account. The tables it replaces are dropped, so
@@ -207,7 +228,7 @@ func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.T
 		if err := entity.CheckTableName(st.Name); err != nil {
 			return nil, 0, fmt.Errorf("%s: %s", where, err.Message)
 		}
-		key := strings.ToLower(st.Name)
+		key := st.Name // keyed by the account afterwards (rekey)
 		if _, dup := tables[key]; dup {
 			return nil, 0, fmt.Errorf("%s: the account already has a table of that name", where)
 		}

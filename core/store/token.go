@@ -76,7 +76,8 @@ func encodeTableToken(lower string, created edm.Ticks) string {
 	return EncodeToken(lower + "\x01" + fmt.Sprintf("%016x", fileTimeTicks(created)))
 }
 
-// decodeTableToken returns the lower-cased table name a token resumes at.
+// decodeTableToken returns the table name a token resumes at, lower-cased
+// (the caller keys it again where names keep their case).
 func decodeTableToken(tok string) (string, bool) {
 	s, ok := DecodeToken(tok)
 	if !ok {
