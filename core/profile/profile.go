@@ -156,7 +156,7 @@ func (p Profile) IsAzure() bool {
 
 // all returns the profiles a name can choose, in the order they are shown.
 func all() []Profile {
-	return []Profile{Azure(), Cosmos()}
+	return []Profile{Azure(), Cosmos(), Azurite337()}
 }
 
 // ByName returns the profile called name.
