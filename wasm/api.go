@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 
 	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/rest"
 )
 
@@ -97,13 +98,51 @@ func register(binding js.Value, accounts *play.Accounts) {
 		return ""
 	})
 	fn("createAccount", func(a []js.Value) any {
-		x, err := accounts.Create(arg(a, 0))
+		p := profile.Default()
+		if name := arg(a, 1); name != "" {
+			var ok bool
+			if p, ok = profile.ByName(name); !ok {
+				b, _ := json.Marshal(map[string]string{"error": errUnknownProfile(name)})
+				return string(b)
+			}
+		}
+		x, err := accounts.CreateAs(arg(a, 0), p)
 		if err != nil {
 			b, _ := json.Marshal(map[string]string{"error": err.Error()})
 			return string(b)
 		}
 		b, _ := json.Marshal(map[string]string{"name": x.Name})
 		return string(b)
+	})
+	// profiles lists the implementations an account can answer as
+	// (docs/profiles.md), the default first.
+	fn("profiles", func([]js.Value) any {
+		type entry struct {
+			Name  string `json:"name"`
+			Title string `json:"title"`
+		}
+		var out []entry
+		for _, n := range profile.Names() {
+			p, _ := profile.ByName(n)
+			out = append(out, entry{p.Name, p.Title})
+		}
+		b, _ := json.Marshal(out)
+		return string(b)
+	})
+	account("profile", false, func(x *play.Account, _ []js.Value) any {
+		p := x.Store.Profile()
+		b, _ := json.Marshal(map[string]string{"name": p.Name, "title": p.Title})
+		return string(b)
+	})
+	fn("setProfile", func(a []js.Value) any {
+		p, ok := profile.ByName(arg(a, 1))
+		if !ok {
+			return errUnknownProfile(arg(a, 1))
+		}
+		if err := accounts.SetProfile(arg(a, 0), p); err != nil {
+			return err.Error()
+		}
+		return ""
 	})
 	// memory reports the Go heap after a collection, for make measure.
 	fn("memory", func([]js.Value) any {
@@ -119,4 +158,9 @@ func register(binding js.Value, accounts *play.Accounts) {
 		}
 		return ""
 	})
+}
+
+// errUnknownProfile is the answer to a profile name ByName does not know.
+func errUnknownProfile(name string) string {
+	return "no profile \"" + name + "\"; the profiles are " + strings.Join(profile.Names(), ", ")
 }

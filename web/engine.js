@@ -232,6 +232,9 @@ const stateless = {
   readError: (body) => JSON.parse(call("readError", String(body))),
   checkBatch: (operations) => JSON.parse(call("checkBatch", JSON.stringify(operations))),
   readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
+  // profiles lists the implementations an account can answer as:
+  // [{name, title}], the default (azure) first (docs/profiles.md).
+  profiles: () => JSON.parse(call("profiles")),
   lessons: () => JSON.parse(call("lessons")),
   lesson: (id) => JSON.parse(call("lesson", String(id))),
   // completeLesson fills a recorded lesson's expectations from the engine's
@@ -272,6 +275,12 @@ function account(name) {
     // A lesson's steps run in this account.
     runLessonStep: (id, step) => json("runLessonStep", String(id), Number(step)),
     resetLesson: (id, step) => json("resetLesson", String(id), Number(step)),
+    // profile() is {name, title} of the implementation the account answers
+    // as; setProfile(name) makes it answer as another, keeping its tables
+    // (throws when they cannot all be kept, e.g. People and people on the
+    // way back to azure).
+    profile: () => json("profile"),
+    setProfile: (profile) => plain("setProfile", String(profile)),
   };
 }
 
@@ -279,11 +288,12 @@ const tableplay = {
   ...account(DEFAULT_ACCOUNT),
   ready,
   account,
-  // createAccount adds an empty account (a free name when none is given)
-  // and returns its functions; dropAccount removes one and all it holds.
-  async createAccount(name = "") {
+  // createAccount adds an empty account (a free name when none is given),
+  // answering as the named profile (azure when none is given), and returns
+  // its functions; dropAccount removes one and all it holds.
+  async createAccount(name = "", profile = "") {
     await ready;
-    const answer = JSON.parse(call("createAccount", String(name)));
+    const answer = JSON.parse(call("createAccount", String(name), String(profile)));
     if (answer.error) throw new Error(answer.error);
     ownAccounts.add(answer.name);
     return account(answer.name);

@@ -2,10 +2,12 @@ package play
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 )
@@ -62,7 +64,7 @@ type Accounts struct {
 // NewAccounts returns the engine's accounts with the well-known one in it.
 func NewAccounts(o AccountsOptions) *Accounts {
 	s := &Accounts{opts: o, byName: map[string]*Account{}}
-	first := s.build(rest.WellKnownAccount)
+	first := s.build(rest.WellKnownAccount, profile.Default(), nil)
 	s.byName[first.Name] = first
 	s.router = rest.NewRouter(first.Handler)
 	return s
@@ -90,6 +92,11 @@ var (
 // Create adds an empty account. An empty name picks a free one
 // ("embed1", "embed2", …).
 func (s *Accounts) Create(name string) (*Account, error) {
+	return s.CreateAs(name, profile.Default())
+}
+
+// CreateAs is Create for an account answering as profile p.
+func (s *Accounts) CreateAs(name string, p profile.Profile) (*Account, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.byName) >= MaxAccounts {
@@ -107,10 +114,36 @@ func (s *Accounts) Create(name string) (*Account, error) {
 	if s.byName[name] != nil {
 		return nil, ErrAccountExists
 	}
-	a := s.build(name)
+	a := s.build(name, p, nil)
 	s.byName[name] = a
 	s.router.Add(a.Handler)
 	return a, nil
+}
+
+// ErrProfileKeep is SetProfile's error when the account's tables cannot
+// all be kept under the profile asked for.
+var ErrProfileKeep = errors.New("the account's tables cannot be kept under that profile")
+
+// SetProfile makes an account answer as profile p from now on, keeping its
+// tables and entities: they move into a store of that profile through a
+// snapshot. Tables whose names differ only in case cannot move to a
+// profile that folds case (F-COSMOS-TABLE-CASE): the account is then left
+// as it was and ErrProfileKeep returned. The change log stays the
+// account's, so what the page keeps of it stays valid.
+func (s *Accounts) SetProfile(name string, p profile.Profile) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.byName[name]
+	if old == nil {
+		return ErrNoAccount
+	}
+	a := s.build(name, p, old.Changes)
+	if err := a.Store.Load(old.Store.Snapshot()); err != nil {
+		return fmt.Errorf("%w: %v", ErrProfileKeep, err)
+	}
+	s.byName[name] = a
+	s.router.Replace(a.Handler)
+	return nil
 }
 
 // Drop removes an account and everything in it.
@@ -130,13 +163,17 @@ func (s *Accounts) Drop(name string) error {
 
 // build makes an account's store, handler and API; all accounts share the
 // emulator's well-known key, so the SDK's signing works for any of them.
-func (s *Accounts) build(name string) *Account {
+// changes, when set, is the log the account keeps (a new profile for an
+// account that has one).
+func (s *Accounts) build(name string, p profile.Profile, changes *ChangeLog) *Account {
 	var onChange func()
 	if s.opts.OnChange != nil {
 		onChange = func() { s.opts.OnChange(name) }
 	}
-	changes := &ChangeLog{}
-	st := store.New(store.Options{Clock: s.opts.Clock, OnChange: onChange, Journal: changes})
+	if changes == nil {
+		changes = &ChangeLog{}
+	}
+	st := store.New(store.Options{Clock: s.opts.Clock, OnChange: onChange, Journal: changes, Profile: p})
 	creds := rest.WellKnown()
 	creds.Account = name
 	signer := creds

@@ -11,9 +11,8 @@ import (
 // credentials). A path naming no registered account goes to the fallback,
 // which answers it as the service answers an unknown account.
 type Router struct {
-	fallback *Handler
-
 	mu       sync.RWMutex
+	fallback *Handler            // guarded by mu
 	accounts map[string]*Handler // guarded by mu
 }
 
@@ -44,6 +43,23 @@ func (rt *Router) Remove(account string) bool {
 	return true
 }
 
+// Replace puts h in place of the handler registered under its account
+// name, the fallback's too when it is that account (an account given
+// another profile, docs/profiles.md); false if none is registered.
+func (rt *Router) Replace(h *Handler) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	name := h.creds.Account
+	if _, ok := rt.accounts[name]; !ok {
+		return false
+	}
+	rt.accounts[name] = h
+	if rt.fallback.creds.Account == name {
+		rt.fallback = h
+	}
+	return true
+}
+
 // Lookup returns the handler of an account, or nil.
 func (rt *Router) Lookup(account string) *Handler {
 	rt.mu.RLock()
@@ -59,7 +75,9 @@ func (rt *Router) Handle(w ResponseWriter, header Header, r Request) {
 // route is the handler of the account r names, or the fallback.
 func (rt *Router) route(r *Request) *Handler {
 	account, _, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
-	if h := rt.Lookup(account); h != nil {
+	rt.mu.RLock()
+	defer rt.mu.RUnlock()
+	if h := rt.accounts[account]; h != nil {
 		return h
 	}
 	return rt.fallback
