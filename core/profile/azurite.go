@@ -32,6 +32,7 @@ func Azurite337() Profile {
 			TableNotFoundRead:   true, // F-AZURITE-GET-TABLE
 			QueryElementURL:     true, // F-AZURITE-QUERY-METADATA
 			BatchCrashes:        true, // F-AZURITE-BATCH-500
+			BatchAnswer:         true, // F-AZURITE-BATCH-ANSWER
 			UpdatesIgnorePrefer: true, // F-AZURITE-PREFER-UPDATE
 			JSNumbers:           true, // F-AZURITE-DOUBLE
 		},
@@ -93,6 +94,10 @@ type Emulator struct {
 	// malformed, whose parts' URLs are relative or whose changeset is
 	// empty (F-AZURITE-BATCH-500).
 	BatchCrashes bool
+	// BatchAnswer lays out a changeset's answer as Azurite does
+	// (F-AZURITE-BATCH-ANSWER): the request's boundaries renamed, a failed
+	// part numbered by its position, no Preference-Applied in parts.
+	BatchAnswer bool
 	// UpdatesIgnorePrefer answers update, merge and their upserts with 204
 	// and no Preference-Applied whatever Prefer asks (F-AZURITE-PREFER-UPDATE).
 	UpdatesIgnorePrefer bool

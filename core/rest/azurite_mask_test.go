@@ -17,7 +17,8 @@ import (
 // idPattern finds the ids a server invents per request: the request id (a
 // header, and a line of error messages, &#xA; before it in XML) and the
 // $batch response boundaries.
-var idPattern = regexp.MustCompile(`(X-Ms-Request-Id: |RequestId:|batchresponse_|changesetresponse_)([0-9A-Za-z-]{1,64})`)
+// An id ends before "--", so a closing delimiter names the id it closes.
+var idPattern = regexp.MustCompile(`(X-Ms-Request-Id: |RequestId:|batchresponse_|changesetresponse_)([0-9A-Za-z]{1,64}(?:-[0-9A-Za-z]{1,64}){0,8})`)
 
 // framing lists the header fields masked out on both sides: how a body is
 // framed and whether the connection stays open are the HTTP server's
