@@ -9,6 +9,11 @@ import (
 // regular expressions of its own; the azurite-3.37 profile reads them as it
 // does (F-AZURITE-BATCH-500, F-AZURITE-BATCH-ANSWER).
 
+// emulatedBatch is the boundaries Azurite answers a changeset with.
+type emulatedBatch struct {
+	batch, changeset string
+}
+
 // azuriteBatchID is what follows the body's first "--batch_", as Azurite's
 // /--batch_(\w+-?)+/ takes it: "" when there is none, which Azurite fails
 // on.

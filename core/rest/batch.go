@@ -22,8 +22,8 @@ func (x *exchange) batch(d decoded) {
 	// returned once the ResponseWriter has taken the bytes.
 	buf := x.h.bodies.get()
 	w := &batchWriter{version: x.version}
-	if d.emuBatch != "" && d.emuChangeset != "" { // F-AZURITE-BATCH-ANSWER
-		w.batch, w.changeset, w.azurite = d.emuBatch, d.emuChangeset, true
+	if d.emu != nil { // F-AZURITE-BATCH-ANSWER
+		w.batch, w.changeset, w.azurite = d.emu.batch, d.emu.changeset, true
 	} else {
 		w.batch = "batchresponse_" + x.h.newID()
 	}

@@ -48,9 +48,9 @@ type decoded struct {
 	// crash says the profile's emulator fails on this $batch with a bare
 	// 500 (F-AZURITE-BATCH-500).
 	crash bool
-	// emuBatch and emuChangeset are the boundaries Azurite answers a
-	// changeset with (F-AZURITE-BATCH-ANSWER); empty for other profiles.
-	emuBatch, emuChangeset string
+	// emu is what Azurite answers a changeset with (F-AZURITE-BATCH-ANSWER);
+	// nil for other profiles.
+	emu *emulatedBatch
 	// size is a Batch's body length, which sizes its answer's buffer.
 	size int
 }
@@ -262,7 +262,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}
 		if x.h.prof.Emulator.BatchAnswer && !d.single {
-			d.emuBatch, d.emuChangeset = azuriteBoundaries(body)
+			if b, cs := azuriteBoundaries(body); b != "" && cs != "" {
+				d.emu = &emulatedBatch{batch: b, changeset: cs}
+			}
 		}
 		d.size = len(body)
 	case op.ACLBody:
