@@ -109,5 +109,6 @@ func decisions() []Decision {
 		{"F-AZURITE-LAX-VALUES", "values and headers Azurite does not check", "high"},
 		{"F-AZURITE-TOKENS", "continuation tokens", "high"},
 		{"F-AZURITE-XML", "XML bodies and CORS", "high"},
+		{"F-AZURITE-REPLAYED", "what the SDKs' live exchanges show of Azurite besides", "medium"},
 	}
 }
