@@ -57,7 +57,7 @@ func TestAzuriteTranscripts(t *testing.T) {
 			if !strings.HasPrefix(comment, azuriteHeader(name)) {
 				t.Fatalf("the header is not the recorder's:\n%s", comment)
 			}
-			h := deterministicHandlerAs(profile.Azurite337())
+			h := handlerAt(profile.Azurite337(), replayClock)
 			seen := map[string]string{}
 			for i, ex := range exchanges {
 				// The store keeps ETags distinct by adding a tick per write

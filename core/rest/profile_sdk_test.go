@@ -167,3 +167,14 @@ func TestSDKProfiles(t *testing.T) {
 		})
 	}
 }
+
+func TestErrorOfReadsBothShapes(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"odata.error":{"code":"ResourceNotFound","message":{"lang":"en-US","value":"The specified resource does not exist.\nRequestId:1\nTime:2026-11-22T12:00:00.0000000Z"}}}`: "The specified resource does not exist.",
+		`{"odata.error":{"code":"ResourceNotFound","message":{"lang":"en-us","value":"The specified resource does not exist.\nRequestID:1\n"}}}`:                                  "The specified resource does not exist.",
+	} {
+		if code, msg := rest.ErrorOf([]byte(body)); code != "ResourceNotFound" || msg != want {
+			t.Errorf("ErrorOf(%s) = %q, %q", body, code, msg)
+		}
+	}
+}
