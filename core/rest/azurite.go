@@ -2,12 +2,20 @@ package rest
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 )
 
 // Azurite finds a $batch's boundaries in its body, not in its headers, with
 // regular expressions of its own; the azurite-3.37 profile reads them as it
 // does (F-AZURITE-BATCH-500, F-AZURITE-BATCH-ANSWER).
+
+// countAbove reports whether s is a whole number above limit, a $top
+// Azurite takes (F-AZURITE-LAX-VALUES).
+func countAbove(s string, limit int) bool {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	return err == nil && n > limit
+}
 
 // emulatedBatch is the boundaries Azurite answers a changeset with.
 type emulatedBatch struct {

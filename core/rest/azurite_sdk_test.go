@@ -113,6 +113,38 @@ func TestSDKAzurite(t *testing.T) {
 					t.Fatalf("merge with Prefer: return-content answered %d, Preference-Applied %q", status, applied)
 				}
 			})
+			t.Run("MissingLimits", func(t *testing.T) { // F-AZURITE-LAX-VALUES
+				f := newProfileFixture(t, p)
+				tc := f.svc.NewClient("limits")
+				if _, err := tc.CreateTable(ctx, nil); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tc.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
+					t.Fatal(err)
+				}
+				_, err := tc.NewListEntitiesPager(&aztables.ListEntitiesOptions{Top: to.Ptr[int32](1001)}).NextPage(ctx)
+				if azurite && err != nil || !azurite && err == nil {
+					t.Fatalf("$top=1001: %v", err)
+				}
+				// The SDK sends If-Match: * unless told otherwise; without it
+				// Azure refuses the delete and Azurite does it.
+				f.tr.before = func(r *http.Request) {
+					if r.Method == http.MethodDelete {
+						r.Header.Del("If-Match")
+					}
+				}
+				_, err = tc.DeleteEntity(ctx, "p", "r", nil)
+				if azurite {
+					if err != nil {
+						t.Fatalf("delete without If-Match: %v", err)
+					}
+					if n, _ := f.store.Count("limits"); n != 0 {
+						t.Fatalf("%d entities left after the delete", n)
+					}
+					return
+				}
+				wantCode(t, err, "MissingRequiredHeader", 400)
+			})
 		})
 	}
 }

@@ -208,6 +208,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.part && cond == op.Conditional && k.Upsert() == 0 && m.Kind == store.MatchNone {
 			return fail(tableerr.New(tableerr.MissingRequiredHeader))
 		}
+		if k == op.Delete && !s.part && m.Kind == store.MatchNone && x.h.prof.Emulator.DeleteWithoutIfMatch {
+			m = store.Match{Kind: store.MatchAny} // F-AZURITE-LAX-VALUES
+		}
 		o.IfMatch = m
 	}
 	switch always, byPrefer := jsonAnswer(k.Answer()); {
@@ -220,6 +223,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 	switch k.Params() {
 	case op.QueryParams:
 		o.Query = options(s.query)
+		if o.Query.Top == filter.MaxTop+1 && x.h.prof.Emulator.UncappedTop && countAbove(s.query.Get("$top"), filter.MaxTop) {
+			o.Query.Top = filter.MaxTop // F-AZURITE-LAX-VALUES
+		}
 	case op.SelectParams:
 		o.Query.Select = optional(s.query, "$select")
 	}
