@@ -19,14 +19,10 @@ func TestSDKAzurite(t *testing.T) {
 		azurite := p.Name == "azurite-3.37"
 		t.Run(p.Name, func(t *testing.T) {
 			t.Run("Headers", func(t *testing.T) { // F-AZURITE-SERVER, F-AZURITE-VERSION, F-AZURITE-NO-LOCATION, F-AZURITE-PREFER-ECHO
-				f := newProfileFixture(t, p)
 				var got http.Header
+				f, _ := newProfileTable(t, p, "heads", false)
 				f.tr.after = func(r *http.Response) { got = r.Header.Clone() }
-				tc := f.svc.NewClient("heads")
-				if _, err := tc.CreateTable(ctx, nil); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := tc.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
+				if _, err := f.svc.NewClient("heads").AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
 					t.Fatal(err)
 				}
 				server, version := got.Get("Server"), got.Get("x-ms-version")
@@ -42,11 +38,7 @@ func TestSDKAzurite(t *testing.T) {
 				}
 			})
 			t.Run("UntypedDouble", func(t *testing.T) { // F-AZURITE-DOUBLE
-				f := newProfileFixture(t, p)
-				tc := f.svc.NewClient("doubles")
-				if _, err := tc.CreateTable(ctx, nil); err != nil {
-					t.Fatal(err)
-				}
+				f, tc := newProfileTable(t, p, "doubles", false)
 				// Typed, as the SDK re-encodes 3.0 as 3.
 				body := []byte(`{"PartitionKey":"p","RowKey":"r","ratio":3.0,"ratio@odata.type":"Edm.Double"}`)
 				if _, err := tc.AddEntity(ctx, body, nil); err != nil {
@@ -78,11 +70,7 @@ func TestSDKAzurite(t *testing.T) {
 				wantCode(t, err, "OutOfRangeInput", 400)
 			})
 			t.Run("FilterSyntaxMessage", func(t *testing.T) { // F-AZURITE-EMPTY-CODE (the filter's message)
-				f := newProfileFixture(t, p)
-				tc := f.svc.NewClient("filters")
-				if _, err := tc.CreateTable(ctx, nil); err != nil {
-					t.Fatal(err)
-				}
+				_, tc := newProfileTable(t, p, "filters", false)
 				pager := tc.NewListEntitiesPager(&aztables.ListEntitiesOptions{Filter: to.Ptr("aaa bbb ccc")})
 				_, err := pager.NextPage(ctx)
 				wantCode(t, err, "InvalidInput", 400)
@@ -91,14 +79,7 @@ func TestSDKAzurite(t *testing.T) {
 				}
 			})
 			t.Run("UpdateIgnoresPrefer", func(t *testing.T) { // F-AZURITE-PREFER-UPDATE
-				f := newProfileFixture(t, p)
-				tc := f.svc.NewClient("prefers")
-				if _, err := tc.CreateTable(ctx, nil); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := tc.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
-					t.Fatal(err)
-				}
+				f, tc := newProfileTable(t, p, "prefers", true)
 				var status int
 				var applied string
 				f.tr.before = func(r *http.Request) { r.Header.Set("Prefer", "return-content") }
@@ -114,14 +95,7 @@ func TestSDKAzurite(t *testing.T) {
 				}
 			})
 			t.Run("MissingLimits", func(t *testing.T) { // F-AZURITE-LAX-VALUES
-				f := newProfileFixture(t, p)
-				tc := f.svc.NewClient("limits")
-				if _, err := tc.CreateTable(ctx, nil); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := tc.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
-					t.Fatal(err)
-				}
+				f, tc := newProfileTable(t, p, "limits", true)
 				_, err := tc.NewListEntitiesPager(&aztables.ListEntitiesOptions{Top: to.Ptr[int32](1001)}).NextPage(ctx)
 				if azurite && err != nil || !azurite && err == nil {
 					t.Fatalf("$top=1001: %v", err)
@@ -147,4 +121,21 @@ func TestSDKAzurite(t *testing.T) {
 			})
 		})
 	}
+}
+
+// newProfileTable is newProfileFixture with a table created, holding the
+// entity p/r when withEntity is set.
+func newProfileTable(t *testing.T, p profile.Profile, name string, withEntity bool) (*fixture, *aztables.Client) {
+	t.Helper()
+	f := newProfileFixture(t, p)
+	tc := f.svc.NewClient(name)
+	if _, err := tc.CreateTable(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if withEntity {
+		if _, err := tc.AddEntity(ctx, []byte(`{"PartitionKey":"p","RowKey":"r"}`), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f, tc
 }
