@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -163,6 +163,16 @@ scale:
 		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
 	./bin/perf -server bin/tableplay-api -scale $(SCALE_N) $(if $(SCALE_VS),-vs $(SCALE_VS))
 
+## record-azurite: rewrite core/rest/testdata/azurite, Azurite 3.37's answers
+## (pinned in cmd/perf/azurite, installed on first use) to the requests of the
+## transcripts the azurite-3.37 profile replays; not part of make test, which
+## replays the recordings without Azurite
+record-azurite:
+	@if [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
+		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+	$(GO) test -count=1 -run '^TestRecordAzurite$$' ./core/rest \
+		-record-azurite $(CURDIR)/cmd/perf/azurite/node_modules/azurite/dist/src/table/main.js
+
 ## measure: browser figures (bytes on the wire and time to ready on
 ## loopback and throttled, a second visit; call costs; the embed's bootstrap,
 ## Run to interactive and memory; the query view; the embed from another
@@ -218,6 +228,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeBatchRepeatedParts$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzAzuriteBoundaries$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzParseBatchMatchesGo$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzTargetURL$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzReadBatchResponse$$' -fuzztime $(FUZZTIME) ./core/rest

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -22,6 +23,10 @@ type Context struct {
 	Table string
 	// Level is the metadata level the client asked for.
 	Level Level
+	// Emulator, when set, is how an emulator writes bodies differently
+	// (F-AZURITE-TIMESTAMP, F-AZURITE-QUERY-METADATA, F-AZURITE-SELECT,
+	// F-AZURITE-DOUBLE); nil for the service.
+	Emulator *profile.Emulator
 	// Style is the shape of the bodies: Azure Storage's (the zero value)
 	// or Cosmos DB's (F-COSMOS-BODIES, cosmos.go).
 	Style profile.BodyStyle
@@ -167,7 +172,10 @@ func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projec
 	b = slices.Grow(b, n)
 	start := len(b)
 	b = append(b, '{')
-	if c.Level != NoMetadata {
+	if c.Level != NoMetadata && c.Emulator != nil && c.Emulator.QueryElementURL { // F-AZURITE-QUERY-METADATA
+		b = appendMetadataURL(b, &Context{Base: c.Base, Table: "Tables"}, "/@Element", nil)
+		b = append(b, ',')
+	} else if c.Level != NoMetadata {
 		b = appendMetadataURL(b, c, "", sel)
 		b = append(b, ',')
 	}
@@ -194,7 +202,7 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 	b = append(b, "/$metadata#"...)
 	b = edm.AppendJSONStringContent(b, c.Table)
 	b = append(b, suffix...)
-	if sel != nil {
+	if sel != nil && (c.Emulator == nil || !c.Emulator.PlainSelect) { // F-AZURITE-SELECT
 		b = append(b, "&$select="...)
 		b = edm.AppendJSONStringContent(b, sel.Text)
 	}
@@ -213,7 +221,7 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, first, keep bool) []byte {
 	var m *entity.Members
 	switch {
-	case c.Level == NoMetadata || !s.all:
+	case c.Level == NoMetadata || !s.all || c.Emulator != nil:
 	case keep:
 		m = members(e)
 	default:
@@ -226,13 +234,14 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, f
 // for none): AppendMembers encodes through it without looking for any, so
 // that its stand-in entity stays on the stack.
 func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, first bool, m *entity.Members) []byte {
-	w := memberWriter{b: b, first: first}
+	w := memberWriter{b: b, first: first, emu: c.Emulator}
 	if m != nil && c.Level == MinimalMetadata {
 		w.next()
 		return append(w.b, m.JSON...)
 	}
 	w.head(c, e, s)
-	if s.all || s.ts {
+	last := w.emu != nil && w.emu.TimestampLast // F-AZURITE-TIMESTAMP
+	if (s.all || s.ts) && !last {
 		w.timestamp(c, e.Timestamp)
 	}
 	if m != nil && c.Level == FullMetadata {
@@ -243,15 +252,25 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, fir
 		return w.b
 	}
 	w.custom(c, e, s)
+	if (s.all || s.ts) && last {
+		w.timestamp(c, e.Timestamp)
+	}
 	return w.b
 }
 
 // memberWriter writes an entity's members one after another, a comma before
 // each but the first; cosmos writes times with seven digits
-// (F-COSMOS-BODIES).
+// (F-COSMOS-BODIES); emu, when set, is an emulator's forms
+// (F-AZURITE-TIMESTAMP, F-AZURITE-SELECT, F-AZURITE-DOUBLE).
 type memberWriter struct {
 	b             []byte
 	first, cosmos bool
+	emu           *profile.Emulator
+}
+
+// sevenDigits says times are written with all seven fractional digits.
+func (w *memberWriter) sevenDigits() bool {
+	return w.cosmos || w.emu != nil && w.emu.FixedTimestamp
 }
 
 func (w *memberWriter) next() {
@@ -262,7 +281,7 @@ func (w *memberWriter) next() {
 }
 
 func (w *memberWriter) etag(t edm.Ticks) {
-	if w.cosmos {
+	if w.sevenDigits() {
 		w.b = appendCosmosETagJSON(w.b, t)
 	} else {
 		w.b = appendETagJSON(w.b, t)
@@ -310,7 +329,7 @@ func (w *memberWriter) timestamp(c *Context, t edm.Ticks) {
 		w.b = append(w.b, `"Timestamp@odata.type":"Edm.DateTime",`...)
 	}
 	w.b = append(w.b, `"Timestamp":"`...)
-	if w.cosmos {
+	if w.sevenDigits() {
 		w.b = appendTime7(w.b, t)
 	} else {
 		w.b = t.AppendText(w.b)
@@ -331,14 +350,17 @@ func (w *memberWriter) custom(c *Context, e *entity.Entity, s *selection) {
 			s.seen[i] = true
 		}
 		w.next()
-		if w.cosmos {
+		switch {
+		case w.cosmos:
 			w.b = appendCosmosProperty(w.b, c.Level, p.Name, p.Value)
-		} else {
+		case w.emu != nil && w.emu.JSNumbers && p.Value.Type() == edm.Double:
+			w.b = appendJSNumber(w.b, p.Name, p.Value)
+		default:
 			w.b = appendProperty(w.b, c.Level, p.Name, p.Value)
 		}
 	}
 	for i, n := range s.custom {
-		if !s.seen[i] {
+		if !s.seen[i] && (w.emu == nil || !w.emu.PlainSelect) { // F-AZURITE-SELECT
 			w.next()
 			w.b = edm.AppendJSONString(w.b, n)
 			w.b = append(w.b, ":null"...)
@@ -410,4 +432,31 @@ func appendProperty(b []byte, l Level, name string, v edm.Value) []byte {
 	b = edm.AppendJSONString(b, name)
 	b = append(b, ':')
 	return v.AppendJSON(b)
+}
+
+// appendJSNumber writes a Double member as Azurite does, through
+// JavaScript's number printing (F-AZURITE-DOUBLE): the shortest digits
+// that read back, plain from 1e-6 to 1e21 ("3", not "3.0"), otherwise
+// with an exponent of no padding ("1.5e+24", "1e-7"). A special value is
+// written as the service writes it.
+func appendJSNumber(b []byte, name string, v edm.Value) []byte {
+	f := v.Float()
+	if _, special := edm.DoubleSpecial(f); special {
+		return appendProperty(b, MinimalMetadata, name, v)
+	}
+	b = edm.AppendJSONString(b, name)
+	b = append(b, ':')
+	if a := math.Abs(f); a == 0 || a >= 1e-6 && a < 1e21 {
+		if f == 0 {
+			return append(b, '0')
+		}
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'e', -1, 64)
+	if e := bytes.IndexByte(b[start:], 'e'); e >= 0 && b[start+e+2] == '0' { // e+07 → e+7
+		i := start + e + 2
+		b = append(b[:i], b[i+1:]...)
+	}
+	return b
 }

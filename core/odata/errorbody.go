@@ -12,6 +12,12 @@ import (
 //
 // The time is written with 7 fractional digits, as the service does.
 func AppendError(b []byte, e *tableerr.Error, requestID string, at edm.Ticks) []byte {
+	return AppendErrorAs(b, e, requestID, at, false)
+}
+
+// AppendErrorAs is AppendError writing the Time line with three fractional
+// digits when millis is set, as Azurite does (F-AZURITE-ERROR-TIME).
+func AppendErrorAs(b []byte, e *tableerr.Error, requestID string, at edm.Ticks, millis bool) []byte {
 	b = append(b, `{"odata.error":{"code":`...)
 	b = edm.AppendJSONString(b, string(e.Code))
 	b = append(b, `,"message":{"lang":"en-US","value":`...)
@@ -20,7 +26,11 @@ func AppendError(b []byte, e *tableerr.Error, requestID string, at edm.Ticks) []
 	msg = append(msg, "\nRequestId:"...)
 	msg = append(msg, requestID...)
 	msg = append(msg, "\nTime:"...)
-	msg = appendTime7(msg, at)
+	if millis {
+		msg = at.Time().AppendFormat(msg, "2006-01-02T15:04:05.000Z")
+	} else {
+		msg = appendTime7(msg, at)
+	}
 	b = edm.AppendJSONString(b, string(msg))
 	return append(b, "}}}"...)
 }

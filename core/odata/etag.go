@@ -27,6 +27,12 @@ func ETagIn(style profile.BodyStyle, t edm.Ticks) string {
 	if style != profile.CosmosBodies {
 		return ETag(t)
 	}
+	return ETag7(t)
+}
+
+// ETag7 is ETag with the time's seven fractional digits all written, as
+// Cosmos DB (F-COSMOS-BODIES) and Azurite (F-AZURITE-TIMESTAMP) write it.
+func ETag7(t edm.Ticks) string {
 	var buf [64]byte
 	b := append(buf[:0], `W/"datetime'`...)
 	b = appendTime7URL(b, t)

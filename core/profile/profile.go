@@ -41,6 +41,9 @@ type Profile struct {
 
 	// The fields below are the azurite-3.37 profile's (see azurite.go):
 	// they are left to that profile and read where Azurite decides.
+
+	// Emulator is how an emulator's headers and body forms differ.
+	Emulator Emulator
 }
 
 // Order is an order of query results.
@@ -153,7 +156,7 @@ func (p Profile) IsAzure() bool {
 
 // all returns the profiles a name can choose, in the order they are shown.
 func all() []Profile {
-	return []Profile{Azure(), Cosmos()}
+	return []Profile{Azure(), Cosmos(), Azurite337()}
 }
 
 // ByName returns the profile called name.

@@ -222,7 +222,7 @@ func FuzzDecodeBatchRepeatedParts(f *testing.F) {
 			return &exchange{h: h, r: Request{Method: "POST"}, version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
 		}
 		var got decoded
-		gotOK := newExchange().decodeBatch(&got, ct, []byte(body), "")
+		gotOK, _ := newExchange().decodeBatch(&got, ct, []byte(body), "")
 		// Each part decoded on its own, from its own header.
 		var want decoded
 		x := newExchange()

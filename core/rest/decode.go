@@ -45,6 +45,12 @@ type decoded struct {
 	// request as decoded.
 	single bool
 	get    *decoded
+	// crash says the profile's emulator fails on this $batch with a bare
+	// 500 (F-AZURITE-BATCH-500).
+	crash bool
+	// emu is what Azurite answers a changeset with (F-AZURITE-BATCH-ANSWER);
+	// nil for other profiles.
+	emu *emulatedBatch
 	// size is a Batch's body length, which sizes its answer's buffer.
 	size int
 }
@@ -60,6 +66,10 @@ type partAnswer struct {
 	prefer  string
 	// contentID is the part's Content-ID, echoed in its answer.
 	contentID string
+	// queried says the part's URL has a query, and dsv is its
+	// DataServiceVersion, for Azurite's answer (F-AZURITE-BATCH-ANSWER).
+	queried bool
+	dsv     string
 }
 
 // answer is what the part's answer needs of d.
@@ -198,10 +208,13 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.part && cond == op.Conditional && k.Upsert() == 0 && m.Kind == store.MatchNone {
 			return fail(tableerr.New(tableerr.MissingRequiredHeader))
 		}
+		if k == op.Delete && !s.part && m.Kind == store.MatchNone && x.h.prof.Emulator.DeleteWithoutIfMatch {
+			m = store.Match{Kind: store.MatchAny} // F-AZURITE-LAX-VALUES
+		}
 		o.IfMatch = m
 	}
 	switch always, byPrefer := jsonAnswer(k.Answer()); {
-	case always, byPrefer && d.prefer == "return-content" && honoursPrefer(k, s.query):
+	case always, byPrefer && d.prefer == "return-content" && x.honoursPrefer(k, s.query):
 		// The answer is JSON, the entity by Prefer included (F-PREFER).
 		if err := needJSON(); err != nil {
 			return fail(err)
@@ -210,6 +223,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 	switch k.Params() {
 	case op.QueryParams:
 		o.Query = options(s.query)
+		if o.Query.Top == filter.MaxTop+1 && x.h.prof.Emulator.UncappedTop && countAbove(s.query.Get("$top"), filter.MaxTop) {
+			o.Query.Top = filter.MaxTop // F-AZURITE-LAX-VALUES
+		}
 	case op.SelectParams:
 		o.Query.Select = optional(s.query, "$select")
 	}
@@ -243,8 +259,18 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if m := x.h.prof.MaxBatchBytes; m > 0 && len(body) > m {
 			return fail(tableerr.New(tableerr.RequestBodyTooLarge)) // F-COSMOS-BATCH-SIZE
 		}
-		if !x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text) {
+		ok, crash := x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text)
+		if (crash || azuriteBatchID(body) == "") && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
+			d.crash = true
+			return d
+		}
+		if !ok {
 			return fail(tableerr.New(tableerr.InvalidInput))
+		}
+		if x.h.prof.Emulator.BatchAnswer && !d.single {
+			if b, cs := azuriteBoundaries(body); b != "" && cs != "" {
+				d.emu = &emulatedBatch{batch: b, changeset: cs}
+			}
 		}
 		d.size = len(body)
 	case op.ACLBody:
@@ -263,26 +289,29 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 // each as soon as it is read (its header block is read once), up to the
 // first that cannot be decoded; the parts after it are only read as the
 // envelope's. ok is false when the envelope is malformed anywhere, which
-// wins over any part's error: what was decoded is then dropped.
-func (x *exchange) decodeBatch(d *decoded, contentType string, body []byte, text string) (ok bool) {
+// wins over any part's error: what was decoded is then dropped. crash
+// says Azurite fails on this envelope (F-AZURITE-BATCH-500): it is
+// malformed, a part's URL is relative, or the changeset is empty.
+func (x *exchange) decodeBatch(d *decoded, contentType string, body []byte, text string) (ok, crash bool) {
 	x.parts = &partsState{}
 	defer func() { x.parts = nil }()
 	get, err := parseBatchText(contentType, body, text, func(p *batchPart, parts int) {
+		x.parts.relative = x.parts.relative || p.req.URL.Host == ""
 		x.decodeChangesetPart(d, p, parts)
 	})
 	if err != nil {
 		d.parts, d.op.Operations, d.failed = nil, nil, nil
-		return false
+		return false, true
 	}
 	if get != nil {
 		g := x.decode(x.partSource(get))
 		d.single, d.get = true, &g
-		return true
+		return true, get.req.URL.Host == ""
 	}
 	if len(d.op.Operations) > 0 {
 		d.op.Table = d.op.Operations[0].Table
 	}
-	return true
+	return true, x.parts.relative || len(d.parts) == 0
 }
 
 // decodeChangesetPart decodes a changeset's next part into d, unless a part
@@ -311,7 +340,11 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 	if batchRead(pd.op.Kind) && pd.early == nil {
 		pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 	}
-	d.parts = append(d.parts, pd.answer())
+	a := pd.answer()
+	if x.h.prof.Emulator.BatchAnswer {
+		a.queried, a.dsv = p.req.URL.RawQuery != "", p.req.Header.Get("DataServiceVersion")
+	}
+	d.parts = append(d.parts, a)
 	if err := firstErr(pd.early, pd.denied, pd.late); err != nil {
 		d.failed = &partError{index: i, err: err}
 		return
@@ -321,6 +354,8 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 
 // partsState is what the parts of a $batch share while they are decoded.
 type partsState struct {
+	// relative is set once a part's URL has no host.
+	relative bool
 	// query is the last part's query as read, by its text: the parts of a
 	// batch mostly carry the same one, read once (the maps are only read).
 	queryText string

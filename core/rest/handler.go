@@ -108,6 +108,7 @@ type exchange struct {
 	// authenticated is set once the credentials were checked; anonymous
 	// when the request carried none and the host lets it in.
 	authenticated, anonymous bool
+	kind                     op.Kind // the operation, once decoded
 	// parts is what a $batch's parts share while they are decoded (nil
 	// for other requests, which then stay smaller).
 	parts *partsState
@@ -240,8 +241,16 @@ func (x *exchange) top(path string) source {
 
 // respond answers a decoded request: its error, or its operation's result.
 func (x *exchange) respond(d decoded) {
-	if d.early == nil && honoursPrefer(d.op.Kind, x.query) {
+	if d.crash {
+		x.crash()
+		return
+	}
+	x.kind = d.op.Kind
+	if d.early == nil && x.honoursPrefer(d.op.Kind, x.query) {
 		x.applied = d.prefer
+		if k := d.op.Kind; x.applied == "" && x.h.prof.Emulator.AlwaysPreference && (k == op.CreateTable || k == op.Insert) { // F-AZURITE-PREFER-ECHO
+			x.applied = "return-content"
+		}
 	}
 	switch {
 	case d.early == nil && x.lacks(d.op.Kind):
@@ -372,11 +381,20 @@ func readAll(r *io.LimitedReader, size, want int64) ([]byte, error) {
 // headers sets the headers of every response (F-HEADERS), their values in
 // x.vals and their keys in canonical form, as Header.Set would write them.
 func (x *exchange) headers() Header {
-	if x.h.prof.Headers == profile.CosmosHeaders {
+	em := &x.h.prof.Emulator
+	switch {
+	case x.h.prof.Headers == profile.CosmosHeaders:
 		// The Cosmos gateway writes neither Cache-Control nor
 		// X-Content-Type-Options nor x-ms-version (F-COSMOS-HEADERS).
 		x.set("Server", valServer, "Microsoft-HTTPAPI/2.0")
-	} else {
+	case em.Server != "":
+		// Azurite names itself, answers its own version whatever was
+		// asked, and writes neither Cache-Control nor
+		// X-Content-Type-Options (F-AZURITE-SERVER, F-AZURITE-VERSION,
+		// F-AZURITE-BARE-HEADERS).
+		x.set("Server", valServer, em.Server)
+		x.set("X-Ms-Version", valVersion, em.AnswerVersion)
+	default:
 		x.set("Cache-Control", valCacheControl, "no-cache")
 		x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
 		x.set("X-Ms-Version", valVersion, x.version)
@@ -403,10 +421,10 @@ func (x *exchange) json(status int, body []byte) {
 }
 
 // contentType is the Content-Type of a JSON body at level l: Storage's
-// with its streaming and charset parameters, or the Cosmos gateway's bare
-// one (F-COSMOS-HEADERS).
+// with its streaming and charset parameters, or the Cosmos gateway's and
+// Azurite's bare one (F-COSMOS-HEADERS, F-AZURITE-CONTENT-TYPE).
 func (x *exchange) contentType(l odata.Level) string {
-	if x.h.prof.Headers == profile.CosmosHeaders {
+	if x.h.prof.Headers == profile.CosmosHeaders || x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
 		return "application/json;odata=" + l.String()
 	}
 	return l.ContentType()
@@ -418,6 +436,8 @@ func (x *exchange) noContent() {
 	x.headers()
 	if x.h.prof.Headers == profile.CosmosHeaders {
 		x.set("Content-Type", valContentType, "application/json")
+	} else if k := x.kind; x.h.prof.Emulator.PlainContentType && (k == op.CreateTable || k == op.DeleteTable || k == op.Insert) { // F-AZURITE-CONTENT-TYPE
+		x.set("Content-Type", valContentType, x.contentType(x.format.level))
 	}
 	x.w.WriteHeader(204)
 }
@@ -435,12 +455,32 @@ func (x *exchange) fail(e *tableerr.Error) {
 		x.w.Write(body)
 		return
 	}
-	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
+	em := &x.h.prof.Emulator
+	e = x.emulatorError(e)
+	body := odata.AppendErrorAs(nil, e, x.id, edm.TicksFromTime(x.now), em.ErrorTimeMillis)
 	h := x.headers()
+	if em.AlwaysPreference { // F-AZURITE-PREFER-ECHO: never on an error
+		h.Del("Preference-Applied")
+	}
+	if em.ErrorCodeHeader && e.Code != "" { // F-AZURITE-ERROR-CODE-HEADER
+		h.Set("x-ms-error-code", string(e.Code))
+	}
 	h.Set("Content-Type", x.format.level.ContentType())
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	x.w.WriteHeader(e.Status)
 	x.w.Write(body)
+}
+
+// crash writes the bare 500 Azurite answers when it throws
+// (F-AZURITE-BATCH-500): no body, no request id, only Date and Server.
+func (x *exchange) crash() {
+	h := x.headers()
+	for k := range h {
+		if k != "Date" && k != "Server" {
+			delete(h, k)
+		}
+	}
+	x.w.WriteHeader(500)
 }
 
 // failAuth writes an authentication failure as the live service does: 403,
@@ -457,5 +497,9 @@ func (x *exchange) failAuth(e *tableerr.Error) {
 }
 
 func (x *exchange) ctx(table string) *odata.Context {
-	return &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level, Style: x.h.prof.Bodies}
+	c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level, Style: x.h.prof.Bodies}
+	if em := &x.h.prof.Emulator; em.BodyForms() {
+		c.Emulator = em
+	}
+	return c
 }

@@ -142,6 +142,15 @@ func honoursPrefer(k op.Kind, q map[string][]string) bool {
 	return k.Prefer()
 }
 
+// honoursPrefer is honoursPrefer as the profile has it: Azurite ignores
+// Prefer on updates, merges and upserts (F-AZURITE-PREFER-UPDATE).
+func (x *exchange) honoursPrefer(k op.Kind, q map[string][]string) bool {
+	if x.h.prof.Emulator.UpdatesIgnorePrefer && k != op.CreateTable && k != op.Insert {
+		return false
+	}
+	return honoursPrefer(k, q)
+}
+
 // preference reads Prefer for the operations that honour it (F-PREFER):
 // whether content is returned and the Preference-Applied value to echo (""
 // when no Prefer was sent). Without Prefer, create table and insert return

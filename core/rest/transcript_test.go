@@ -143,9 +143,12 @@ func renderResponse(r *http.Response) string {
 	return b.String()
 }
 
+// replayClock is the fixed time of every replay.
+var replayClock = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
 // deterministicHandler has a fixed clock and counting request ids.
 func deterministicHandler() http.Handler {
-	return handlerAt(profile.Default(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	return handlerAt(profile.Default(), replayClock)
 }
 
 // handlerAt is an account answering as p with its clock stopped at at and
