@@ -96,6 +96,7 @@ func register(binding js.Value, accounts *play.Accounts) {
 		}
 		return ""
 	})
+	registerRemotes(fn, arg)
 	fn("createAccount", func(a []js.Value) any {
 		x, err := accounts.Create(arg(a, 0))
 		if err != nil {

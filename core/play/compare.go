@@ -1,0 +1,261 @@
+package play
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tableplay/tableplay/core/rest"
+)
+
+// Difference is one way two answers to the same request differ.
+type Difference struct {
+	// Part is "status", "code", "header" or "body".
+	Part string `json:"part"`
+	// Name is the header's name, or the body's JSON path ("value[0].Age").
+	Name string `json:"name,omitempty"`
+	// Endpoint and Engine are the two values, cut to maxShown bytes; ""
+	// when that side has none.
+	Endpoint string `json:"endpoint"`
+	// Engine is the engine's value, shown as Endpoint is.
+	Engine string `json:"engine"`
+	// Expected says the values differ by nature, not by behaviour: a date,
+	// a request id, the ETag and Timestamp of a copied entity, CORS headers
+	// that only a cross-origin answer carries.
+	Expected bool `json:"expected,omitempty"`
+}
+
+// Comparison is Compare's answer.
+type Comparison struct {
+	// Same says no difference is unexpected.
+	Same bool `json:"same"`
+	// Differences are the differences, status first, then the code, the
+	// headers by name and the body; at most maxDifferences.
+	Differences []Difference `json:"differences"`
+	// More counts differences left out past maxDifferences.
+	More int `json:"more,omitempty"`
+	// EndpointBytes and EngineBytes are the bodies' sizes.
+	EndpointBytes int `json:"endpointBytes"`
+	// EngineBytes is the engine's body size.
+	EngineBytes int `json:"engineBytes"`
+}
+
+// compareInput is what the page hands Compare: two answers to one request
+// and the account URL each side's bodies name (the engine's scratch
+// account has another URL than the endpoint).
+type compareInput struct {
+	Endpoint     rest.Reply `json:"endpoint"`
+	Engine       rest.Reply `json:"engine"`
+	EndpointBase string     `json:"endpointBase"`
+	EngineBase   string     `json:"engineBase"`
+}
+
+const (
+	maxDifferences = 50
+	maxShown       = 200
+)
+
+// volatileHeaders differ between any two answers (lower case).
+var volatileHeaders = map[string]bool{"date": true, "x-ms-request-id": true, "x-ms-client-request-id": true, "etag": true, "vary": true, "server": true}
+
+// hopHeaders belong to one connection, not to the answer; a browser shows
+// them or not as it likes.
+var hopHeaders = map[string]bool{"connection": true, "keep-alive": true, "transfer-encoding": true}
+
+// volatileFields are body fields a copy of an entity cannot keep.
+var volatileFields = map[string]bool{"odata.etag": true, "Timestamp": true}
+
+// Compare sets two answers to the same request side by side (JSON of
+// compareInput) and lists how they differ.
+func Compare(inJSON []byte) []byte {
+	var in compareInput
+	if err := readJSON(inJSON, &in); err != nil {
+		return errorJSON("not two answers: " + err.Error())
+	}
+	c := comparer{}
+	a, b := in.Endpoint, in.Engine
+	rebase := func(s string) string {
+		if in.EngineBase == "" || in.EndpointBase == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, in.EngineBase, in.EndpointBase)
+	}
+	if a.Status != b.Status {
+		c.add(Difference{Part: "status", Endpoint: strconv.Itoa(a.Status) + " " + a.StatusText, Engine: strconv.Itoa(b.Status) + " " + b.StatusText})
+	}
+	codeA, _ := rest.ErrorOf([]byte(a.Body))
+	codeB, _ := rest.ErrorOf([]byte(b.Body))
+	if codeA != codeB {
+		c.add(Difference{Part: "code", Endpoint: codeA, Engine: codeB})
+	}
+	bodyB := rebase(b.Body)
+	body := comparer{}
+	body.bodies(a.Body, bodyB)
+	bodyDiffers := !body.same()
+	rebased := make([][2]string, len(b.Headers))
+	for i, kv := range b.Headers {
+		rebased[i] = [2]string{kv[0], rebase(kv[1])}
+	}
+	ha, hb := headerMap(a.Headers), headerMap(rebased)
+	for _, name := range unionKeys(ha, hb) {
+		if hopHeaders[name] || ha[name] == hb[name] {
+			continue
+		}
+		expected := volatileHeaders[name] || strings.HasPrefix(name, "access-control-") ||
+			name == "content-length" && !bodyDiffers
+		c.add(Difference{Part: "header", Name: name, Endpoint: ha[name], Engine: hb[name], Expected: expected})
+	}
+	c.list = append(c.list, body.list...)
+	c.more += body.more
+	out := Comparison{Same: c.same(), Differences: c.list, More: c.more, EndpointBytes: len(a.Body), EngineBytes: len(b.Body)}
+	if out.Differences == nil {
+		out.Differences = []Difference{}
+	}
+	return mustJSON(out)
+}
+
+// comparer collects differences up to maxDifferences.
+type comparer struct {
+	list []Difference
+	more int
+}
+
+func (c *comparer) add(d Difference) {
+	if len(c.list) >= maxDifferences {
+		c.more++
+		return
+	}
+	d.Endpoint, d.Engine = cut(d.Endpoint), cut(d.Engine)
+	c.list = append(c.list, d)
+}
+
+func (c *comparer) same() bool {
+	if c.more > 0 {
+		return false
+	}
+	for _, d := range c.list {
+		if !d.Expected {
+			return false
+		}
+	}
+	return true
+}
+
+// bodies compares two bodies: as JSON values when both are JSON, else as
+// bytes (the first offset where they part).
+func (c *comparer) bodies(a, b string) {
+	if a == b {
+		return
+	}
+	va, errA := decodeJSON(a)
+	vb, errB := decodeJSON(b)
+	if errA == nil && errB == nil {
+		c.values("", va, vb, false)
+		return
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	c.add(Difference{Part: "body", Name: "byte " + strconv.Itoa(i), Endpoint: a[i:], Engine: b[i:]})
+}
+
+func decodeJSON(s string) (any, error) {
+	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
+		return nil, errNotJSON
+	}
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
+
+var errNotJSON = errors.New("not a JSON object")
+
+// values compares two JSON values at path; expected marks a subtree of
+// volatile fields.
+func (c *comparer) values(path string, a, b any, expected bool) {
+	ma, okA := a.(map[string]any)
+	mb, okB := b.(map[string]any)
+	if okA && okB {
+		for _, k := range unionKeys(ma, mb) {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			field, _, _ := strings.Cut(k, "@")
+			c.values(p, ma[k], mb[k], expected || volatileFields[k] || volatileFields[field])
+		}
+		return
+	}
+	la, okA := a.([]any)
+	lb, okB := b.([]any)
+	if okA && okB {
+		for i := 0; i < max(len(la), len(lb)); i++ {
+			var x, y any
+			if i < len(la) {
+				x = la[i]
+			}
+			if i < len(lb) {
+				y = lb[i]
+			}
+			c.values(path+"["+strconv.Itoa(i)+"]", x, y, expected)
+		}
+		return
+	}
+	ta, tb := jsonText(a), jsonText(b)
+	if ta != tb {
+		c.add(Difference{Part: "body", Name: path, Endpoint: ta, Engine: tb, Expected: expected})
+	}
+}
+
+// jsonText shows a JSON value as it is written; "" for an absent one.
+func jsonText(v any) string {
+	if v == nil {
+		return ""
+	}
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// headerMap joins each header's values, under its lower-case name.
+func headerMap(pairs [][2]string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range pairs {
+		k := strings.ToLower(kv[0])
+		if m[k] != "" {
+			m[k] += ", " + kv[1]
+		} else {
+			m[k] = kv[1]
+		}
+	}
+	return m
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func cut(s string) string {
+	if len(s) > maxShown {
+		return s[:maxShown] + "…"
+	}
+	return s
+}
