@@ -47,7 +47,7 @@ export function mountTables(root, session) {
   }
 
   async function refresh() {
-    const x = send(session, { kind: "listTables" });
+    const x = await send(session, { kind: "listTables" });
     const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((t) => t.TableName) : [];
     replace(
       $("table-list"),
