@@ -27,8 +27,12 @@ type Connection struct {
 	// Key Lite.
 	Key string `json:"key,omitempty"`
 	// SAS is a shared access signature's query string; requests carry it
-	// instead of a signature. Exactly one of Key and SAS is given.
+	// instead of a signature. Exactly one of Key, SAS and WellKnownKey is
+	// given.
 	SAS string `json:"sas,omitempty"`
+	// WellKnownKey signs with the emulators' well-known key (`tableplay
+	// serve`, Azurite), so the page need not hold it.
+	WellKnownKey bool `json:"wellKnownKey,omitempty"`
 }
 
 // Remote is a connection the engine builds requests and code for: the
@@ -67,6 +71,9 @@ func Connect(c Connection, clock func() time.Time) (*Remote, error) {
 		return nil, errors.New("the account name cannot be read from the endpoint: give it")
 	}
 	key, sas := strings.TrimSpace(c.Key), strings.TrimPrefix(strings.TrimSpace(c.SAS), "?")
+	if c.WellKnownKey && key == "" && sas == "" {
+		key = rest.WellKnownKey
+	}
 	if len(key) > maxCredential || len(sas) > maxCredential {
 		return nil, errors.New("the key or SAS is too long")
 	}

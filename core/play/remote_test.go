@@ -39,6 +39,10 @@ func TestConnectSignsWithTheKey(t *testing.T) {
 	if reply.Status != 201 || !strings.HasPrefix(req.Headers[len(req.Headers)-1][1], "SharedKeyLite devstoreaccount1:") {
 		t.Fatalf("create: %d %v", reply.Status, req.Headers)
 	}
+	known, _ := Connect(Connection{Endpoint: "http://h/devstoreaccount1", WellKnownKey: true}, func() time.Time { return at })
+	if _, reply := send(t, known, a, Operation{Kind: "listTables"}); reply.Status != 200 {
+		t.Fatalf("the well-known key got %d", reply.Status)
+	}
 	other, _ := Connect(Connection{Endpoint: "http://h/devstoreaccount1", Key: "AAAA"}, func() time.Time { return at })
 	if _, reply := send(t, other, a, Operation{Kind: "listTables"}); reply.Status != 403 {
 		t.Fatalf("a wrong key got %d", reply.Status)
