@@ -124,3 +124,134 @@ test("connected to tableplay serve, the panels create, insert and query over the
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a second browser connected to the same server sees the first's writes appear, and its stale ETag gets 412", async () => {
+  const a = await open();
+  const b = await open();
+  await connect(a.page);
+  await connect(b.page);
+  // A's new table and entity appear in B without B doing anything.
+  await createTable(a.page, "Shared");
+  await b.page.getByRole("button", { name: "Shared", exact: true }).waitFor({ timeout: 10_000 });
+  await b.page.getByRole("button", { name: "Shared", exact: true }).click();
+  assert.match(await insert(a.page, "p", "r1", "first"), /201 Created/);
+  await b.page.locator("#entity-list", { hasText: "Note = first" }).waitFor({ timeout: 10_000 });
+  await b.page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
+  // A changes the entity; B sees the change, and its copy's ETag is stale.
+  await a.page.getByLabel("Value of property 1").fill("second");
+  assert.match(await send(a.page, "replace", "*"), /204 No Content/);
+  await b.page.locator("#entity-list", { hasText: "Note = second" }).waitFor({ timeout: 10_000 });
+  await b.page.getByLabel("Value of property 1").fill("from b");
+  const stale = await send(b.page, "replace", "stale");
+  assert.match(stale, /If-Match: W\/"datetime'/);
+  assert.match(stale, /412 Precondition Failed[\s\S]*UpdateConditionNotSatisfied/);
+  assert.match(await b.page.locator("#op-answer").innerText(), /412 Precondition Failed · UpdateConditionNotSatisfied/);
+  // The server kept A's write.
+  await a.page.getByLabel("Operation", { exact: true }).selectOption("get");
+  assert.match(await send(a.page, "get"), /"Note":\s*"second"/);
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await a.context.close();
+  await b.context.close();
+});
+
+// stored reads everything this origin keeps: localStorage and every
+// IndexedDB store's records.
+const stored = (page) => page.evaluate(async () => {
+  const out = [JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })];
+  for (const { name } of await indexedDB.databases()) {
+    const db = await new Promise((resolve, reject) => {
+      const r = indexedDB.open(name);
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    for (const store of db.objectStoreNames) {
+      const all = db.transaction(store).objectStore(store).getAll();
+      out.push(JSON.stringify(await new Promise((resolve) => (all.onsuccess = () => resolve(all.result)))));
+    }
+    db.close();
+  }
+  return out.join("\n");
+});
+
+test("a room link connects with its SAS, and neither the SAS nor a key lands in the address bar, storage, a share link or an export", async () => {
+  const sas = accountSAS();
+  const sig = new URLSearchParams(sas).get("sig");
+  const endpoint = env.server.url + "/devstoreaccount1";
+  const link = `${env.server.url}/#connect=${encodeURIComponent(endpoint)}&sas=${encodeURIComponent(sas)}`;
+  const { page, context, errors } = await open(link);
+  await page.waitForFunction(() => document.body.dataset.target === "remote");
+  assert.equal(await page.evaluate(() => location.href), env.server.url + "/");
+  assert.match(await page.locator("#connect-target").innerText(), /as devstoreaccount1, with its SAS/);
+  await createTable(page, "Roomy");
+  const created = await page.locator("#exchanges article").first().innerText();
+  assert.match(created, /201 Created/);
+  assert.ok(created.includes("sig="), "the SAS request carries its signature on the wire");
+  assert.doesNotMatch(created, /Authorization:/);
+  await insert(page, "p", "r", "in a room");
+  // The code for a room uses the room's endpoint and SAS.
+  const article = page.locator("#exchanges article").first();
+  await article.locator("summary", { hasText: "Code" }).click();
+  await article.getByLabel("Language").selectOption("javascript");
+  const code = await article.locator("pre.code").innerText();
+  assert.ok(code.includes(`TableEndpoint=${endpoint};SharedAccessSignature=${sas}`), code);
+  assert.doesNotMatch(code, /AccountKey/);
+  // A key typed in is cleared from the form once the engine holds it.
+  await connect(page, { key: WELL_KNOWN_KEY });
+  assert.equal(await page.getByLabel("Account key").inputValue(), "");
+  await page.getByRole("button", { name: "Share link" }).click();
+  const share = await page.locator("#share-link").inputValue();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export" }).click();
+  const exported = readFileSync(await (await download).path(), "utf8");
+  const kept = await stored(page);
+  for (const [where, text] of [["the share link", share], ["the export", exported], ["storage", kept], ["the address bar", await page.evaluate(() => location.href)]]) {
+    for (const secret of [sig, encodeURIComponent(sig), WELL_KNOWN_KEY, "sig="]) assert.ok(!text.includes(secret), `${where} holds ${secret}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "Compared");
+  await insert(page, "p", "r1", "only at the server");
+  await page.getByLabel("Filter").fill("PartitionKey eq 'p'");
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.locator("#query-summary .figures").waitFor();
+  const article = page.locator("#exchanges article").first();
+  assert.match(await article.locator("h3").innerText(), /query · Compared/);
+  await article.getByRole("button", { name: "Compare with the engine" }).click();
+  const result = article.locator(".comparison");
+  await result.waitFor();
+  assert.equal(await result.getAttribute("data-same"), "true", await result.innerText());
+  assert.match(await result.innerText(), /Same answer · endpoint 200, engine 200 \(on a copy of the endpoint's table\)[\s\S]*expected/);
+  // The entity's Timestamp and ETag are the copy's own: expected, not a difference.
+  assert.match(await result.locator("tr.expected").allInnerTexts().then((t) => t.join("\n")), /Timestamp|odata\.etag/);
+  // The tab's own account lacks the table: the engine answers 404.
+  await article.getByLabel("The engine's state").selectOption("tab");
+  await article.getByRole("button", { name: "Compare with the engine" }).click();
+  await page.waitForFunction((el) => el.querySelector(".comparison")?.dataset.same === "false", await article.elementHandle());
+  const differs = await article.locator(".comparison").innerText();
+  assert.match(differs, /endpoint 200, engine 404 \(on a copy of this tab's account\)/);
+  assert.match(differs, /status\s+200 OK\s+404 Not Found\s+differs/);
+  assert.match(differs, /code\s+\(none\)\s+TableNotFound\s+differs/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a bad endpoint, a wrong key and a non-URL are each refused with a clear message, and the tab's engine stays the target", async () => {
+  const { page, context, errors } = await open();
+  const closed = await startServer();
+  closed.stop();
+  await new Promise((r) => setTimeout(r, 300));
+  const gone = new URL(closed.url).origin;
+  assert.match(await connect(page, { endpoint: gone + "/devstoreaccount1" }),
+    new RegExp(`Not connected · No answer from ${gone.replace(/\./g, "\\.")}: nothing is listening there, the address is wrong, or it does not allow this page \\(${env.server.url.replace(/\./g, "\\.")}\\) by CORS`));
+  assert.match(await connect(page, { key: "AAAA" }), /Not connected · 403 Forbidden · AuthenticationFailed[\s\S]*Check the key or SAS/);
+  assert.match(await connect(page, { endpoint: "127.0.0.1:10002" }), /Not connected · the endpoint must be an http:\/\/ or https:\/\/ URL/);
+  assert.equal(await page.locator("body").getAttribute("data-target"), "engine");
+  assert.match(await page.locator("#connect-target").innerText(), /the engine in this tab/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -186,7 +186,10 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     const engine = remoteEngine(tableplay, link);
     // One quiet read proves the endpoint answers and takes the key or SAS.
     const probe = await engine.run({ kind: "listTables", top: 1 });
-    const refused = probe.error ?? (probe.response.status === 200 ? "" : `${probe.response.status} ${probe.response.statusText}${probe.code ? " · " + probe.code : ""}${probe.message ? ": " + probe.message : ""}` +
+    // A SAS may grant entities but not the list of tables: that is a
+    // connection still, with a note.
+    const narrow = probe.response?.status === 403 && /^Authorization\w*Mismatch$/.test(probe.code);
+    const refused = probe.error ?? (probe.response.status === 200 || narrow ? "" : `${probe.response.status} ${probe.response.statusText}${probe.code ? " · " + probe.code : ""}${probe.message ? ": " + probe.message : ""}` +
       (probe.response.status === 403 ? " Check the key or SAS (and the clock: a signature's date must be within 15 minutes)." : ""));
     if (refused) {
       link.disconnect();
@@ -204,7 +207,8 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       session.emit("entities-changed");
     }, { select: () => session.table, onState: live });
     describe();
-    say(true, el("span", { class: "answer-status" }, "Connected"), ` · ${link.endpoint} answers; every panel now sends its requests there.`);
+    say(true, el("span", { class: "answer-status" }, "Connected"), ` · ${link.endpoint} answers; every panel now sends its requests there.`,
+      narrow ? ` This SAS may not list the tables (${probe.code}): the tables panel stays empty, yet its tables answer.` : "");
     session.setStatus(`Connected to ${link.endpoint}: requests go over the network.`);
     return true;
   }

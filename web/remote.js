@@ -106,14 +106,15 @@ export function watchChanges(engine, onChange, { select, onState = () => {} }) {
   };
   for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, poke, { passive: true });
 
-  // same reads one thing quietly and says whether it is as last seen.
+  // same reads one thing quietly and says whether it is as last seen (a
+  // first look counts as a change: the page's own read may be older).
   async function same(what, operation) {
     const ran = await engine.run(operation);
     if (ran.error || ran.response.status >= 500) throw new Error(ran.error ?? ran.response.statusText);
     const body = `${ran.response.status}\n${ran.response.body}`;
     const before = seen.get(what);
     seen.set(what, body);
-    return before === undefined || before === body;
+    return before === body;
   }
 
   async function tick() {
@@ -154,8 +155,7 @@ export function watchChanges(engine, onChange, { select, onState = () => {} }) {
       wait = EVERY;
       if (!timer && !stopped) timer = setTimeout(tick, 0);
     },
-    // seen records a body the page itself just read, so its own writes
-    // are not reported back as another client's.
+    // poke counts as a person's activity (the idle pause starts again).
     poke,
   };
 }
