@@ -34,11 +34,12 @@ async function open(url = env.server.url + "/", options = {}) {
 // endpoint (the page's own server when empty), with the key typed when
 // given (else the well-known one).
 async function connect(page, { endpoint = "", key = "" } = {}) {
-  if (await page.locator("#connect-panel").isHidden()) await page.getByRole("button", { name: "Connect" }).click();
+  if (await page.locator("#connect-panel").isHidden()) await page.getByRole("button", { name: "Connect", exact: true }).click();
   await page.getByLabel("tableplay serve").check();
   await page.getByLabel("Table endpoint").fill(endpoint);
   await page.getByLabel("Account key").fill(key);
-  await page.locator("#connect-go").click();
+  await page.evaluate(() => document.querySelector("#connect-answer").replaceChildren());
+  await page.getByRole("button", { name: "Connect to this endpoint" }).click();
   await page.waitForFunction(() => /Connected|Not connected/.test(document.querySelector("#connect-answer")?.textContent ?? ""));
   return page.locator("#connect-answer").innerText();
 }
@@ -101,6 +102,7 @@ test("connected to tableplay serve, the panels create, insert and query over the
   assert.deepEqual(await tabTables(page), []);
 
   assert.match(await insert(page, "p", "r1", "over the wire"), /HTTP\/1\.1 201 Created/);
+  await page.locator("#entity-list", { hasText: "Note = over the wire" }).waitFor();
   assert.match(await page.locator("#entity-list").innerText(), /1 entities[\s\S]*r1[\s\S]*Note = over the wire/);
   await page.getByLabel("Filter").fill("Note eq 'over the wire'");
   await page.getByRole("button", { name: "Run query" }).click();
@@ -252,6 +254,68 @@ test("a bad endpoint, a wrong key and a non-URL are each refused with a clear me
   assert.match(await connect(page, { endpoint: "127.0.0.1:10002" }), /Not connected · the endpoint must be an http:\/\/ or https:\/\/ URL/);
   assert.equal(await page.locator("body").getAttribute("data-target"), "engine");
   assert.match(await page.locator("#connect-target").innerText(), /the engine in this tab/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// signed sends a request to a server's well-known account signed with
+// Shared Key Lite, as any SDK would (a test's own client).
+function signed(base, method, pathAndQuery, body, type) {
+  const url = new URL(base + pathAndQuery);
+  const date = new Date().toUTCString();
+  const comp = url.searchParams.get("comp");
+  const sts = `${date}\n/devstoreaccount1${url.pathname}${comp ? "?comp=" + comp : ""}`;
+  const sig = createHmac("sha256", Buffer.from(WELL_KNOWN_KEY, "base64")).update(sts).digest("base64");
+  const headers = { "x-ms-date": date, "x-ms-version": "2019-02-02", Accept: "application/json;odata=nometadata", Authorization: `SharedKeyLite devstoreaccount1:${sig}` };
+  if (type) headers["Content-Type"] = type;
+  return fetch(url, { method, body, headers });
+}
+
+test("from another origin the page connects once the account's CORS rule allows it, and reads the exposed headers", async () => {
+  const other = await startServer();
+  try {
+    const { page, context, errors } = await open();
+    const endpoint = other.url + "/devstoreaccount1";
+    // No rule yet: the browser gets no answer it may read, and says so.
+    assert.match(await connect(page, { endpoint }), /Not connected · No answer from http:\/\/127\.0\.0\.1:\d+: [\s\S]*does not allow this page \(http:\/\/127\.0\.0\.1:\d+\) by CORS/);
+    const rule = `<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><Cors><CorsRule><AllowedOrigins>${env.server.url}</AllowedOrigins><AllowedMethods>DELETE,GET,HEAD,MERGE,OPTIONS,PATCH,POST,PUT</AllowedMethods><AllowedHeaders>*</AllowedHeaders><ExposedHeaders>*</ExposedHeaders><MaxAgeInSeconds>60</MaxAgeInSeconds></CorsRule></Cors></StorageServiceProperties>`;
+    const set = await signed(other.url, "PUT", "/devstoreaccount1/?restype=service&comp=properties", rule, "application/xml");
+    assert.equal(set.status, 202, await set.text());
+    assert.match(await connect(page, { endpoint }), /Connected/);
+    await createTable(page, "Across");
+    assert.match(await insert(page, "p", "r", "cross-origin"), /201 Created[\s\S]*etag: W\/"datetime'/i);
+    // The entity really is at the other server.
+    const read = await signed(other.url, "GET", "/devstoreaccount1/Across(PartitionKey='p',RowKey='r')");
+    assert.equal(read.status, 200);
+    assert.equal((await read.json()).Note, "cross-origin");
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    other.stop();
+  }
+});
+
+test("the Connect panel is named, fits 320 px and reads in the dark theme", async () => {
+  const { page, context, errors } = await open(undefined, { viewport: { width: 320, height: 800 }, colorScheme: "dark" });
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  assert.equal(await page.getByRole("button", { name: "Connect", exact: true }).getAttribute("aria-expanded"), "true");
+  const panel = page.getByRole("region", { name: "Connect to an endpoint" });
+  await panel.waitFor();
+  for (const mode of ["A room link", "tableplay serve", "Azurite", "A storage account"]) {
+    await page.getByLabel(mode).check();
+    await assertNamed(panel.locator("input:visible, button:visible, select:visible"), 3);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 320, `${mode}: the page is ${wide} px wide at 320`);
+  }
+  // The CORS help names this page's origin and the az command.
+  await page.getByText("Allowing this page (CORS)").click();
+  assert.match(await page.locator("#connect-cors-text").innerText(), new RegExp(`az storage cors add --account-name <name> --services t[\\s\\S]*--origins ${env.server.url.replace(/\./g, "\\.")}`));
+  const colors = await page.evaluate(() => {
+    const s = getComputedStyle(document.getElementById("connect-panel"));
+    return { fg: s.color, bg: s.backgroundColor };
+  });
+  assert.notEqual(colors.fg, colors.bg);
+  assert.match(colors.bg, /rgb\((\d|[1-4]\d),/, "a dark panel in the dark theme");
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -66,7 +66,7 @@ const HTML = `
     <p id="connect-sas-hint" class="hint">An account SAS for the Table service (<code>sv=…&amp;ss=t&amp;srt=sco&amp;sp=…&amp;sig=…</code>), from the portal's "Shared access signature" or <code>az storage account generate-sas</code>.</p>
   </div>
   <div class="row wrap">
-    <button id="connect-go" type="submit">Connect</button>
+    <button id="connect-go" type="submit">Connect to this endpoint</button>
     <button id="connect-leave" type="button" class="secondary" hidden>Disconnect</button>
   </div>
   <div id="connect-answer" class="answer-box"></div>
