@@ -82,7 +82,11 @@ async function start() {
   await initStart($("start-here"), { session, engine: tableplay, linked });
   mountLessons($("lessons"), {
     engine: await tableplay.createAccount("lessons"),
-    tryIt: (place) => borrow.tryIt(place),
+    // A lesson is tried in the tab's own account: a connection ends first.
+    tryIt: async (place) => {
+      await connection.disconnect();
+      return borrow.tryIt(place);
+    },
     onLeave: () => borrow.back(),
     record: () => recorder.start(),
   });

@@ -84,6 +84,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
           operation: { kind: "insert", table, entity: d }, request,
           response: { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body },
           ...(resp.status < 300 ? {} : session.engine.readError(body)),
+          remote: session.engine.remote ? { endpoint: session.engine.remote.endpoint } : undefined,
         };
         session.emit("exchange", x);
         say(x, done.insert);

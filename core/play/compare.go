@@ -1,13 +1,13 @@
 package play
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
+	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/rest"
 )
 
@@ -144,16 +144,14 @@ func (c *comparer) same() bool {
 	return true
 }
 
-// bodies compares two bodies: as JSON values when both are JSON, else as
-// bytes (the first offset where they part).
+// bodies compares two bodies: as JSON values when both are JSON objects,
+// else as bytes (the first offset where they part).
 func (c *comparer) bodies(a, b string) {
 	if a == b {
 		return
 	}
-	va, errA := decodeJSON(a)
-	vb, errB := decodeJSON(b)
-	if errA == nil && errB == nil {
-		c.values("", va, vb, false)
+	if isObject(a) && isObject(b) {
+		c.values("", gjson.Parse(a), gjson.Parse(b), false)
 		return
 	}
 	i := 0
@@ -163,25 +161,17 @@ func (c *comparer) bodies(a, b string) {
 	c.add(Difference{Part: "body", Name: "byte " + strconv.Itoa(i), Endpoint: a[i:], Engine: b[i:]})
 }
 
-func decodeJSON(s string) (any, error) {
-	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
-		return nil, errNotJSON
-	}
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v any
-	err := d.Decode(&v)
-	return v, err
+// isObject says whether a body is one JSON object, within the nesting the
+// engine reads.
+func isObject(s string) bool {
+	return strings.HasPrefix(strings.TrimSpace(s), "{") && odata.WithinDepth([]byte(s), odata.MaxDepth) && gjson.Valid(s)
 }
-
-var errNotJSON = errors.New("not a JSON object")
 
 // values compares two JSON values at path; expected marks a subtree of
 // volatile fields.
-func (c *comparer) values(path string, a, b any, expected bool) {
-	ma, okA := a.(map[string]any)
-	mb, okB := b.(map[string]any)
-	if okA && okB {
+func (c *comparer) values(path string, a, b gjson.Result, expected bool) {
+	if a.IsObject() && b.IsObject() {
+		ma, mb := a.Map(), b.Map()
 		for _, k := range unionKeys(ma, mb) {
 			p := k
 			if path != "" {
@@ -192,11 +182,10 @@ func (c *comparer) values(path string, a, b any, expected bool) {
 		}
 		return
 	}
-	la, okA := a.([]any)
-	lb, okB := b.([]any)
-	if okA && okB {
+	if a.IsArray() && b.IsArray() {
+		la, lb := a.Array(), b.Array()
 		for i := 0; i < max(len(la), len(lb)); i++ {
-			var x, y any
+			var x, y gjson.Result
 			if i < len(la) {
 				x = la[i]
 			}
@@ -207,22 +196,9 @@ func (c *comparer) values(path string, a, b any, expected bool) {
 		}
 		return
 	}
-	ta, tb := jsonText(a), jsonText(b)
-	if ta != tb {
-		c.add(Difference{Part: "body", Name: path, Endpoint: ta, Engine: tb, Expected: expected})
+	if a.Raw != b.Raw {
+		c.add(Difference{Part: "body", Name: path, Endpoint: a.Raw, Engine: b.Raw, Expected: expected})
 	}
-}
-
-// jsonText shows a JSON value as it is written; "" for an absent one.
-func jsonText(v any) string {
-	if v == nil {
-		return ""
-	}
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	_ = e.Encode(v)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // headerMap joins each header's values, under its lower-case name.
@@ -230,8 +206,8 @@ func headerMap(pairs [][2]string) map[string]string {
 	m := map[string]string{}
 	for _, kv := range pairs {
 		k := strings.ToLower(kv[0])
-		if m[k] != "" {
-			m[k] += ", " + kv[1]
+		if v, ok := m[k]; ok {
+			m[k] = v + ", " + kv[1]
 		} else {
 			m[k] = kv[1]
 		}
@@ -239,6 +215,7 @@ func headerMap(pairs [][2]string) map[string]string {
 	return m
 }
 
+// unionKeys lists the keys of both maps once, in order.
 func unionKeys[V any](a, b map[string]V) []string {
 	keys := make([]string, 0, len(a)+len(b))
 	for k := range a {
@@ -249,7 +226,7 @@ func unionKeys[V any](a, b map[string]V) []string {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 
