@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { useBrowser, startServer, assertNamed } from "./harness.js";
+import { useBrowser, startServer, assertNamed, sendOperation } from "./harness.js";
 
 const env = useBrowser({ before, after });
 const WELL_KNOWN_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
@@ -44,14 +44,7 @@ async function connect(page, { endpoint = "", key = "" } = {}) {
   return page.locator("#connect-answer").innerText();
 }
 
-async function send(page, kind, ifMatch) {
-  await page.getByLabel("Operation", { exact: true }).selectOption(kind);
-  if (ifMatch) await page.locator(`input[name="ifmatch"][value="${ifMatch}"]`).check();
-  await page.evaluate(() => (document.getElementById("status").textContent = ""));
-  await page.getByRole("button", { name: "Send" }).click();
-  await page.waitForFunction((k) => document.getElementById("status").textContent.startsWith(k + ":"), kind);
-  return page.locator("#exchanges article").first().innerText();
-}
+const send = sendOperation;
 
 async function createTable(page, name) {
   await page.getByLabel("New table name").fill(name);
@@ -104,14 +97,30 @@ test("connected to tableplay serve, the panels create, insert and query over the
   assert.match(await insert(page, "p", "r1", "over the wire"), /HTTP\/1\.1 201 Created/);
   await page.locator("#entity-list", { hasText: "Note = over the wire" }).waitFor();
   assert.match(await page.locator("#entity-list").innerText(), /1 entities[\s\S]*r1[\s\S]*Note = over the wire/);
-  await page.getByLabel("Filter").fill("Note eq 'over the wire'");
+  await page.locator("#filter").fill("Note eq 'over the wire'");
   await page.getByRole("button", { name: "Run query" }).click();
   await page.locator("#query-summary .figures").waitFor();
   assert.match(await page.locator("#query-summary").innerText(), /1 returned/);
   assert.match(await page.locator("#query-results").innerText(), /over the wire/);
   assert.ok(sent.some((s) => /^GET .*\/devstoreaccount1\/Remote\(\)\?.*Note/.test(s)), sent.join("\n"));
 
+  // A transaction that fails at its second insert: the server's answer
+  // names it, and nothing of it is at the server.
+  await page.getByLabel("RowKey").fill("r2");
+  await page.getByRole("button", { name: "Add to batch" }).click();
+  await page.getByLabel("RowKey").fill("r1");
+  await page.getByRole("button", { name: /^Add to batch/ }).click();
+  await page.getByRole("button", { name: /^Submit transaction/ }).click();
+  await page.locator("#batch-result .failed-note").waitFor();
+  assert.match(await page.locator("#batch-result").innerText(), /failed at operation 1: 409 Conflict · EntityAlreadyExists[\s\S]*the endpoint rolled it back/);
+  await page.locator("#entity-list .list-count").waitFor();
+  assert.doesNotMatch(await page.locator("#entity-list").innerText(), /r2/);
+  assert.ok(sent.some((s) => /^POST .*\/devstoreaccount1\/\$batch$/.test(s)), sent.join("\n"));
+
   // The code for the exchange runs against the server, with its key.
+  await page.locator("#filter").fill("RowKey eq 'r1'");
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.locator("#exchanges article h3", { hasText: "query" }).first().waitFor();
   const article = page.locator("#exchanges article").first();
   await article.locator("summary", { hasText: "Code" }).click();
   await article.getByLabel("Language").selectOption("python");
@@ -218,7 +227,7 @@ test("Compare with the engine: the same answer on a copy of the endpoint's table
   await connect(page);
   await createTable(page, "Compared");
   await insert(page, "p", "r1", "only at the server");
-  await page.getByLabel("Filter").fill("PartitionKey eq 'p'");
+  await page.locator("#filter").fill("PartitionKey eq 'p'");
   await page.getByRole("button", { name: "Run query" }).click();
   await page.locator("#query-summary .figures").waitFor();
   const article = page.locator("#exchanges article").first();
