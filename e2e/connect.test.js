@@ -10,6 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { useBrowser, startServer, assertNamed, sendOperation } from "./harness.js";
 
 const env = useBrowser({ before, after });
@@ -279,6 +280,35 @@ function signed(base, method, pathAndQuery, body, type) {
   if (type) headers["Content-Type"] = type;
   return fetch(url, { method, body, headers });
 }
+
+test("an endpoint whose answer passes 32 MiB is cut off there, with a message", async () => {
+  // A hostile endpoint: it allows any origin, then streams 40 MiB.
+  const hostile = createServer((req, res) => {
+    const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*", "Access-Control-Allow-Methods": "*" };
+    if (req.method === "OPTIONS") return res.writeHead(200, cors).end();
+    res.writeHead(200, { ...cors, "Content-Type": "application/json" });
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    let sent = 0;
+    const more = () => {
+      while (sent < 40 && res.write(chunk)) sent++;
+      if (sent >= 40) res.end();
+      else res.once("drain", () => { sent++; more(); });
+    };
+    more();
+  });
+  await new Promise((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+  try {
+    const { page, context, errors } = await open();
+    const endpoint = `http://127.0.0.1:${hostile.address().port}/devstoreaccount1`;
+    assert.match(await connect(page, { endpoint }), /Not connected · http:\/\/127\.0\.0\.1:\d+ sent an answer over 32 MiB: the page stopped reading it\./);
+    assert.equal(await page.locator("body").getAttribute("data-target"), "engine");
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    hostile.closeAllConnections();
+    hostile.close();
+  }
+});
 
 test("from another origin the page connects once the account's CORS rule allows it, and reads the exposed headers", async () => {
   const other = await startServer();

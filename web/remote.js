@@ -36,8 +36,33 @@ export async function reach(request, signal = AbortSignal.timeout(TIMEOUT)) {
     if (err?.name === "TimeoutError" || err?.name === "AbortError") return { error: `${origin} did not answer within ${TIMEOUT / 1000} s.` };
     return { error: unreachable(origin) };
   }
-  const body = await res.text();
+  const body = await capped(res);
+  if (body === null) return { error: `${origin} sent an answer over ${MAX_ANSWER / 2 ** 20} MiB: the page stopped reading it.` };
   return { response: { status: res.status, statusText: res.statusText || "", headers: [...res.headers], body } };
+}
+
+// MAX_ANSWER bounds an answer's body: an endpoint elsewhere may send
+// anything (a page of 1,000 entities is a few MiB at most in practice).
+const MAX_ANSWER = 32 * 2 ** 20;
+
+// capped reads a response's body as text, or null once it passes
+// MAX_ANSWER bytes (the rest is not read).
+async function capped(res) {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > MAX_ANSWER) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 // unreachable is the message for a request that got no answer at all: the
