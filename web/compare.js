@@ -64,25 +64,26 @@ export async function compareOperation(tableplay, remote, operation, from = "end
 export function comparisonView(result) {
   if (result.error) return el("div", { class: "comparison" }, el("p", { class: "answer bad" }, "Not compared: ", result.error));
   const { comparison: c, endpoint, engine, from } = result;
-  const unexpected = c.differences.filter((d) => !d.expected);
+  const unexpected = c.differences.filter((d) => !d.expected).length + (c.more ?? 0);
+  const expected = c.differences.filter((d) => d.expected).length + (c.moreExpected ?? 0);
   const whose = from === "tab" ? "a copy of this tab's account" : "a copy of the endpoint's table";
   return el("div", { class: "comparison", "data-same": String(c.same) },
     el("p", { class: `answer ${c.same ? "good" : "bad"}` },
-      el("span", { class: "answer-status" }, c.same ? "Same answer" : `${unexpected.length + c.more} difference${unexpected.length + c.more === 1 ? "" : "s"}`),
+      el("span", { class: "answer-status" }, c.same ? "Same answer" : `${unexpected} difference${unexpected === 1 ? "" : "s"}`),
       ` · endpoint ${endpoint.response.status}, engine ${engine.response.status} (on ${whose})`,
       ` · body ${endpoint.response.body.length} and ${engine.response.body.length} characters`,
-      c.differences.length > unexpected.length ? ` · ${c.differences.length - unexpected.length} expected (dates, ids, a copy's ETags)` : ""),
+      expected ? ` · ${expected} expected (dates, ids, a copy's ETags)` : ""),
     c.differences.length
       ? el("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": "Differences, scrolls sideways" },
         el("table", { class: "differences" },
           el("caption", {}, "How the answers differ"),
-          el("thead", {}, el("tr", {}, ["What", "Endpoint", "Engine in this tab", ""].map((h) => el("th", { scope: "col" }, h)))),
+          el("thead", {}, el("tr", {}, ["What", "Endpoint", "Engine in this tab"].map((h) => el("th", { scope: "col" }, h)))),
           el("tbody", {}, c.differences.map((d) =>
             el("tr", { class: d.expected ? "expected" : "differs" },
-              el("th", { scope: "row" }, d.name ? `${d.part} ${d.name}` : d.part),
+              el("th", { scope: "row" }, d.part, d.name ? [" ", el("code", {}, d.name)] : null,
+                el("span", { class: "verdict" }, d.expected ? " expected" : " differs")),
               el("td", {}, el("code", {}, d.endpoint || "(none)")),
-              el("td", {}, el("code", {}, d.engine || "(none)")),
-              el("td", {}, d.expected ? "expected" : "differs"))))))
+              el("td", {}, el("code", {}, d.engine || "(none)")))))))
       : null,
-    c.more ? el("p", { class: "hint" }, `${c.more} more not listed.`) : null);
+    c.more || c.moreExpected ? el("p", { class: "hint" }, `Not listed: ${c.more ?? 0} more differences, ${c.moreExpected ?? 0} more expected ones.`) : null);
 }

@@ -33,10 +33,13 @@ type Comparison struct {
 	// Same says no difference is unexpected.
 	Same bool `json:"same"`
 	// Differences are the differences, status first, then the code, the
-	// headers by name and the body; at most maxDifferences.
+	// headers by name and the body: at most maxDifferences unexpected ones
+	// and maxExpected expected ones.
 	Differences []Difference `json:"differences"`
-	// More counts differences left out past maxDifferences.
+	// More counts unexpected differences left out.
 	More int `json:"more,omitempty"`
+	// MoreExpected counts expected differences left out.
+	MoreExpected int `json:"moreExpected,omitempty"`
 	// EndpointBytes and EngineBytes are the bodies' sizes.
 	EndpointBytes int `json:"endpointBytes"`
 	// EngineBytes is the engine's body size.
@@ -55,6 +58,7 @@ type compareInput struct {
 
 const (
 	maxDifferences = 50
+	maxExpected    = 10
 	maxShown       = 200
 )
 
@@ -86,15 +90,16 @@ func Compare(inJSON []byte) []byte {
 	if a.Status != b.Status {
 		c.add(Difference{Part: "status", Endpoint: strconv.Itoa(a.Status) + " " + a.StatusText, Engine: strconv.Itoa(b.Status) + " " + b.StatusText})
 	}
-	codeA, _ := rest.ErrorOf([]byte(a.Body))
-	codeB, _ := rest.ErrorOf([]byte(b.Body))
+	codeA, messageA := rest.ErrorOf([]byte(a.Body))
+	codeB, messageB := rest.ErrorOf([]byte(b.Body))
 	if codeA != codeB {
 		c.add(Difference{Part: "code", Endpoint: codeA, Engine: codeB})
 	}
 	bodyB := rebase(b.Body)
-	body := comparer{}
+	// An error's message ends with its own request id and time.
+	body := comparer{sameMessage: codeA != "" && messageA == messageB}
 	body.bodies(a.Body, bodyB)
-	bodyDiffers := !body.same()
+	bodyDiffers := body.unexpected > 0
 	rebased := make([][2]string, len(b.Headers))
 	for i, kv := range b.Headers {
 		rebased[i] = [2]string{kv[0], rebase(kv[1])}
@@ -108,40 +113,49 @@ func Compare(inJSON []byte) []byte {
 			name == "content-length" && !bodyDiffers
 		c.add(Difference{Part: "header", Name: name, Endpoint: ha[name], Engine: hb[name], Expected: expected})
 	}
-	c.list = append(c.list, body.list...)
+	for _, d := range body.list {
+		c.add(d)
+	}
 	c.more += body.more
-	out := Comparison{Same: c.same(), Differences: c.list, More: c.more, EndpointBytes: len(a.Body), EngineBytes: len(b.Body)}
+	c.unexpected += body.more
+	c.moreExpected += body.moreExpected
+	out := Comparison{Same: c.unexpected == 0, Differences: c.list, More: c.more, MoreExpected: c.moreExpected, EndpointBytes: len(a.Body), EngineBytes: len(b.Body)}
 	if out.Differences == nil {
 		out.Differences = []Difference{}
 	}
 	return mustJSON(out)
 }
 
-// comparer collects differences up to maxDifferences.
+// comparer collects differences up to maxDifferences. sameMessage says two
+// error bodies say the same but for their request ids and times.
 type comparer struct {
-	list []Difference
-	more int
+	list         []Difference
+	unexpected   int // listed or not
+	more         int // unexpected, not listed
+	moreExpected int // expected, not listed
+	expected     int // listed
+	sameMessage  bool
 }
 
+// errorMessagePath is where an error body's message is.
+const errorMessagePath = "odata.error.message.value"
+
 func (c *comparer) add(d Difference) {
-	if len(c.list) >= maxDifferences {
+	switch {
+	case d.Expected && c.expected >= maxExpected:
+		c.moreExpected++
+		return
+	case d.Expected:
+		c.expected++
+	case c.unexpected >= maxDifferences:
+		c.unexpected++
 		c.more++
 		return
+	default:
+		c.unexpected++
 	}
 	d.Endpoint, d.Engine = cut(d.Endpoint), cut(d.Engine)
 	c.list = append(c.list, d)
-}
-
-func (c *comparer) same() bool {
-	if c.more > 0 {
-		return false
-	}
-	for _, d := range c.list {
-		if !d.Expected {
-			return false
-		}
-	}
-	return true
 }
 
 // bodies compares two bodies: as JSON values when both are JSON objects,
@@ -197,6 +211,7 @@ func (c *comparer) values(path string, a, b gjson.Result, expected bool) {
 		return
 	}
 	if a.Raw != b.Raw {
+		expected = expected || path == errorMessagePath && c.sameMessage
 		c.add(Difference{Part: "body", Name: path, Endpoint: a.Raw, Engine: b.Raw, Expected: expected})
 	}
 }

@@ -1,6 +1,8 @@
 package play
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +107,27 @@ func TestCompareMarksWhatDiffers(t *testing.T) {
 		"engine":{"status":200,"headers":[["Date","2"],["Content-Type","application/json"]],"body":"{\"odata.metadata\":\"http://b/y/$metadata\",\"value\":[{\"Timestamp\":\"2\",\"A\":1}]}"}}`)))
 	if !same.Same || len(same.Differences) != 2 {
 		t.Fatalf("only expected differences: %+v", same)
+	}
+	conflict := `{"odata.error":{"code":"TableAlreadyExists","message":{"lang":"en-US","value":"The table specified already exists.\nRequestId:%s\nTime:%s"}}}`
+	in, _ := json.Marshal(map[string]any{
+		"endpoint": map[string]any{"status": 409, "body": fmt.Sprintf(conflict, "a", "2026-01-01T00:00:00.0000000Z")},
+		"engine":   map[string]any{"status": 409, "body": fmt.Sprintf(conflict, "b", "2026-01-01T00:00:01.0000000Z")},
+	})
+	if errs := decode[Comparison](t, Compare(in)); !errs.Same || len(errs.Differences) != 1 || errs.Differences[0].Name != "odata.error.message.value" {
+		t.Fatalf("two errors that differ by request id and time: %+v", errs)
+	}
+	// A page whose every entity is a copy (its own Timestamp) is the same.
+	var ea, eb []string
+	for i := range 200 {
+		ea = append(ea, fmt.Sprintf(`{"RowKey":"%d","Timestamp":"1"}`, i))
+		eb = append(eb, fmt.Sprintf(`{"RowKey":"%d","Timestamp":"2"}`, i))
+	}
+	in, _ = json.Marshal(map[string]any{
+		"endpoint": map[string]any{"status": 200, "body": `{"value":[` + strings.Join(ea, ",") + `]}`},
+		"engine":   map[string]any{"status": 200, "body": `{"value":[` + strings.Join(eb, ",") + `]}`},
+	})
+	if page := decode[Comparison](t, Compare(in)); !page.Same || len(page.Differences) != maxExpected || page.MoreExpected != 190 {
+		t.Fatalf("200 copied entities: same=%v listed=%d more=%d", page.Same, len(page.Differences), page.MoreExpected)
 	}
 	differ := decode[Comparison](t, Compare([]byte(`{"endpoint":{"status":200,"statusText":"OK","headers":[],"body":"{\"A\":1}"},
 		"engine":{"status":404,"statusText":"Not Found","headers":[],"body":"{\"odata.error\":{\"code\":\"ResourceNotFound\",\"message\":{\"value\":\"x\"}}}"}}`)))
