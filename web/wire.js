@@ -92,7 +92,8 @@ function compareControl(session, x) {
       button.disabled = false;
     }
   });
-  return el("div", { class: "compare-box" }, el("div", { class: "row wrap" }, button, from), box);
+  const again = x.request?.changes ? el("p", { class: "hint" }, "This sends the write to the endpoint again, as any second client would.") : null;
+  return el("div", { class: "compare-box" }, el("div", { class: "row wrap" }, button, from), again, box);
 }
 
 function exchangeView(x, engine, target, session) {
