@@ -135,3 +135,16 @@ export async function assertNamed(controls, min) {
   }
   return n;
 }
+
+// sendOperation picks an operation (and an If-Match choice) in the page's
+// operations form, sends it, waits for the status line to name its answer
+// and returns the newest exchange's text.
+export async function sendOperation(page, kind, ifMatch) {
+  await page.getByLabel("Operation", { exact: true }).selectOption(kind);
+  if (ifMatch) await page.locator(`input[name="ifmatch"][value="${ifMatch}"]`).check();
+  // Clear the status so the wait below sees this operation's answer, not the last one's.
+  await page.evaluate(() => (document.getElementById("status").textContent = ""));
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.waitForFunction((k) => document.getElementById("status").textContent.startsWith(k + ":"), kind);
+  return page.locator("#exchanges article").first().innerText();
+}

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { useBrowser, assertNamed } from "./harness.js";
+import { useBrowser, assertNamed, sendOperation } from "./harness.js";
 
 const env = useBrowser({ before, after });
 const artifacts = env.artifacts;
@@ -29,15 +29,7 @@ async function lastExchange(page) {
   return page.locator("#exchanges article").first().innerText();
 }
 
-async function send(page, kind, ifMatch) {
-  await page.getByLabel("Operation", { exact: true }).selectOption(kind);
-  if (ifMatch) await page.locator(`input[name="ifmatch"][value="${ifMatch}"]`).check();
-  // Clear the status so the wait below sees this operation's answer, not the last one's.
-  await page.evaluate(() => (document.getElementById("status").textContent = ""));
-  await page.getByRole("button", { name: "Send" }).click();
-  await page.waitForFunction((k) => document.getElementById("status").textContent.startsWith(k + ":"), kind);
-  return lastExchange(page);
-}
+const send = sendOperation;
 
 test("a person's flow: table, rule, typed insert, three levels, 412, merge vs replace, delete", async () => {
   const { page, context, errors } = await open();

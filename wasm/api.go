@@ -97,6 +97,7 @@ func register(binding js.Value, accounts *play.Accounts) {
 		}
 		return ""
 	})
+	registerRemotes(fn, arg)
 	fn("createAccount", func(a []js.Value) any {
 		p := profile.Default()
 		if name := arg(a, 1); name != "" {

@@ -13,8 +13,12 @@ import { mountLessons } from "./lessons/view.js";
 import { createBorrow } from "./lessons/borrow.js";
 import { createRecorder } from "./lessons/recorder.js";
 import { initStart } from "./start.js";
+import { initConnect, takeRoomLink } from "./connect.js";
 
 const $ = (id) => document.getElementById(id);
+// A room link's endpoint and SAS leave the address bar before anything else
+// runs (web/connect.js).
+const room = takeRoomLink();
 const status = $("status");
 initTheme($("theme-toggle"));
 // Until the engine is up the controls are inert (a click cannot submit a
@@ -67,6 +71,7 @@ async function start() {
     session.emit("entities-changed");
   };
   initTransfer(session);
+  const connection = initConnect({ button: $("connect"), panel: $("connect-panel"), session, parts, tableplay, label: $("account-name") });
   const workspace = initWorkspace({ session, parts, persistence });
   const linked = await workspace.open();
   await parts.tables.refresh();
@@ -77,13 +82,18 @@ async function start() {
   await initStart($("start-here"), { session, engine: tableplay, linked });
   mountLessons($("lessons"), {
     engine: await tableplay.createAccount("lessons"),
-    tryIt: (place) => borrow.tryIt(place),
+    // A lesson is tried in the tab's own account: a connection ends first.
+    tryIt: async (place) => {
+      await connection.disconnect();
+      return borrow.tryIt(place);
+    },
     onLeave: () => borrow.back(),
     record: () => recorder.start(),
   });
   controlsReady();
   document.body.dataset.ready = "true";
   session.setStatus("Ready. The engine runs in this page: nothing leaves your browser.");
+  if (room) await connection.open(room);
 }
 
 start();

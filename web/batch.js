@@ -54,7 +54,10 @@ export function mountBatch(root, session) {
   }
 
   async function submit() {
-    const before = JSON.stringify(engine.snapshot());
+    // Only the engine's own account can be seen before and after; an
+    // endpoint elsewhere answers for its own tables.
+    const engine = session.engine;
+    const before = engine.snapshot ? JSON.stringify(engine.snapshot()) : null;
     const sentQueue = structuredClone(queue);
     const x = await sendWrite(session, { kind: "batch", operations: queue });
     session.emit("exchange", x);
@@ -67,7 +70,7 @@ export function mountBatch(root, session) {
       return;
     }
     const answer = engine.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
-    const unchanged = !answer.ok && JSON.stringify(engine.snapshot()) === before;
+    const unchanged = !answer.ok && (before === null ? null : JSON.stringify(engine.snapshot()) === before);
     const picture = [batchPictureView(sentQueue, answer, unchanged),
       costView({ requests: 1, sent: x.bytes?.request ?? 0, received: x.bytes?.response ?? 0 })];
     if (answer.ok) answerLine(session, $("batch-answer"), x, `Committed ${queue.length} operation${queue.length === 1 ? "" : "s"} in one transaction.`);
@@ -91,7 +94,8 @@ export function mountBatch(root, session) {
       replace($("batch-result"),
         el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
         picture,
-        el("p", {}, unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
+        el("p", {}, unchanged === null ? `The endpoint rolled the transaction back by its own answer: ${engine.remote.endpoint} is not in this tab, so the page cannot look before and after.`
+          : unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
       render(answer.failedIndex);
     }
     session.emit("entities-changed");

@@ -132,8 +132,8 @@ function answerOf(root, operation) {
 // part; it follows creates and deletes.
 function tableChoice(session, parts) {
   const choice = el("select", { "aria-label": "Table", part: "table-select" });
-  const refresh = () => {
-    const x = send(session, { kind: "listTables" });
+  const refresh = async () => {
+    const x = await send(session, { kind: "listTables" });
     const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((t) => t.TableName) : [];
     replace(choice, names.length ? names.map((n) => el("option", { value: n, selected: n === session.table }, n)) : el("option", { value: "" }, "(no table)"));
   };

@@ -242,7 +242,29 @@ const stateless = {
   // {error}).
   completeLesson: (doc) => JSON.parse(call("completeLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
   addLesson: (doc) => JSON.parse(call("addLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
+  // readExchange reads an answer fetched from another endpoint for a
+  // request connect built ({code, message, requestBytes, responseBytes});
+  // compareAnswers lists how two answers to one request differ.
+  readExchange: (request, response) => JSON.parse(call("readExchange", JSON.stringify(request), JSON.stringify(response))),
+  compareAnswers: (input) => JSON.parse(call("compareAnswers", JSON.stringify(input))),
 };
+
+// connect checks a Table endpoint outside the engine ({endpoint, account,
+// key} or {endpoint, account, sas}) and returns what builds its requests:
+// {id, endpoint, account, auth, requestFor, codeFor, disconnect}. The key or
+// SAS stays in the engine's memory, for this visit; it throws the reason an
+// endpoint cannot be used.
+function connect(connection) {
+  const info = JSON.parse(call("connect", JSON.stringify(connection)));
+  if (info.error) throw new Error(info.error);
+  const json = (fn, ...args) => JSON.parse(call(fn, info.id, ...args));
+  return {
+    ...info,
+    requestFor: (operation) => json("remoteRequest", JSON.stringify(operation)),
+    codeFor: (operation, language) => json("remoteCode", JSON.stringify(operation), String(language)),
+    disconnect: () => call("disconnect", info.id),
+  };
+}
 
 // account returns the functions bound to one account of the engine (fetch
 // is shared: the account name in the path picks the account).
@@ -288,6 +310,8 @@ const tableplay = {
   ...account(DEFAULT_ACCOUNT),
   ready,
   account,
+  stateless,
+  connect,
   // createAccount adds an empty account (a free name when none is given),
   // answering as the named profile (azure when none is given), and returns
   // its functions; dropAccount removes one and all it holds.

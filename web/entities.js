@@ -22,12 +22,17 @@ export function mountEntities(root, session, { csv = true } = {}) {
 
   const PAGE = 50;
   let shown = PAGE; // grows by a page with "Show more"
+  let latest = 0; // the newest refresh; an older one still reading stops
 
-  function refresh(more = false) {
+  async function refresh(more = false) {
     shown = more === true ? shown + PAGE : PAGE;
     const box = $("entity-list");
     const table = session.table;
+    const mine = ++latest;
     $("entities-table").textContent = table ? `in ${table}` : "";
+    // CSV is the engine's own account's (its reader writes to the store).
+    const csvBox = root.querySelector("#csv-box");
+    if (csvBox) csvBox.hidden = Boolean(session.engine.remote);
     if (!table) {
       replace(box, el("p", { class: "hint" }, "Select a table to see its entities."));
       return;
@@ -37,26 +42,31 @@ export function mountEntities(root, session, { csv = true } = {}) {
     let x;
     let rows = [];
     let next = {};
+    let further = false; // the last page read named a next one
     for (let i = 0; i < 100 && rows.length < shown; i++) {
-      x = send(session, { kind: "query", table, top: Math.min(1000, shown - rows.length), ...next });
+      x = await send(session, { kind: "query", table, top: Math.min(1000, shown - rows.length), ...next });
+      if (mine !== latest) return;
       if (x.response?.status !== 200) break;
       rows = rows.concat(session.engine.readEntities(x.response.body));
       const npk = header(x.response, "x-ms-continuation-NextPartitionKey");
+      further = Boolean(npk);
       if (!npk) break;
       next = { nextPartitionKey: npk, nextRowKey: header(x.response, "x-ms-continuation-NextRowKey") ?? "" };
     }
     if (x.response?.status !== 200) {
-      replace(box, el("p", { class: "hint" }, `The query failed (${x.response?.status}).`));
+      replace(box, el("p", { class: "hint" }, x.error ? `The query was not answered: ${x.error}` : `The query failed (${x.response?.status}).`));
       return;
     }
-    const total = session.engine.queryStats({ kind: "query", table, top: 1 }).total ?? rows.length;
+    // An endpoint elsewhere does not say how many entities it holds.
+    // An endpoint elsewhere does not say how many entities it holds.
+    const total = session.engine.queryStats({ kind: "query", table, top: 1 }).total;
     if (rows.length === 0) {
       replace(box, el("p", { class: "hint" }, "No entities yet: fill in the editor and send an Insert."));
       return;
     }
     replace(
       box,
-      el("p", { class: "list-count" }, `${number(rows.length)} of ${number(total)} entities`),
+      el("p", { class: "list-count" }, total === undefined ? `${number(rows.length)} entities${further ? ", and more at the endpoint" : ""}` : `${number(rows.length)} of ${number(total)} entities`),
       rows.map((row) => {
         const d = row.draft;
         session.sawETag(table, d.PartitionKey, d.RowKey, row.etag);
@@ -73,7 +83,7 @@ export function mountEntities(root, session, { csv = true } = {}) {
             d.properties.map((p) => el("span", { class: "chip" }, `${p.name} = `, el("code", {}, p.text), " ", el("span", { class: "type" }, p.type))),
           ));
       }),
-      rows.length < total ? el("button", { type: "button", class: "secondary", onclick: () => refresh(true) }, `Show ${number(Math.min(PAGE, total - rows.length))} more`) : null,
+      (total === undefined ? further : rows.length < total) ? el("button", { type: "button", class: "secondary", onclick: () => refresh(true) }, `Show ${number(total === undefined ? PAGE : Math.min(PAGE, total - rows.length))} more`) : null,
     );
   }
 

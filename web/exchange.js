@@ -4,19 +4,23 @@
 // read-only playground an operation the engine says changes the account
 // (request.changes) is only built, never run.
 
-// send answers {operation, request, response, stats, bytes, code, message} (stats
-// for queries; bytes on the wire; code and message the engine read from an
-// error answer),
-// {operation, request, error}, or {operation, request, notSent: true}.
-export function send(session, operation) {
+// send resolves with {operation, request, response, stats, bytes, code,
+// message} (stats for queries; bytes on the wire; code and message the engine
+// read from an error answer), {operation, request, error}, or {operation,
+// request, notSent: true}. A session connected to another endpoint
+// (web/remote.js) runs the operation over the network: the exchange then
+// carries remote, the endpoint it went to.
+export async function send(session, operation) {
+  const engine = session.engine;
   if (session.readonly) {
-    const request = session.engine.requestFor(operation);
+    const request = engine.requestFor(operation);
     if (request.error) return { operation, request, error: request.error };
     if (request.changes) return { operation, request, notSent: true };
   }
-  const ran = session.engine.run(operation);
-  if (ran.error) return { operation, request: ran.request, error: ran.error };
-  return { operation, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "" };
+  const ran = await engine.run(operation);
+  const remote = engine.remote ? { endpoint: engine.remote.endpoint } : undefined;
+  if (ran.error) return { operation, request: ran.request, error: ran.error, remote };
+  return { operation, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "", remote };
 }
 
 // sendWrite answers as send does, for an operation that may change the

@@ -58,8 +58,8 @@ export function mountOperations(root, session, { batch = true } = {}) {
   $("queue-op").hidden = !batch;
 
   // read fetches the entity quietly (not shown on the wire) as nometadata JSON.
-  function read(table, d) {
-    const x = send(session, { kind: "get", table, entity: { ...d, properties: [] }, level: "nometadata" });
+  async function read(table, d) {
+    const x = await send(session, { kind: "get", table, entity: { ...d, properties: [] }, level: "nometadata" });
     if (x.response?.status === 200) {
       session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       return indent(x.response.body);
@@ -84,6 +84,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
           operation: { kind: "insert", table, entity: d }, request,
           response: { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body },
           ...(resp.status < 300 ? {} : session.engine.readError(body)),
+          remote: session.engine.remote ? { endpoint: session.engine.remote.endpoint } : undefined,
         };
         session.emit("exchange", x);
         say(x, done.insert);
@@ -125,7 +126,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       return;
     }
     if (kind === "get") {
-      const x = send(session, { kind, table, entity: { ...d, properties: [] }, level: session.level });
+      const x = await send(session, { kind, table, entity: { ...d, properties: [] }, level: session.level });
       session.emit("exchange", x);
       if (x.response?.status === 200) session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       session.setStatus(`get: ${x.response?.status} ${x.response?.statusText}`);
@@ -140,11 +141,11 @@ export function mountOperations(root, session, { batch = true } = {}) {
       if (choice === "*") op.ifMatch = "*";
       else if (choice === "stale") op.ifMatch = seen.at(-2) ?? seen.at(-1) ?? "*";
       else {
-        read(table, d); // learn the current ETag right before the write
+        await read(table, d); // learn the current ETag right before the write
         op.ifMatch = session.etagsOf(table, d.PartitionKey, d.RowKey).at(-1) ?? "*";
       }
     }
-    const before = read(table, d);
+    const before = await read(table, d);
     const x = await sendWrite(session, op);
     session.emit("exchange", x);
     if (x.error) {
@@ -158,7 +159,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     }
     const ok = x.response.status < 300;
     if (ok) session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
-    const after = read(table, d);
+    const after = await read(table, d);
     $("before").textContent = before;
     $("after").textContent = after;
     $("before-after").hidden = false;

@@ -63,10 +63,10 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   }
 
   // placeholder suggests a filter made of the selected table's own data.
-  function placeholder() {
+  async function placeholder() {
     let row = null;
     if (session.table) {
-      const x = send(session, { kind: "query", table: session.table, top: 1, level: "nometadata" });
+      const x = await send(session, { kind: "query", table: session.table, top: 1, level: "nometadata" });
       if (x.response?.status === 200) row = session.engine.readEntities(x.response.body)[0] ?? null;
     }
     $("filter").placeholder = filterPlaceholder(session.engine, row);
@@ -164,7 +164,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
         x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the whole exchange")] : null) : null);
   }
 
-  function run(continuation) {
+  async function run(continuation) {
     const table = session.table;
     if (!table) {
       replace($("query-summary"), "Select a table first.");
@@ -178,7 +178,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     if (continuation) Object.assign(op, continuation);
     for (const name of ["tableplay:query", "tableplay:query-first-rows", "tableplay:query-complete"]) performance.clearMarks(name);
     performance.mark("tableplay:query");
-    const x = send(session, op);
+    const x = await send(session, op);
     session.emit("exchange", x);
     replace($("query-exchange"), x.request && !x.request.error ? exchangeView(x) : null);
     rendering++;

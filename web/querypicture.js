@@ -86,5 +86,7 @@ export function batchPictureView(queue, answer, unchanged) {
         ? el("p", {}, `All ${plural(queue.length, "operation")} committed together, in this order.`)
         : el("p", { class: "account-state", "data-unchanged": String(unchanged) },
           `Operation ${failed} failed, so none of the ${plural(queue.length, "operation")} was written: `,
-          el("strong", {}, unchanged ? "the account is unchanged" : "the account changed"), " (compared with the engine's snapshot before and after).")));
+          unchanged === null
+            ? [el("strong", {}, "the endpoint rolled it back"), " (by its own answer: its tables are not in this tab to look at)."]
+            : [el("strong", {}, unchanged ? "the account is unchanged" : "the account changed"), " (compared with the engine's snapshot before and after)."])));
 }

@@ -38,6 +38,9 @@ export function createSession({ engine, host, readonly = false, status = null })
       etags.set(key(table, pk, rk), list);
     },
     etagsOf: (table, pk, rk) => etags.get(key(table, pk, rk)) ?? [],
+    // forgetETags drops every ETag seen (the target changed: another
+    // endpoint's entities are other entities).
+    forgetETags: () => etags.clear(),
     setStatus(text) {
       if (status) status.textContent = text;
     },

@@ -46,9 +46,17 @@ export function mountTables(root, session) {
     replace(box, report.valid ? el("p", { class: "ok-note" }, "A valid table name.") : cards(report.violations));
   }
 
+  let latest = 0; // the newest refresh: an older answer arriving later is dropped
   async function refresh() {
-    const x = send(session, { kind: "listTables" });
+    const mine = ++latest;
+    const x = await send(session, { kind: "listTables" });
     const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((t) => t.TableName) : [];
+    if (mine !== latest) return names;
+    // No answer at all (an endpoint elsewhere, unreachable): the list stays.
+    if (x.error) {
+      session.setStatus(`The tables could not be listed: ${x.error}`);
+      return names;
+    }
     replace(
       $("table-list"),
       names.map((name) =>

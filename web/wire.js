@@ -71,9 +71,35 @@ function bodyText(pre, body) {
   return [more, document.createTextNode("\n" + indent(body.slice(0, LONG)) + "\n…")];
 }
 
-function exchangeView(x, engine, target) {
+// compareControl offers "Compare with the engine" for an exchange with an
+// endpoint elsewhere (session.compare, set by web/connect.js): the same
+// operation sent again there and run by the engine in the tab.
+function compareControl(session, x) {
+  if (!x.remote || typeof session.compare !== "function" || x.operation.kind === "batch" && !x.operation.operations?.length) return null;
+  const from = el("select", { class: "compare-from", "aria-label": "The engine's state" },
+    el("option", { value: "endpoint" }, "on a copy of the endpoint's table"),
+    el("option", { value: "tab" }, "on this tab's own account"));
+  const box = el("div", { class: "compare-result" });
+  const button = el("button", { type: "button", class: "secondary compare" }, "Compare with the engine");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    replace(box, el("p", { class: "hint" }, "Comparing…"));
+    try {
+      const view = await session.compare(x.operation, from.value);
+      replace(box, view);
+      session.setStatus(`Compared with the engine: ${view.dataset.same === "true" ? "same answer" : "the answers differ"}.`);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  const again = x.request?.changes ? el("p", { class: "hint" }, "This sends the write to the endpoint again, as any second client would.") : null;
+  return el("div", { class: "compare-box" }, el("div", { class: "row wrap" }, button, from), again, box);
+}
+
+function exchangeView(x, engine, target, session) {
   const title = `${x.operation.kind}${x.operation.table ? " · " + x.operation.table : ""}`;
-  if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), el("p", { class: "card" }, x.error));
+  const where = x.remote ? el("p", { class: "hint where" }, `Sent over the network to ${x.remote.endpoint}: the request as sent and the answer as received.`) : null;
+  if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), where, el("p", { class: "card" }, x.error));
   const req = x.request;
   const request = [
     el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, () => requestText(req))),
@@ -90,8 +116,9 @@ function exchangeView(x, engine, target) {
   const code = (res.body.slice(0, 200).match(/"code":"(\w+)"/) || [])[1];
   const pre = el("pre", { tabindex: 0, class: "response" }, res.headers.map(([k, v]) => `${k}: ${v}\n`).join(""));
   if (res.body) pre.append(...bodyText(pre, res.body));
-  const article = el("article", { class: "exchange", "aria-label": `${title}: ${res.status}` },
+  const article = el("article", { class: "exchange", "aria-label": `${title}: ${res.status}`, "data-remote": x.remote ? "true" : null },
     el("h3", {}, title),
+    where,
     request,
     el("div", { class: "part-head" }, el("h4", {}, "Response"), copyButton(`Copy the ${title} response`, () => responseText(res))),
     el("p", { class: `status-line ${res.status >= 400 ? "bad" : "good"}` }, `HTTP/1.1 ${res.status} ${res.statusText}`,
@@ -99,6 +126,8 @@ function exchangeView(x, engine, target) {
     pre,
   );
   mountCodeView(article, x.operation, engine, target);
+  const compare = compareControl(session, x);
+  if (compare) article.append(compare);
   return article;
 }
 
@@ -114,7 +143,7 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
     const box = $("exchanges");
     box.querySelector(":scope > p.hint")?.remove();
     x.id ??= ++shown;
-    const view = exchangeView(x, session.engine, session.codeTarget);
+    const view = exchangeView(x, session.engine, session.codeTarget, session);
     view.dataset.exchange = String(x.id);
     view.tabIndex = -1;
     box.prepend(view);
@@ -131,11 +160,11 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
     view.focus({ preventScroll: true });
   }
 
-  function showLevels() {
+  async function showLevels() {
     if (!loaded || !levels) return;
     const cols = [];
     for (const level of ["nometadata", "minimalmetadata", "fullmetadata"]) {
-      const x = send(session, { kind: "get", table: loaded.table, entity: { ...loaded.draft, properties: [] }, level });
+      const x = await send(session, { kind: "get", table: loaded.table, entity: { ...loaded.draft, properties: [] }, level });
       const body = x.response?.status === 200 ? indent(x.response.body) : `HTTP ${x.response?.status}`;
       cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, "aria-label": `The entity at ${level}` }, body)));
     }

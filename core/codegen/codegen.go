@@ -36,13 +36,18 @@ type Options struct {
 	// connection string carries it and the well-known key.
 	Endpoint string
 	// Account is the account name the connection string carries
-	// (WellKnownAccount when empty); the key is always the well-known one,
-	// which the emulators accept.
+	// (WellKnownAccount when empty).
 	Account string
+	// Key is the account key (base64) the connection string carries;
+	// WellKnownKey, which the emulators accept, when empty.
+	Key string
 	// SAS is the query string of an account SAS for the curl commands
 	// (signed by the caller, who holds the key); empty leaves a placeholder
 	// the reader replaces.
 	SAS string
+	// SASOnly says the reader holds the SAS and no key (a room link, a
+	// storage account reached with a SAS): every program connects with SAS.
+	SASOnly bool
 	// CreateTable has the program create the operation's table first
 	// (keeping it when it exists), so that it runs against a fresh emulator.
 	CreateTable bool
@@ -88,10 +93,44 @@ func (o Options) createsTable(kind op.Kind) bool {
 	return o.CreateTable && !serviceLevel(kind)
 }
 
-// connectionString is the emulator's connection string for the endpoint.
+// connectionString is the connection string for the endpoint: the account
+// and its key, or the endpoint and the SAS (SASOnly).
 func (o Options) connectionString() string {
-	return "DefaultEndpointsProtocol=http;AccountName=" + o.account() + ";AccountKey=" + WellKnownKey +
+	if o.SASOnly {
+		return "TableEndpoint=" + o.endpoint() + ";SharedAccessSignature=" + o.SAS
+	}
+	protocol, key := "http", o.Key
+	if strings.HasPrefix(o.endpoint(), "https:") {
+		protocol = "https"
+	}
+	if key == "" {
+		key = WellKnownKey
+	}
+	return "DefaultEndpointsProtocol=" + protocol + ";AccountName=" + o.account() + ";AccountKey=" + key +
 		";TableEndpoint=" + o.endpoint() + ";"
+}
+
+// credentialNote is the comment above the connection string (after
+// prefix): whose credentials the program carries.
+func (o Options) credentialNote(prefix string) string {
+	switch {
+	case o.SASOnly:
+		return prefix + "The SAS you connected with: it grants what it grants until it expires."
+	case o.Key != "" && o.Key != WellKnownKey:
+		return prefix + "The account key you connected with: keep this program private."
+	}
+	return prefix + "The emulator's well-known account: replace with your own connection string."
+}
+
+// sasNote is the curl script's comment on where its SAS comes from.
+func (o Options) sasNote() string {
+	switch {
+	case o.SASOnly:
+		return "# The SAS you connected with."
+	case o.Key != "" && o.Key != WellKnownKey:
+		return "# An account SAS the engine signed with the account key you connected with."
+	}
+	return "# An account SAS the engine signed with the emulator's well-known key."
 }
 
 // For generates the program for an operation in a language.

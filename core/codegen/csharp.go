@@ -26,7 +26,7 @@ func csProgram(o op.Operation, opt Options) (string, error) {
 	c.line("using Azure;")
 	c.line("using Azure.Data.Tables;")
 	c.line("")
-	c.line("// The emulator's well-known account: replace with your own connection string.")
+	c.line(opt.credentialNote("// "))
 	c.line("const string connectionString =")
 	c.line("    " + jsString(opt.connectionString()) + ";")
 	c.line("var service = new TableServiceClient(connectionString);")

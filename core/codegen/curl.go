@@ -20,7 +20,7 @@ func curlCommands(o op.Operation, opt Options) (string, error) {
 	base := opt.endpoint()
 	w("%s\n", opt.runsAgainst("# "))
 	if opt.SAS != "" {
-		w("# An account SAS the engine signed with the emulator's well-known key.\n")
+		w("%s\n", opt.sasNote())
 		w("SAS=%s\n", shellQuote(opt.SAS))
 	} else {
 		w("# Replace with an account SAS (sv, ss=t, srt=sco, sp, se, sig) for your account.\n")

@@ -49,9 +49,16 @@ func goSource(o op.Operation, opt Options) (string, error) {
 		}
 	}
 	b.WriteString(")\n\nfunc main() {\n")
-	b.WriteString("\t// The emulator's well-known account: replace with your own connection string.\n")
-	fmt.Fprintf(&b, "\tconst connectionString = %q\n", opt.connectionString())
-	b.WriteString("\tservice, err := aztables.NewServiceClientFromConnectionString(connectionString, nil)\n\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n")
+	b.WriteString(opt.credentialNote("\t// ") + "\n")
+	if opt.SASOnly {
+		// aztables reads a SAS connection string's account from its name,
+		// not its TableEndpoint: the service URL carries the SAS instead.
+		fmt.Fprintf(&b, "\tconst serviceURL = %q\n", opt.endpoint()+"/?"+opt.SAS)
+		b.WriteString("\tservice, err := aztables.NewServiceClientWithNoCredential(serviceURL, nil)\n\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n")
+	} else {
+		fmt.Fprintf(&b, "\tconst connectionString = %q\n", opt.connectionString())
+		b.WriteString("\tservice, err := aztables.NewServiceClientFromConnectionString(connectionString, nil)\n\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n")
+	}
 	b.WriteString("\tctx := context.Background()\n")
 	b.WriteString(body)
 	b.WriteString("}\n")

@@ -27,7 +27,7 @@ func jsProgram(o op.Operation, opt Options) (string, error) {
 		c.line(`const { TableClient } = require("@azure/data-tables");`)
 	}
 	c.line("")
-	c.line("// The emulator's well-known account: replace with your own connection string.")
+	c.line(opt.credentialNote("// "))
 	c.line("const connectionString =")
 	c.line("  " + jsString(opt.connectionString()) + ";")
 	c.line("// allowInsecureConnection: the emulator speaks http.")

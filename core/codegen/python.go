@@ -44,7 +44,7 @@ func pyProgram(o op.Operation, opt Options) (string, error) {
 	}
 	c.line("from azure.data.tables import " + strings.Join(names, ", "))
 	c.line("")
-	c.line("# The emulator's well-known account: replace with your own connection string.")
+	c.line(opt.credentialNote("# "))
 	c.line("CONNECTION_STRING = (")
 	for _, part := range strings.SplitAfter(opt.connectionString(), ";") {
 		if part != "" {

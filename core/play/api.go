@@ -22,6 +22,10 @@ type API struct {
 	Clock func() time.Time
 	// Creds are the account name and key the built requests are signed with.
 	Creds rest.Credentials
+	// SAS, when set, is a shared access signature's query string the built
+	// requests carry instead of an Authorization header (a remote endpoint
+	// reached with a SAS, see Connect).
+	SAS string
 	// Store, when set, lets QueryStats and Reset reach the account itself.
 	Store *store.Store
 	// Handler, when set, answers Run's requests (the account's Table API).

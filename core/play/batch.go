@@ -127,11 +127,15 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 		return Request{}, "a transaction needs at least one operation"
 	}
 	cs := wire.PartWriter{Boundary: "changeset_" + boundaryID}
+	// The parts name their resources without the SAS: the outer request
+	// carries it.
+	inner := *a
+	inner.SAS = ""
 	for _, p := range ops {
 		if p.Kind == "get" {
 			return Request{}, "a transaction holds writes only"
 		}
-		r, msg := a.build(p)
+		r, msg := inner.build(p)
 		if msg != "" {
 			return Request{}, msg
 		}
@@ -165,15 +169,20 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 	}
 	date := a.Clock().UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
 	body := string(outer.B)
-	return Request{Method: "POST", URL: u.String(), Body: body, Headers: [][2]string{
+	h := [][2]string{
 		{"Accept", "application/json;odata=minimalmetadata"},
 		{"Content-Type", "multipart/mixed; boundary=batch_" + boundaryID},
 		{"DataServiceVersion", "3.0"},
 		{"x-ms-version", "2019-02-02"},
 		{"x-ms-date", date},
 		{"Content-Length", strconv.Itoa(len(body))},
-		{"Authorization", a.Creds.Sign(date, u)},
-	}}, ""
+	}
+	if a.SAS != "" {
+		withSAS(u, a.SAS)
+	} else {
+		h = append(h, [2]string{"Authorization", a.Creds.Sign(date, u)})
+	}
+	return Request{Method: "POST", URL: u.String(), Body: body, Headers: h}, ""
 }
 
 // ReadBatch reads a $batch response body (contentType is its Content-Type):

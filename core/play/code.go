@@ -34,7 +34,9 @@ func (a *API) code(opJSON []byte, language string, opt codegen.Options) []byte {
 	if err != nil {
 		return errorJSON(err.Error())
 	}
-	opt.SAS = a.accountSAS()
+	if opt.SAS == "" {
+		opt.SAS = a.accountSAS()
+	}
 	s, err := codegen.For(t, language, opt)
 	if err != nil {
 		return errorJSON(err.Error())

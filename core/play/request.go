@@ -179,7 +179,12 @@ func (a *API) encode(o op.Operation, level string) (Request, string) {
 	if r.Body != "" {
 		add("Content-Length", strconv.Itoa(len(r.Body)))
 	}
-	add("Authorization", a.Creds.Sign(date, u))
+	if a.SAS != "" {
+		withSAS(u, a.SAS)
+		r.URL = u.String()
+	} else {
+		add("Authorization", a.Creds.Sign(date, u))
+	}
 	r.Headers = h
 	return r, ""
 }

@@ -1,0 +1,276 @@
+// web/connect.js is responsible for the page's "Connect" control: it
+// switches the playground's target from the engine in this tab (the
+// default) to a Table endpoint elsewhere (a room link, a local `tableplay
+// serve`, Azurite, a storage account) and back. The same parts then send
+// their requests over the network (web/remote.js); other clients' writes
+// show as they happen; each exchange can be compared with the engine's
+// answer (web/compare.js). The key or SAS is handed to the engine and kept
+// in memory for this visit only: never saved, never in a link, and a room
+// link's fragment is removed from the address bar as the page loads.
+//
+// A room link is the page's URL with the fragment
+//   #connect=<endpoint>&sas=<SAS>[&account=<name>]
+// each value percent-encoded (URLSearchParams), e.g.
+//   https://site/#connect=https%3A%2F%2Frooms.example%2Fr7k2&sas=sv%3D2019-02-02%26ss%3Dt%26…%26sig%3D…
+//
+// takeRoomLink() reads a room link from the address bar and removes it;
+// initConnect({button, panel, session, parts, tableplay, room}) mounts the
+// control.
+import { el, replace, mount } from "./dom.js";
+import { remoteEngine, watchChanges } from "./remote.js";
+import { compareOperation, comparisonView } from "./compare.js";
+
+// takeRoomLink returns {endpoint, sas, account} from a room link in the
+// address bar (null when there is none) and removes the fragment at once,
+// so the SAS is in no history entry, bookmark or shared address.
+export function takeRoomLink(href = location.href) {
+  const url = new URL(href);
+  const params = new URLSearchParams(url.hash.slice(1));
+  if (!params.has("connect")) return null;
+  if (href === location.href) history.replaceState(history.state, "", url.pathname + url.search);
+  return { endpoint: params.get("connect") ?? "", sas: params.get("sas") ?? "", account: params.get("account") ?? "" };
+}
+
+const HTML = `
+<h2 id="connect-heading">Connect to an endpoint</h2>
+<p class="hint">By default the engine in this tab answers. Connect to send the same requests over the network
+  to another Table endpoint; the wire view then shows the real exchange. The key or SAS stays in this tab's
+  memory for this visit: it is never saved, exported or put in a link.</p>
+<p id="connect-target" class="connect-target"></p>
+<form id="connect-form" class="stack" novalidate>
+  <fieldset class="modes">
+    <legend>Connect to</legend>
+    <label><input type="radio" name="connect-mode" value="room" checked> A room link</label>
+    <label><input type="radio" name="connect-mode" value="serve"> <code>tableplay serve</code></label>
+    <label><input type="radio" name="connect-mode" value="azurite"> Azurite</label>
+    <label><input type="radio" name="connect-mode" value="account"> A storage account</label>
+  </fieldset>
+  <div id="connect-room-field" class="stack">
+    <label for="connect-room">Room link</label>
+    <input id="connect-room" type="url" autocomplete="off" spellcheck="false" aria-describedby="connect-room-hint">
+    <p id="connect-room-hint" class="hint">A link ending in <code>#connect=…&amp;sas=…</code>, as a room gives it.</p>
+  </div>
+  <div id="connect-endpoint-field" class="stack">
+    <label for="connect-endpoint">Table endpoint</label>
+    <input id="connect-endpoint" type="url" autocomplete="off" spellcheck="false" aria-describedby="connect-endpoint-hint">
+    <p id="connect-endpoint-hint" class="hint"></p>
+  </div>
+  <div id="connect-key-field" class="stack">
+    <label for="connect-key">Account key</label>
+    <input id="connect-key" type="password" autocomplete="off" spellcheck="false" aria-describedby="connect-key-hint">
+    <p id="connect-key-hint" class="hint">Empty: the emulators' well-known key of <code>devstoreaccount1</code>. Requests are signed with Shared Key Lite by the engine.</p>
+  </div>
+  <div id="connect-sas-field" class="stack">
+    <label for="connect-sas">SAS</label>
+    <input id="connect-sas" type="password" autocomplete="off" spellcheck="false" aria-describedby="connect-sas-hint">
+    <p id="connect-sas-hint" class="hint">An account SAS for the Table service (<code>sv=…&amp;ss=t&amp;srt=sco&amp;sp=…&amp;sig=…</code>), from the portal's "Shared access signature" or <code>az storage account generate-sas</code>.</p>
+  </div>
+  <div class="row wrap">
+    <button id="connect-go" type="submit">Connect to this endpoint</button>
+    <button id="connect-leave" type="button" class="secondary" hidden>Disconnect</button>
+  </div>
+  <div id="connect-answer" class="answer-box"></div>
+</form>
+<details id="connect-cors" class="connect-cors">
+  <summary>Allowing this page (CORS)</summary>
+  <div id="connect-cors-text"></div>
+</details>
+<p id="connect-live" class="hint"></p>`;
+
+const WELL_KNOWN = "devstoreaccount1";
+
+// localEndpoint is where a local emulator is: the server this page came
+// from when that is one, else the emulators' default address.
+function localEndpoint() {
+  const local = /^(127\.0\.0\.1|localhost|\[::1\])$/.test(location.hostname) && location.protocol === "http:";
+  return (local ? location.origin : "http://127.0.0.1:10002") + "/" + WELL_KNOWN;
+}
+
+// corsHelp says how to let this page's origin reach each kind of endpoint.
+function corsHelp(mode) {
+  const origin = location.origin;
+  const methods = "DELETE GET HEAD MERGE OPTIONS PATCH POST PUT";
+  const code = (text) => el("pre", { class: "code", tabindex: 0 }, el("code", {}, text));
+  if (mode === "room") return [el("p", {}, "Rooms answer CORS for every origin: nothing to set.")];
+  if (mode === "account") {
+    return [
+      el("p", {}, `The storage account must allow this page's origin (${origin}) for the Table service. With the Azure CLI:`),
+      code(`az storage cors add --account-name <name> --services t \\\n  --methods ${methods} \\\n  --origins ${origin} --allowed-headers '*' --exposed-headers '*' --max-age 3600`),
+      el("p", {}, `Or in the portal: the storage account → Settings → Resource sharing (CORS) → Table service: allowed origins ${origin}, allowed methods all, allowed and exposed headers *, max age 3600; Save.`),
+      el("p", {}, "Without exposed headers the browser hides ETag and the continuation headers from the page."),
+    ];
+  }
+  return [
+    el("p", {}, `Nothing to set when this page is served by that server (make run, then open it there). From another origin, the account needs a CORS rule for ${origin}, set with Set Table Service Properties, e.g. with the Azure CLI and the emulator's connection string:`),
+    code(`az storage cors add --services t --methods ${methods} \\\n  --origins ${origin} --allowed-headers '*' --exposed-headers '*' --max-age 3600 \\\n  --connection-string 'DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=<the well-known key>;TableEndpoint=${localEndpoint()};'`),
+  ];
+}
+
+export function initConnect({ button, panel, session, parts, tableplay, label = null }) {
+  const $ = mount(panel, HTML);
+  const own = session.engine; // the engine in this tab
+  let current = null; // {engine, watcher} while connected
+
+  const mode = () => panel.querySelector('input[name="connect-mode"]:checked').value;
+  function showMode() {
+    const m = mode();
+    $("connect-room-field").hidden = m !== "room";
+    $("connect-endpoint-field").hidden = m === "room";
+    $("connect-key-field").hidden = m === "room" || m === "account";
+    $("connect-sas-field").hidden = m !== "account";
+    const endpoint = $("connect-endpoint");
+    if (m === "serve" || m === "azurite") {
+      endpoint.placeholder = m === "serve" ? localEndpoint() : `http://127.0.0.1:10002/${WELL_KNOWN}`;
+      $("connect-endpoint-hint").textContent = m === "serve"
+        ? "Empty: the tableplay serve this page came from (or 127.0.0.1:10002). Path style: the account name is the first segment."
+        : "Empty: Azurite's table endpoint on 127.0.0.1:10002.";
+    } else {
+      endpoint.placeholder = "https://<name>.table.core.windows.net";
+      $("connect-endpoint-hint").textContent = "The account's Table endpoint, as the portal's Endpoints page lists it.";
+    }
+    replace($("connect-cors-text"), corsHelp(m));
+  }
+
+  // connection reads the form into what tableplay.connect takes.
+  function connection() {
+    const m = mode();
+    if (m === "room") {
+      const text = $("connect-room").value.trim();
+      let room = null;
+      try {
+        room = takeRoomLink(new URL(text).href);
+      } catch {
+        // not a URL: said below
+      }
+      if (!room) throw new Error("A room link is the page's address with #connect=…&sas=… after it.");
+      return room;
+    }
+    const endpoint = $("connect-endpoint").value.trim() || $("connect-endpoint").placeholder;
+    if (m === "account") return { endpoint, sas: $("connect-sas").value.trim() };
+    const key = $("connect-key").value.trim();
+    return key ? { endpoint, key } : { endpoint, wellKnownKey: true };
+  }
+
+  const say = (good, ...text) => replace($("connect-answer"), el("p", { class: `answer ${good ? "good" : "bad"}` }, ...text));
+
+  function describe() {
+    const r = current?.engine.remote;
+    replace($("connect-target"), r
+      ? ["Target: ", el("strong", {}, r.endpoint), ` as ${r.account}, with its ${r.auth === "sas" ? "SAS" : "key"}.`]
+      : ["Target: ", el("strong", {}, "the engine in this tab"), "."]);
+    button.textContent = r ? "Connected" : "Connect";
+    button.classList.toggle("connected", Boolean(r));
+    $("connect-leave").hidden = !r;
+    if (label) label.textContent = r ? `${r.account} at ${new URL(r.endpoint).host}` : WELL_KNOWN;
+    document.body.dataset.target = r ? "remote" : "engine";
+  }
+
+  // retarget points every part at engine and reads its tables afresh.
+  async function retarget(engine) {
+    session.engine = engine;
+    session.forgetETags();
+    parts.tables.select(null);
+    await parts.tables.refresh();
+    session.emit("entities-changed");
+  }
+
+  async function connect(c) {
+    let link;
+    try {
+      link = tableplay.connect(c);
+    } catch (err) {
+      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", err.message);
+      session.setStatus(`Not connected: ${err.message}`);
+      return false;
+    }
+    const engine = remoteEngine(tableplay, link);
+    // One quiet read proves the endpoint answers and takes the key or SAS.
+    const probe = await engine.run({ kind: "listTables", top: 1 });
+    // A SAS may grant entities but not the list of tables: that is a
+    // connection still, with a note.
+    const narrow = probe.response?.status === 403 && /^Authorization\w*Mismatch$/.test(probe.code);
+    const refused = probe.error ?? (probe.response.status === 200 || narrow ? "" : `${probe.response.status} ${probe.response.statusText}${probe.code ? " · " + probe.code : ""}${probe.message ? ": " + probe.message : ""}` +
+      (probe.response.status === 403 ? " Check the key or SAS (and the clock: a signature's date must be within 15 minutes)." : ""));
+    if (refused) {
+      link.disconnect();
+      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", refused);
+      session.setStatus(`Not connected: ${refused}`);
+      return false;
+    }
+    await disconnect({ quiet: true });
+    current = { engine };
+    // The key and SAS live in the engine now, not in the form.
+    for (const id of ["connect-key", "connect-sas", "connect-room"]) $(id).value = "";
+    await retarget(engine);
+    current.watcher = watchChanges(engine, ({ tables }) => {
+      if (tables) parts.tables.refresh();
+      session.emit("entities-changed");
+    }, { select: () => session.table, onState: live });
+    describe();
+    say(true, el("span", { class: "answer-status" }, "Connected"), ` · ${link.endpoint} answers; every panel now sends its requests there.`,
+      narrow ? ` This SAS may not list the tables (${probe.code}): the tables panel stays empty, yet its tables answer.` : "");
+    session.setStatus(`Connected to ${link.endpoint}: requests go over the network.`);
+    return true;
+  }
+
+  function live(state) {
+    const text = {
+      live: "Live: other clients' writes show here within a few seconds.",
+      slow: "The endpoint did not answer the last check: checking less often (up to every 30 s).",
+      paused: "Live updates paused after 20 minutes without activity.",
+    }[state];
+    replace($("connect-live"), text, state === "paused"
+      ? [" ", el("button", { type: "button", class: "link", onclick: () => current?.watcher.resume() }, "Resume")] : null);
+  }
+
+  async function disconnect({ quiet = false } = {}) {
+    if (!current) return;
+    current.watcher?.stop();
+    current.engine.remote.disconnect();
+    current = null;
+    replace($("connect-live"));
+    describe();
+    if (quiet) return;
+    await retarget(own);
+    say(true, el("span", { class: "answer-status" }, "Disconnected"), " · the engine in this tab answers again.");
+    session.setStatus("Disconnected: the engine in this tab answers again.");
+  }
+
+  session.compare = async (operation, from) => comparisonView(await compareOperation(tableplay, current?.engine ?? session.engine, operation, from));
+
+  for (const radio of panel.querySelectorAll('input[name="connect-mode"]')) radio.addEventListener("change", showMode);
+  $("connect-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    let c;
+    try {
+      c = connection();
+    } catch (err) {
+      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", err.message);
+      return;
+    }
+    $("connect-go").disabled = true;
+    try {
+      await connect(c);
+    } finally {
+      $("connect-go").disabled = false;
+    }
+  });
+  $("connect-leave").addEventListener("click", () => disconnect());
+  button.setAttribute("aria-expanded", "false");
+  button.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    button.setAttribute("aria-expanded", String(!panel.hidden));
+    if (!panel.hidden) panel.querySelector("input:not([type=radio])")?.focus();
+  });
+  showMode();
+  describe();
+  return {
+    // open connects to a room link taken from the address bar.
+    async open(room) {
+      panel.hidden = false;
+      button.setAttribute("aria-expanded", "true");
+      return connect(room);
+    },
+    disconnect,
+  };
+}
