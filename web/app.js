@@ -13,6 +13,8 @@ import { mountLessons } from "./lessons/view.js";
 import { createBorrow } from "./lessons/borrow.js";
 import { createRecorder } from "./lessons/recorder.js";
 import { initStart } from "./start.js";
+import { initTarget } from "./target.js";
+import { createComparer } from "./compare.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -52,6 +54,8 @@ async function start() {
   await null;
   persistence.watch();
   const session = createSession({ engine: tableplay, host: document.body, status });
+  // The wire view can replay an exchange under another profile (web/compare.js).
+  session.compare = createComparer(tableplay);
   const parts = mountParts(session, {
     tables: $("tables-panel"),
     editor: $("editor-part"),
@@ -62,12 +66,14 @@ async function start() {
     query: $("query-panel"),
     batch: $("batch-panel"),
   });
+  const target = initTarget($("target-picker"), { session, parts, persistence });
   remote = () => {
+    target.refresh();
     parts.tables.refresh();
     session.emit("entities-changed");
   };
   initTransfer(session);
-  const workspace = initWorkspace({ session, parts, persistence });
+  const workspace = initWorkspace({ session, parts, persistence, target });
   const linked = await workspace.open();
   await parts.tables.refresh();
   // Lessons run in an account of their own, with their own wire list: the

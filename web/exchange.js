@@ -16,7 +16,9 @@ export function send(session, operation) {
   }
   const ran = session.engine.run(operation);
   if (ran.error) return { operation, request: ran.request, error: ran.error };
-  return { operation, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "" };
+  // A playground that compares profiles (web/compare.js) notes which one answered.
+  const profile = session.compare ? session.compare.current().name : undefined;
+  return { operation, profile, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "" };
 }
 
 // sendWrite answers as send does, for an operation that may change the
@@ -24,9 +26,18 @@ export function send(session, operation) {
 // web/engine.js): the page's account is shared by the page's tabs, and the
 // keeper runs the operation after every earlier write of the other tabs, so
 // a stale If-Match gets 412 there too, and resolves once it is stored.
+//
+// A playground that compares profiles keeps the account as it stood before
+// each write (x.before), so the write can be replayed from there.
 export async function sendWrite(session, operation) {
   const keep = session.engine.write;
-  return keep ? keep(() => send(session, operation)) : send(session, operation);
+  const run = () => {
+    const before = session.compare && !session.readonly ? session.engine.snapshot() : undefined;
+    const x = send(session, operation);
+    if (before && x.response) x.before = before;
+    return x;
+  };
+  return keep ? keep(run) : run();
 }
 
 export const header = (response, name) =>

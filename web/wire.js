@@ -11,6 +11,7 @@ import { indent } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
 import { mountCodeView } from "./code-view.js";
+import { compareView } from "./compare.js";
 
 const MAX = 8;
 // Bodies longer than this show their start until the person asks for all:
@@ -71,7 +72,30 @@ function bodyText(pre, body) {
   return [more, document.createTextNode("\n" + indent(body.slice(0, LONG)) + "\n…")];
 }
 
-function exchangeView(x, engine, target) {
+// compareControl offers to replay an exchange under another profile
+// (session.compare, web/compare.js) and shows both answers below it.
+function compareControl(x, compare, title) {
+  const here = x.profile ?? compare.current().name;
+  const id = `compare-with-${x.id}`;
+  const select = el("select", { id },
+    compare.profiles().filter((p) => p.name !== here).map((p) => el("option", { value: p.name }, p.title)));
+  const result = el("div", { class: "compare-result" });
+  const button = el("button", {
+    type: "button", class: "secondary", "aria-label": `Compare the ${title} answer`,
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        result.replaceChildren(compareView(await compare.replay(x, select.value)));
+      } finally {
+        button.disabled = false;
+      }
+    },
+  }, "Compare");
+  return el("div", { class: "compare-control" },
+    el("div", { class: "row wrap" }, el("label", { for: id }, "Compare with…"), select, button), result);
+}
+
+function exchangeView(x, engine, target, compare) {
   const title = `${x.operation.kind}${x.operation.table ? " · " + x.operation.table : ""}`;
   if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), el("p", { class: "card" }, x.error));
   const req = x.request;
@@ -98,6 +122,7 @@ function exchangeView(x, engine, target) {
       code ? [" · ", el("a", { href: errorCodesURL, target: "_blank", rel: "noopener" }, code)] : null),
     pre,
   );
+  if (compare) article.append(compareControl(x, compare, title));
   mountCodeView(article, x.operation, engine, target);
   return article;
 }
@@ -114,7 +139,7 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
     const box = $("exchanges");
     box.querySelector(":scope > p.hint")?.remove();
     x.id ??= ++shown;
-    const view = exchangeView(x, session.engine, session.codeTarget);
+    const view = exchangeView(x, session.engine, session.codeTarget, session.compare);
     view.dataset.exchange = String(x.id);
     view.tabIndex = -1;
     box.prepend(view);
