@@ -85,6 +85,11 @@ test("the picker names the active profile; a case-differing table name is two ta
   const created = await createTable(page, "people");
   assert.match(await created.locator(".status-line").innerText(), /201 Created/);
   assert.deepEqual(await tableNames(page), ["People", "people"]);
+  // An account holding both cannot be copied as Azure: the comparison says
+  // so in the engine's words.
+  const refused = await compare(created, "azure");
+  assert.match(await refused.locator('[data-diff="run"].differs').innerText(), /^Azure Table Storage: this account cannot be copied as Azure Table Storage: .*people/i);
+  assert.match(await refused.locator(".hint").innerText(), /^This request changed the account/);
 
   // A reload keeps the profile and both tables.
   await page.reload();
@@ -225,5 +230,22 @@ test("the table name field says where profiles treat names otherwise; the picker
   await page.keyboard.press("ArrowUp");
   await page.waitForFunction(() => document.body.dataset.profile === "azure");
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("two tabs share the account and its profile: a switch in one shows in the other", async () => {
+  const context = await browser.newContext();
+  const a = await open(context);
+  const b = await open(context);
+  await pick(a.page, "azurite-3.37");
+  await b.page.waitForFunction(() => document.body.dataset.profile === "azurite-3.37");
+  assert.equal(await b.page.getByLabel("Answer as", { exact: true }).inputValue(), "azurite-3.37");
+  assert.equal(await b.page.locator("#target-active").innerText(), "Answering as Azurite 3.37");
+  // B's next answer is Azurite's.
+  const created = await createTable(b.page, "Shared");
+  assert.match(await created.locator("pre.response").innerText(), /Server: Azurite-Table\/3\.37\.0/);
+  await pick(a.page, "azure");
+  await b.page.waitForFunction(() => document.body.dataset.profile === "azure");
+  assert.deepEqual([...a.errors, ...b.errors], []);
   await context.close();
 });

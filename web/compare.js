@@ -2,7 +2,8 @@
 // same request replayed under two profiles (docs/profiles.md) and both
 // answers side by side, the lines that differ marked. The engine answers
 // both: each replay runs on a scratch account restored from the account as
-// it stood before the exchange (the page's account is never touched), and
+// it is now (the page's account is never touched; a copy taken before every
+// write would cost each write a snapshot of the whole account), and
 // the page only compares the text the engine gave, line by line. The order
 // of results is the engine's reading of each body (readEntities), compared
 // as text.
@@ -58,13 +59,15 @@ export function createComparer(tableplay) {
     profiles: () => tableplay.profiles(),
     current: () => tableplay.profile(),
     // replay answers x's operation under the profile it was sent to and
-    // under other, each on a copy of the account as it stood before x.
+    // under other, each on a copy of the account as it is now; changed says
+    // x changed the account, so the copies start after it.
     async replay(x, other) {
-      const doc = x.before ?? tableplay.snapshot();
+      const doc = tableplay.snapshot();
       const here = x.profile ?? tableplay.profile().name;
       const a = await runAs(here, doc, x);
       const b = await runAs(other, doc, x);
-      return { sides: [a, b], keys: [a, b].map((s) => keysOf(tableplay, s)) };
+      const changed = Boolean(x.request?.changes || x.raw) && x.response?.status < 300;
+      return { sides: [a, b], keys: [a, b].map((s) => keysOf(tableplay, s)), changed };
     },
   };
 }
@@ -120,12 +123,14 @@ function summaryItem(kind, label, differs, text) {
 
 // compareView lays out a replay: the summary, then both answers with the
 // lines that differ marked.
-export function compareView({ sides, keys }) {
+export function compareView({ sides, keys, changed }) {
   const [a, b] = sides;
   const title = `${a.profile.title} and ${b.profile.title}`;
   const box = el("section", { class: "compare", "aria-label": `Compared: ${title}` },
     el("h4", {}, `The same request: ${title}`),
-    el("p", { class: "hint" }, "Each answer comes from the engine, on a copy of the account as it stood before this request. Marked lines differ."));
+    el("p", { class: "hint" }, changed
+      ? "This request changed the account: each answer comes from the engine, on a copy of the account as it is now, after it. Marked lines differ."
+      : "Each answer comes from the engine, on a copy of the account as it is now. Marked lines differ."));
   if (a.error || b.error) {
     box.append(el("ul", { class: "compare-summary" },
       sides.map((s) => el("li", { class: s.error ? "differs" : "same", "data-diff": "run" },

@@ -26,18 +26,9 @@ export function send(session, operation) {
 // web/engine.js): the page's account is shared by the page's tabs, and the
 // keeper runs the operation after every earlier write of the other tabs, so
 // a stale If-Match gets 412 there too, and resolves once it is stored.
-//
-// A playground that compares profiles keeps the account as it stood before
-// each write (x.before), so the write can be replayed from there.
 export async function sendWrite(session, operation) {
   const keep = session.engine.write;
-  const run = () => {
-    const before = session.compare && !session.readonly ? session.engine.snapshot() : undefined;
-    const x = send(session, operation);
-    if (before && x.response) x.before = before;
-    return x;
-  };
-  return keep ? keep(run) : run();
+  return keep ? keep(() => send(session, operation)) : send(session, operation);
 }
 
 export const header = (response, name) =>
