@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -89,11 +91,59 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 	if err != nil {
 		return account{}, err
 	}
+	want := o.profile.Name
+	if want == "" {
+		want = profile.Default().Name
+	}
+	kept, marked, err := keptProfile(dir)
+	if err == nil && marked && kept != want {
+		err = wrongProfile(dir, kept, want)
+	}
+	if err != nil {
+		lg.Close()
+		return account{}, err
+	}
 	st := store.New(store.Options{Clock: clock, Journal: lg, Profile: o.profile})
 	rep, err := lg.Recover(st)
+	if err == nil && !marked && want != kept {
+		// An unmarked directory is azure's: another profile may start
+		// only an empty one, and marks it.
+		if page, _ := st.ListTables(store.TableQuery{Top: 1}); len(page.Names) > 0 {
+			err = wrongProfile(dir, kept, want)
+		} else {
+			err = os.WriteFile(filepath.Join(dir, profileFile), []byte(want+"\n"), 0o600)
+		}
+	}
 	if err != nil {
 		lg.Close()
 		return account{}, err
 	}
 	return account{store: st, summary: rep.String(), close: sync.OnceValue(lg.Close), log: lg}, nil
+}
+
+// profileFile names the profile a data directory's account was kept under;
+// a directory without one holds an azure account.
+const profileFile = "PROFILE"
+
+// keptProfile returns the profile a data directory's account was kept
+// under, and whether the directory says so (an older or azure directory
+// does not).
+func keptProfile(dir string) (string, bool, error) {
+	b, err := os.ReadFile(filepath.Join(dir, profileFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return profile.Default().Name, false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return strings.TrimSpace(string(b)), true, nil
+}
+
+// wrongProfile is the error for a data directory opened under a profile
+// other than its account's. An account kept under cosmos may hold tables
+// whose names differ only in case, which azure would fold into one
+// (F-COSMOS-TABLE-CASE); an azure account opened as cosmos would answer
+// differently from the account its clients wrote.
+func wrongProfile(dir, kept, want string) error {
+	return fmt.Errorf("the data directory %s keeps an account of the %s profile: start it with --profile %s, or give --profile %s a directory of its own (--data)", dir, kept, kept, want)
 }

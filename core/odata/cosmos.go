@@ -87,70 +87,13 @@ func appendCosmosEntities(b []byte, c *Context, es []*entity.Entity, sel *Projec
 // appendCosmosMembers writes an entity's members: the annotations the
 // level asks for, the keys, the custom properties, then Timestamp.
 func appendCosmosMembers(b []byte, c *Context, e *entity.Entity, s *selection, first bool) []byte {
-	comma := func() {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-	}
-	switch c.Level {
-	case FullMetadata:
-		comma()
-		b = append(b, `"odata.type":`...)
-		b = edm.AppendJSONString(b, c.Account+"."+c.Table)
-		b = append(b, `,"odata.id":"`...)
-		b = edm.AppendJSONStringContent(b, c.Base)
-		b = append(b, '/')
-		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
-		b = append(b, `","odata.etag":`...)
-		b = appendCosmosETagJSON(b, e.Timestamp)
-		b = append(b, `,"odata.editLink":"`...)
-		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
-		b = append(b, '"')
-	case MinimalMetadata:
-		comma()
-		b = append(b, `"odata.etag":`...)
-		b = appendCosmosETagJSON(b, e.Timestamp)
-	}
-	if s.all || s.pk {
-		comma()
-		b = append(b, `"PartitionKey":`...)
-		b = edm.AppendJSONString(b, e.PartitionKey)
-	}
-	if s.all || s.rk {
-		comma()
-		b = append(b, `"RowKey":`...)
-		b = edm.AppendJSONString(b, e.RowKey)
-	}
-	clear(s.seen)
-	for _, p := range e.Properties {
-		if !s.all {
-			i := s.find(p.Name)
-			if i < 0 {
-				continue
-			}
-			s.seen[i] = true
-		}
-		comma()
-		b = appendCosmosProperty(b, c.Level, p.Name, p.Value)
-	}
-	for i, n := range s.custom {
-		if !s.seen[i] {
-			comma()
-			b = edm.AppendJSONString(b, n)
-			b = append(b, ":null"...)
-		}
-	}
+	w := memberWriter{b: b, first: first, cosmos: true}
+	w.head(c, e, s)
+	w.custom(c, e, s)
 	if s.all || s.ts {
-		comma()
-		if c.Level == FullMetadata {
-			b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
-		}
-		b = append(b, `"Timestamp":"`...)
-		b = appendTime7(b, e.Timestamp)
-		b = append(b, '"')
+		w.timestamp(c, e.Timestamp)
 	}
-	return b
+	return w.b
 }
 
 // appendCosmosETagJSON is appendETagJSON with seven digits.

@@ -24,7 +24,8 @@ type Context struct {
 	// Level is the metadata level the client asked for.
 	Level Level
 	// Emulator, when set, is how an emulator writes bodies differently
-	// (F-AZURITE-TIMESTAMP, F-AZURITE-QUERY-METADATA); nil for the service.
+	// (F-AZURITE-TIMESTAMP, F-AZURITE-QUERY-METADATA, F-AZURITE-SELECT,
+	// F-AZURITE-DOUBLE); nil for the service.
 	Emulator *profile.Emulator
 	// Style is the shape of the bodies: Azure Storage's (the zero value)
 	// or Cosmos DB's (F-COSMOS-BODIES, cosmos.go).
@@ -233,57 +234,112 @@ func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, f
 // for none): AppendMembers encodes through it without looking for any, so
 // that its stand-in entity stays on the stack.
 func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, first bool, m *entity.Members) []byte {
-	comma := func() {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-	}
+	w := memberWriter{b: b, first: first, emu: c.Emulator}
 	if m != nil && c.Level == MinimalMetadata {
-		comma()
-		return append(b, m.JSON...)
+		w.next()
+		return append(w.b, m.JSON...)
 	}
-	if c.Level == FullMetadata {
-		comma()
-		b = append(b, `"odata.type":`...)
-		b = edm.AppendJSONString(b, c.Account+"."+c.Table)
-		// Entity paths are percent-encoded, so they need no JSON escaping.
-		b = append(b, `,"odata.id":"`...)
-		b = edm.AppendJSONStringContent(b, c.Base)
-		b = append(b, '/')
-		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
-		b = append(b, `","odata.etag":`...)
-		b = c.appendETagJSON(b, e.Timestamp)
-		b = append(b, `,"odata.editLink":"`...)
-		b = AppendEntityPath(b, c.Table, e.PartitionKey, e.RowKey)
-		b = append(b, '"')
-	} else if c.Level == MinimalMetadata {
-		comma()
-		b = append(b, `"odata.etag":`...)
-		b = c.appendETagJSON(b, e.Timestamp)
-	}
-	if s.all || s.pk {
-		comma()
-		b = append(b, `"PartitionKey":`...)
-		b = edm.AppendJSONString(b, e.PartitionKey)
-	}
-	if s.all || s.rk {
-		comma()
-		b = append(b, `"RowKey":`...)
-		b = edm.AppendJSONString(b, e.RowKey)
-	}
-	last := c.Emulator != nil && c.Emulator.TimestampLast // F-AZURITE-TIMESTAMP
+	w.head(c, e, s)
+	last := w.emu != nil && w.emu.TimestampLast // F-AZURITE-TIMESTAMP
 	if (s.all || s.ts) && !last {
-		comma()
-		b = c.appendTimestamp(b, e.Timestamp)
+		w.timestamp(c, e.Timestamp)
 	}
 	if m != nil && c.Level == FullMetadata {
 		if props := m.JSON[m.Props:]; len(props) > 0 {
-			comma()
-			b = append(b, props...)
+			w.next()
+			w.b = append(w.b, props...)
 		}
-		return b
+		return w.b
 	}
+	w.custom(c, e, s)
+	if (s.all || s.ts) && last {
+		w.timestamp(c, e.Timestamp)
+	}
+	return w.b
+}
+
+// memberWriter writes an entity's members one after another, a comma before
+// each but the first; cosmos writes times with seven digits
+// (F-COSMOS-BODIES); emu, when set, is an emulator's forms
+// (F-AZURITE-TIMESTAMP, F-AZURITE-SELECT, F-AZURITE-DOUBLE).
+type memberWriter struct {
+	b             []byte
+	first, cosmos bool
+	emu           *profile.Emulator
+}
+
+// sevenDigits says times are written with all seven fractional digits.
+func (w *memberWriter) sevenDigits() bool {
+	return w.cosmos || w.emu != nil && w.emu.FixedTimestamp
+}
+
+func (w *memberWriter) next() {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+}
+
+func (w *memberWriter) etag(t edm.Ticks) {
+	if w.sevenDigits() {
+		w.b = appendCosmosETagJSON(w.b, t)
+	} else {
+		w.b = appendETagJSON(w.b, t)
+	}
+}
+
+// head writes the annotations the level asks for (odata.type, odata.id,
+// odata.etag, odata.editLink) and the keys s selects.
+func (w *memberWriter) head(c *Context, e *entity.Entity, s *selection) {
+	if c.Level == FullMetadata {
+		w.next()
+		w.b = append(w.b, `"odata.type":`...)
+		w.b = edm.AppendJSONString(w.b, c.Account+"."+c.Table)
+		// Entity paths are percent-encoded, so they need no JSON escaping.
+		w.b = append(w.b, `,"odata.id":"`...)
+		w.b = edm.AppendJSONStringContent(w.b, c.Base)
+		w.b = append(w.b, '/')
+		w.b = AppendEntityPath(w.b, c.Table, e.PartitionKey, e.RowKey)
+		w.b = append(w.b, `","odata.etag":`...)
+		w.etag(e.Timestamp)
+		w.b = append(w.b, `,"odata.editLink":"`...)
+		w.b = AppendEntityPath(w.b, c.Table, e.PartitionKey, e.RowKey)
+		w.b = append(w.b, '"')
+	} else if c.Level == MinimalMetadata {
+		w.next()
+		w.b = append(w.b, `"odata.etag":`...)
+		w.etag(e.Timestamp)
+	}
+	if s.all || s.pk {
+		w.next()
+		w.b = append(w.b, `"PartitionKey":`...)
+		w.b = edm.AppendJSONString(w.b, e.PartitionKey)
+	}
+	if s.all || s.rk {
+		w.next()
+		w.b = append(w.b, `"RowKey":`...)
+		w.b = edm.AppendJSONString(w.b, e.RowKey)
+	}
+}
+
+// timestamp writes the Timestamp member.
+func (w *memberWriter) timestamp(c *Context, t edm.Ticks) {
+	w.next()
+	if c.Level == FullMetadata {
+		w.b = append(w.b, `"Timestamp@odata.type":"Edm.DateTime",`...)
+	}
+	w.b = append(w.b, `"Timestamp":"`...)
+	if w.sevenDigits() {
+		w.b = appendTime7(w.b, t)
+	} else {
+		w.b = t.AppendText(w.b)
+	}
+	w.b = append(w.b, '"')
+}
+
+// custom writes the custom properties s selects, then null for each
+// selected name the entity lacks (F-SELECT-MISSING).
+func (w *memberWriter) custom(c *Context, e *entity.Entity, s *selection) {
 	clear(s.seen)
 	for _, p := range e.Properties {
 		if !s.all {
@@ -293,39 +349,23 @@ func appendMembersWith(b []byte, c *Context, e *entity.Entity, s *selection, fir
 			}
 			s.seen[i] = true
 		}
-		comma()
-		if c.Emulator != nil && c.Emulator.JSNumbers && p.Value.Type() == edm.Double {
-			b = appendJSNumber(b, p.Name, p.Value)
-			continue
+		w.next()
+		switch {
+		case w.cosmos:
+			w.b = appendCosmosProperty(w.b, c.Level, p.Name, p.Value)
+		case w.emu != nil && w.emu.JSNumbers && p.Value.Type() == edm.Double:
+			w.b = appendJSNumber(w.b, p.Name, p.Value)
+		default:
+			w.b = appendProperty(w.b, c.Level, p.Name, p.Value)
 		}
-		b = appendProperty(b, c.Level, p.Name, p.Value)
 	}
 	for i, n := range s.custom {
-		if !s.seen[i] && (c.Emulator == nil || !c.Emulator.PlainSelect) {
-			comma()
-			b = edm.AppendJSONString(b, n)
-			b = append(b, ":null"...) // F-SELECT-MISSING: a selected property the entity lacks
+		if !s.seen[i] && (w.emu == nil || !w.emu.PlainSelect) { // F-AZURITE-SELECT
+			w.next()
+			w.b = edm.AppendJSONString(w.b, n)
+			w.b = append(w.b, ":null"...)
 		}
 	}
-	if last && (s.all || s.ts) {
-		comma()
-		b = c.appendTimestamp(b, e.Timestamp)
-	}
-	return b
-}
-
-// appendTimestamp writes the Timestamp member (annotated at full metadata).
-func (c *Context) appendTimestamp(b []byte, t edm.Ticks) []byte {
-	if c.Level == FullMetadata {
-		b = append(b, `"Timestamp@odata.type":"Edm.DateTime",`...)
-	}
-	b = append(b, `"Timestamp":"`...)
-	if c.Emulator != nil && c.Emulator.FixedTimestamp {
-		b = appendTime7(b, t)
-	} else {
-		b = t.AppendText(b)
-	}
-	return append(b, '"')
 }
 
 // members returns e's encoded members when the store keeps e: those
@@ -375,13 +415,9 @@ func AppendMembers(b []byte, e *entity.Entity) ([]byte, int) {
 
 // appendETagJSON writes ETag(t) as a JSON string (its two double quotes
 // escaped) without building the ETag first.
-func (c *Context) appendETagJSON(b []byte, t edm.Ticks) []byte {
+func appendETagJSON(b []byte, t edm.Ticks) []byte {
 	b = append(b, `"W/\"datetime'`...)
-	if c.Emulator != nil && c.Emulator.FixedTimestamp {
-		b = appendTime7URL(b, t)
-	} else {
-		b = appendETagTime(b, t)
-	}
+	b = appendETagTime(b, t)
 	return append(b, `'\""`...)
 }
 

@@ -25,15 +25,18 @@ func Azurite337() Profile {
 				{Match: "table-name-too-long"},
 				{Match: "InvalidInput", Prefix: "Syntax error", Code: "InvalidInput", Message: "The query condition specified in the request is invalid."},
 			},
-			PlainSelect:         true, // F-AZURITE-SELECT
-			FixedTimestamp:      true, // F-AZURITE-TIMESTAMP
-			TimestampLast:       true, // F-AZURITE-TIMESTAMP
-			TableReadIsList:     true, // F-AZURITE-GET-TABLE
-			TableNotFoundRead:   true, // F-AZURITE-GET-TABLE
-			QueryElementURL:     true, // F-AZURITE-QUERY-METADATA
-			BatchCrashes:        true, // F-AZURITE-BATCH-500
-			UpdatesIgnorePrefer: true, // F-AZURITE-PREFER-UPDATE
-			JSNumbers:           true, // F-AZURITE-DOUBLE
+			PlainSelect:          true, // F-AZURITE-SELECT
+			FixedTimestamp:       true, // F-AZURITE-TIMESTAMP
+			TimestampLast:        true, // F-AZURITE-TIMESTAMP
+			TableReadIsList:      true, // F-AZURITE-GET-TABLE
+			TableNotFoundRead:    true, // F-AZURITE-GET-TABLE
+			QueryElementURL:      true, // F-AZURITE-QUERY-METADATA
+			BatchCrashes:         true, // F-AZURITE-BATCH-500
+			BatchAnswer:          true, // F-AZURITE-BATCH-ANSWER
+			DeleteWithoutIfMatch: true, // F-AZURITE-LAX-VALUES
+			UncappedTop:          true, // F-AZURITE-LAX-VALUES
+			UpdatesIgnorePrefer:  true, // F-AZURITE-PREFER-UPDATE
+			JSNumbers:            true, // F-AZURITE-DOUBLE
 		},
 	}
 }
@@ -93,6 +96,16 @@ type Emulator struct {
 	// malformed, whose parts' URLs are relative or whose changeset is
 	// empty (F-AZURITE-BATCH-500).
 	BatchCrashes bool
+	// BatchAnswer lays out a changeset's answer as Azurite does
+	// (F-AZURITE-BATCH-ANSWER): the request's boundaries renamed, a failed
+	// part numbered by its position, no Preference-Applied in parts.
+	BatchAnswer bool
+	// DeleteWithoutIfMatch deletes an entity whatever its ETag when a
+	// Delete Entity request carries no If-Match (F-AZURITE-LAX-VALUES).
+	DeleteWithoutIfMatch bool
+	// UncappedTop takes a $top above 1,000 (read here as 1,000) instead
+	// of refusing it (F-AZURITE-LAX-VALUES).
+	UncappedTop bool
 	// UpdatesIgnorePrefer answers update, merge and their upserts with 204
 	// and no Preference-Applied whatever Prefer asks (F-AZURITE-PREFER-UPDATE).
 	UpdatesIgnorePrefer bool

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -17,7 +18,8 @@ import (
 // idPattern finds the ids a server invents per request: the request id (a
 // header, and a line of error messages, &#xA; before it in XML) and the
 // $batch response boundaries.
-var idPattern = regexp.MustCompile(`(X-Ms-Request-Id: |RequestId:|batchresponse_|changesetresponse_)([0-9A-Za-z-]{1,64})`)
+// An id ends before "--", so a closing delimiter names the id it closes.
+var idPattern = regexp.MustCompile(`(X-Ms-Request-Id: |RequestId:|batchresponse_|changesetresponse_)([0-9A-Za-z]{1,64}(?:-[0-9A-Za-z]{1,64}){0,8})`)
 
 // framing lists the header fields masked out on both sides: how a body is
 // framed and whether the connection stays open are the HTTP server's
@@ -88,4 +90,21 @@ func maskTimes(resp string, from, to, at time.Time) string {
 		}
 		return at.Format(httpTimeFormat)
 	})
+}
+
+func TestAzuriteMask(t *testing.T) {
+	from := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	to := from.Add(time.Hour)
+	resp := "HTTP/1.1 201 Created\nConnection: keep-alive\nContent-Length: 3\nDate: Thu, 26 Nov 2026 12:15:30 GMT\n" +
+		"Etag: W/\"datetime'2026-11-26T12%3A15%3A30.1230000Z'\"\nX-Ms-Request-Id: 5d5d8ff7-4f7d\n\n" +
+		`{"Timestamp":"2026-11-26T12:15:30.123Z","DateTime":"2013-08-02T17:37:43.0090043Z","m":"RequestId:5d5d8ff7-4f7d\nTime"}` +
+		"\r\n--batchresponse_ab-cd\r\n--changesetresponse_ef--\r\n--batchresponse_ab-cd--"
+	got := maskIDs(maskTimes(maskFraming(resp), from, to, replayClock), map[string]string{})
+	want := "HTTP/1.1 201 Created\nDate: Sun, 22 Nov 2026 12:00:00 GMT\n" +
+		"Etag: W/\"datetime'2026-11-22T12%3A00%3A00.0000000Z'\"\nX-Ms-Request-Id: id-1\n\n" +
+		`{"Timestamp":"2026-11-22T12:00:00.000Z","DateTime":"2013-08-02T17:37:43.0090043Z","m":"RequestId:id-1\nTime"}` +
+		"\r\n--batchresponse_id-2\r\n--changesetresponse_id-3--\r\n--batchresponse_id-2--"
+	if got != want {
+		t.Fatalf("masked:\n%s\nwant:\n%s", got, want)
+	}
 }

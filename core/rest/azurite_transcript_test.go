@@ -13,8 +13,17 @@ import (
 // azuriteTranscripts lists the `# azurite:` recordings (testdata/azurite,
 // written by TestRecordAzurite from the transcripts of the same name) that
 // the azurite-3.37 profile answers byte for byte; a file there not listed
-// fails TestAzuriteTranscripts.
+// fails TestAzuriteTranscripts. The other transcripts are left out because
+// Azurite answers them in ways the profile does not copy (docs/fidelity.md:
+// F-AZURITE-PROPERTY-ORDER for upsert, update-merge-delete, prefer-update
+// and batch-go-mixed; F-AZURITE-BATCH-ANSWER for batch-single-get;
+// F-AZURITE-LAX-VALUES for insert-entity-string-typed, error-cases and
+// query-thin-evidence; F-AZURITE-TOKENS for query-tables-paged;
+// F-AZURITE-XML for cors, service-properties, table-acl and table-acl-js).
 var azuriteTranscripts = []string{
+	"batch-table-not-found",
+	"batch-single-delete-2025",
+	"batch-go-error",
 	"create-table",
 	"create-table-no-content",
 	"create-table-conflict",
@@ -48,7 +57,7 @@ func TestAzuriteTranscripts(t *testing.T) {
 			if !strings.HasPrefix(comment, azuriteHeader(name)) {
 				t.Fatalf("the header is not the recorder's:\n%s", comment)
 			}
-			h := deterministicHandlerAs(profile.Azurite337())
+			h := handlerAt(profile.Azurite337(), replayClock)
 			seen := map[string]string{}
 			for i, ex := range exchanges {
 				// The store keeps ETags distinct by adding a tick per write

@@ -21,7 +21,12 @@ func (x *exchange) batch(d decoded) {
 	// kilobytes, which a fresh buffer would allocate and zero every time),
 	// returned once the ResponseWriter has taken the bytes.
 	buf := x.h.bodies.get()
-	w := &batchWriter{batch: "batchresponse_" + x.h.newID(), version: x.version}
+	w := &batchWriter{version: x.version}
+	if d.emu != nil { // F-AZURITE-BATCH-ANSWER
+		w.batch, w.changeset, w.azurite = d.emu.batch, d.emu.changeset, true
+	} else {
+		w.batch = "batchresponse_" + x.h.newID()
+	}
 	w.b = *bytes.NewBuffer(buf.b[:0])
 	// An answer is about as long as the request, with metadata; the cap
 	// keeps a large batch that fails early from reserving what it never uses.
@@ -43,7 +48,11 @@ func (x *exchange) batch(d decoded) {
 
 // changeset runs the writes of a changeset as one transaction.
 func (x *exchange) changeset(w *batchWriter, d decoded) {
-	w.openChangeset("changesetresponse_" + x.h.newID())
+	if w.azurite {
+		w.openChangeset(w.changeset)
+	} else {
+		w.openChangeset("changesetresponse_" + x.h.newID())
+	}
 	if f := d.failed; f != nil {
 		// An earlier operation may already break a batch rule.
 		idx, err := f.index, f.err
@@ -72,11 +81,14 @@ func (x *exchange) changeset(w *batchWriter, d decoded) {
 // operation's own status and error, its message prefixed "<index>:" when the
 // changeset holds more than one operation (F-BATCH-FAILURE).
 func (x *exchange) failPart(w *batchWriter, parts []partAnswer, index int, p partAnswer, err *tableerr.Error) {
-	if len(parts) > 1 {
+	if len(parts) > 1 || w.azurite {
 		err = err.Prefixed(index)
 	}
 	contentID := ""
-	if index < len(parts) {
+	switch {
+	case w.azurite: // its own count, from 1 (F-AZURITE-BATCH-ANSWER)
+		contentID = strconv.Itoa(index + 1)
+	case index < len(parts):
 		contentID = parts[index].contentID
 	}
 	w.failure(x, err, contentID, p)
@@ -127,6 +139,8 @@ type batchWriter struct {
 	batch     string
 	changeset string
 	version   string
+	// azurite lays the answer out as Azurite does (F-AZURITE-BATCH-ANSWER).
+	azurite bool
 }
 
 func (w *batchWriter) openChangeset(boundary string) {
@@ -142,7 +156,7 @@ func (w *batchWriter) closeChangeset() {
 	w.b.WriteString("--" + w.changeset + "--\r\n")
 	// Recorded at x-ms-version 2025-07-05: one more blank line before the
 	// closing batch boundary (absent in 2019-02-02 recordings).
-	if w.version >= "2025-07-05" {
+	if w.version >= "2025-07-05" && !w.azurite {
 		w.b.WriteString("\r\n")
 	}
 }
@@ -192,13 +206,13 @@ func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 	}
 	w.b.WriteString("X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n")
 	if insert {
-		if bo.prefer != "" {
+		if bo.prefer != "" && !w.azurite {
 			w.header("Preference-Applied", bo.prefer)
 		}
-		w.b.WriteString("DataServiceVersion: 3.0;\r\n")
+		w.dataServiceVersion(bo, "3.0")
 		if bo.content {
 			w.header("Content-Type", bo.level.ContentType())
-			w.location(x, "Location", bo.table, e)
+			w.location(x, "Location", w.locationTable(bo), e)
 			w.etag(e)
 			w.b.WriteString("\r\n")
 			c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: bo.table, Level: bo.level}
@@ -208,10 +222,12 @@ func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 		}
 		// DataServiceId repeats Location's URL: its bytes are copied.
 		at := w.b.Len()
-		w.location(x, "Location", bo.table, e)
+		w.location(x, "Location", w.locationTable(bo), e)
 		loc := w.b.Bytes()[at+len("Location: "):]
 		w.b.WriteString("DataServiceId: ")
 		w.b.Write(loc)
+	} else if w.azurite && bo.kind != op.Delete {
+		w.dataServiceVersion(bo, "3.0")
 	} else {
 		w.b.WriteString("DataServiceVersion: 1.0;\r\n")
 	}
@@ -231,10 +247,35 @@ func (w *batchWriter) location(x *exchange, key, table string, e *entity.Entity)
 	w.b.Write(append(b, "\r\n"...))
 }
 
+// dataServiceVersion writes a part's DataServiceVersion: def, or under
+// Azurite the part's own request value when it sent one
+// (F-AZURITE-BATCH-ANSWER).
+func (w *batchWriter) dataServiceVersion(bo partAnswer, def string) {
+	v := def
+	if w.azurite && bo.dsv != "" {
+		v = bo.dsv
+	}
+	w.header("DataServiceVersion", v+";")
+}
+
+// locationTable is the table name a part's Location is written with:
+// Azurite drops its last character when the part's URL has a query
+// (F-AZURITE-BATCH-ANSWER).
+func (w *batchWriter) locationTable(bo partAnswer) string {
+	if w.azurite && bo.queried && bo.table != "" {
+		return bo.table[:len(bo.table)-1]
+	}
+	return bo.table
+}
+
 // etag writes an entity's ETag header.
 func (w *batchWriter) etag(e *entity.Entity) {
 	w.b.WriteString("ETag: ")
-	w.b.Write(odata.AppendETag(w.b.AvailableBuffer(), e.Timestamp))
+	if w.azurite {
+		w.b.WriteString(odata.ETag7(e.Timestamp)) // F-AZURITE-TIMESTAMP
+	} else {
+		w.b.Write(odata.AppendETag(w.b.AvailableBuffer(), e.Timestamp))
+	}
 	w.b.WriteString("\r\n")
 }
 
@@ -244,6 +285,14 @@ func (w *batchWriter) failure(x *exchange, err *tableerr.Error, contentID string
 	w.status(err.Status)
 	if contentID != "" {
 		w.header("Content-ID", contentID)
+	}
+	if w.azurite { // F-AZURITE-BATCH-ANSWER, F-AZURITE-ERROR-TIME
+		w.header("DataServiceVersion", "3.0;")
+		w.header("Content-Type", "application/json;odata=minimalmetadata;charset=utf-8")
+		w.b.WriteString("\r\n")
+		w.b.Write(odata.AppendErrorAs(nil, err, x.id, edm.TicksFromTime(x.now), true))
+		w.b.WriteString("\r\n")
+		return
 	}
 	w.header("X-Content-Type-Options", "nosniff")
 	// A missing table is found before the operation is looked at: the live

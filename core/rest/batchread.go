@@ -117,7 +117,8 @@ func readResponsePart(raw []byte) (partStatus, []byte, error) {
 
 // ErrorOf reads the code and message of an odata.error body (JSON at any
 // metadata level); the message without the RequestId and Time lines the
-// service appends. Both are empty for any other body.
+// service appends, or the RequestID line of Cosmos DB for Table
+// (F-COSMOS-ERRORS). Both are empty for any other body.
 func ErrorOf(body []byte) (code, message string) {
 	var e struct {
 		Err struct {
@@ -131,5 +132,6 @@ func ErrorOf(body []byte) (code, message string) {
 		return "", ""
 	}
 	msg, _, _ := strings.Cut(e.Err.Message.Value, "\nRequestId:")
+	msg, _, _ = strings.Cut(msg, "\nRequestID:")
 	return e.Err.Code, msg
 }

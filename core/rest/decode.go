@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"bytes"
 	"net/url"
 	"strings"
 
@@ -49,6 +48,9 @@ type decoded struct {
 	// crash says the profile's emulator fails on this $batch with a bare
 	// 500 (F-AZURITE-BATCH-500).
 	crash bool
+	// emu is what Azurite answers a changeset with (F-AZURITE-BATCH-ANSWER);
+	// nil for other profiles.
+	emu *emulatedBatch
 	// size is a Batch's body length, which sizes its answer's buffer.
 	size int
 }
@@ -64,6 +66,10 @@ type partAnswer struct {
 	prefer  string
 	// contentID is the part's Content-ID, echoed in its answer.
 	contentID string
+	// queried says the part's URL has a query, and dsv is its
+	// DataServiceVersion, for Azurite's answer (F-AZURITE-BATCH-ANSWER).
+	queried bool
+	dsv     string
 }
 
 // answer is what the part's answer needs of d.
@@ -202,6 +208,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.part && cond == op.Conditional && k.Upsert() == 0 && m.Kind == store.MatchNone {
 			return fail(tableerr.New(tableerr.MissingRequiredHeader))
 		}
+		if k == op.Delete && !s.part && m.Kind == store.MatchNone && x.h.prof.Emulator.DeleteWithoutIfMatch {
+			m = store.Match{Kind: store.MatchAny} // F-AZURITE-LAX-VALUES
+		}
 		o.IfMatch = m
 	}
 	switch always, byPrefer := jsonAnswer(k.Answer()); {
@@ -214,6 +223,9 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 	switch k.Params() {
 	case op.QueryParams:
 		o.Query = options(s.query)
+		if o.Query.Top == filter.MaxTop+1 && x.h.prof.Emulator.UncappedTop && countAbove(s.query.Get("$top"), filter.MaxTop) {
+			o.Query.Top = filter.MaxTop // F-AZURITE-LAX-VALUES
+		}
 	case op.SelectParams:
 		o.Query.Select = optional(s.query, "$select")
 	}
@@ -248,12 +260,17 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 			return fail(tableerr.New(tableerr.RequestBodyTooLarge)) // F-COSMOS-BATCH-SIZE
 		}
 		ok, crash := x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text)
-		if (crash || !hasBatchBoundary(body)) && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
+		if (crash || azuriteBatchID(body) == "") && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
 			d.crash = true
 			return d
 		}
 		if !ok {
 			return fail(tableerr.New(tableerr.InvalidInput))
+		}
+		if x.h.prof.Emulator.BatchAnswer && !d.single {
+			if b, cs := azuriteBoundaries(body); b != "" && cs != "" {
+				d.emu = &emulatedBatch{batch: b, changeset: cs}
+			}
 		}
 		d.size = len(body)
 	case op.ACLBody:
@@ -323,29 +340,16 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 	if batchRead(pd.op.Kind) && pd.early == nil {
 		pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 	}
-	d.parts = append(d.parts, pd.answer())
+	a := pd.answer()
+	if x.h.prof.Emulator.BatchAnswer {
+		a.queried, a.dsv = p.req.URL.RawQuery != "", p.req.Header.Get("DataServiceVersion")
+	}
+	d.parts = append(d.parts, a)
 	if err := firstErr(pd.early, pd.denied, pd.late); err != nil {
 		d.failed = &partError{index: i, err: err}
 		return
 	}
 	d.op.Operations = append(d.op.Operations, pd.op)
-}
-
-// hasBatchBoundary reports whether a $batch body holds a delimiter
-// "--batch_" and a word character, the one form of boundary Azurite finds
-// (F-AZURITE-BATCH-500).
-func hasBatchBoundary(body []byte) bool {
-	const delim = "--batch_"
-	for rest := body; ; {
-		i := bytes.Index(rest, []byte(delim))
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len(delim):]
-		if len(rest) > 0 && (rest[0] == '_' || rest[0] >= '0' && rest[0] <= '9' || rest[0]|0x20 >= 'a' && rest[0]|0x20 <= 'z') {
-			return true
-		}
-	}
 }
 
 // partsState is what the parts of a $batch share while they are decoded.

@@ -103,12 +103,12 @@ type exchange struct {
 	// secondary is set for the account's read-only secondary endpoint,
 	// /{account}-secondary/ (F-STATS-SECONDARY).
 	secondary bool
-	applied   string  // Preference-Applied to echo, if any
-	kind      op.Kind // the operation, once decoded
-	grant     *grant  // what a shared access signature allows, when one signed the request
+	applied   string // Preference-Applied to echo, if any
+	grant     *grant // what a shared access signature allows, when one signed the request
 	// authenticated is set once the credentials were checked; anonymous
 	// when the request carried none and the host lets it in.
 	authenticated, anonymous bool
+	kind                     op.Kind // the operation, once decoded
 	// parts is what a $batch's parts share while they are decoded (nil
 	// for other requests, which then stay smaller).
 	parts *partsState

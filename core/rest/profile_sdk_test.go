@@ -33,9 +33,11 @@ func newProfileFixture(t testing.TB, p profile.Profile) *fixture {
 }
 
 // TestSDKProfiles drives the Go SDK against the azure and cosmos profiles
-// and asserts where their answers differ (docs/profiles.md).
+// and asserts where their answers differ (docs/profiles.md); azurite-3.37
+// answers these calls as azure does (its own differences are
+// TestSDKAzurite's).
 func TestSDKProfiles(t *testing.T) {
-	for _, p := range []profile.Profile{profile.Azure(), profile.Cosmos()} {
+	for _, p := range []profile.Profile{profile.Azure(), profile.Cosmos(), profile.Azurite337()} {
 		cosmos := p.Name == "cosmos"
 		t.Run(p.Name, func(t *testing.T) {
 			t.Run("CaseDifferingTableNames", func(t *testing.T) { // F-COSMOS-TABLE-CASE
@@ -165,5 +167,16 @@ func TestSDKProfiles(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+func TestErrorOfReadsBothShapes(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"odata.error":{"code":"ResourceNotFound","message":{"lang":"en-US","value":"The specified resource does not exist.\nRequestId:1\nTime:2026-11-22T12:00:00.0000000Z"}}}`: "The specified resource does not exist.",
+		`{"odata.error":{"code":"ResourceNotFound","message":{"lang":"en-us","value":"The specified resource does not exist.\nRequestID:1\n"}}}`:                                  "The specified resource does not exist.",
+	} {
+		if code, msg := rest.ErrorOf([]byte(body)); code != "ResourceNotFound" || msg != want {
+			t.Errorf("ErrorOf(%s) = %q, %q", body, code, msg)
+		}
 	}
 }

@@ -147,11 +147,14 @@ func renderResponse(r *http.Response) string {
 var replayClock = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // deterministicHandler has a fixed clock and counting request ids.
-func deterministicHandler() http.Handler { return deterministicHandlerAs(profile.Azure()) }
+func deterministicHandler() http.Handler {
+	return handlerAt(profile.Default(), replayClock)
+}
 
-// deterministicHandlerAs is deterministicHandler answering as profile p.
-func deterministicHandlerAs(p profile.Profile) http.Handler {
-	clock := func() time.Time { return replayClock }
+// handlerAt is an account answering as p with its clock stopped at at and
+// counting request ids.
+func handlerAt(p profile.Profile, at time.Time) http.Handler {
+	clock := func() time.Time { return at }
 	n := 0
 	ids := func() string {
 		n++
@@ -160,7 +163,8 @@ func deterministicHandlerAs(p profile.Profile) http.Handler {
 	creds := rest.WellKnown()
 	creds.AllowUnsigned = true
 	creds.TrustUnsigned = true // the recorded requests were signed; their signatures are not replayed
-	return resthttp.New(rest.New(rest.Options{Store: store.New(store.Options{Clock: clock, Profile: p}), Credentials: creds, Clock: clock, RequestID: ids}))
+	st := store.New(store.Options{Clock: clock, Profile: p})
+	return resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock, RequestID: ids}))
 }
 
 func TestTranscripts(t *testing.T) {
@@ -237,18 +241,7 @@ func transcriptProfile(comment string) (profile.Profile, error) {
 // 2026-11-22T12:00:00.1234567Z: the recorded instants have seven
 // fractional digits, and so the normalized ones do.
 func profileHandler(p profile.Profile) http.Handler {
-	at := time.Date(2026, 11, 22, 12, 0, 0, 123456700, time.UTC)
-	clock := func() time.Time { return at }
-	n := 0
-	ids := func() string {
-		n++
-		return fmt.Sprintf("00000000-0000-0000-0000-%012d", n)
-	}
-	creds := rest.WellKnown()
-	creds.AllowUnsigned = true
-	creds.TrustUnsigned = true
-	st := store.New(store.Options{Clock: clock, Profile: p})
-	return resthttp.New(rest.New(rest.Options{Store: st, Credentials: creds, Clock: clock, RequestID: ids}))
+	return handlerAt(p, time.Date(2026, 11, 22, 12, 0, 0, 123456700, time.UTC))
 }
 
 // sortedTableList returns a response with the entries of its table

@@ -72,6 +72,7 @@ func decisions() []Decision {
 		{"F-UNKNOWN-PATH", "a path that names nothing", "medium"},
 		{"F-DEFAULT-PROPERTIES", "a new account's service properties", "medium"},
 		{"F-ACL-EMPTY-POLICY", "access policies without times", "high"},
+		// Cosmos DB for Table (the cosmos profile, docs/profiles.md).
 		{"F-COSMOS-TABLE-CASE", "table names keep their case", "medium"},
 		{"F-COSMOS-ORDER", "query results not in key order", "low"},
 		{"F-COSMOS-TABLE-ORDER", "table listings in no name order", "high"},
@@ -88,6 +89,7 @@ func decisions() []Decision {
 		{"F-COSMOS-KEY-POSITION", "keys where the client put them", "high"},
 		{"F-COSMOS-BATCH-LAYOUT", "the batch answer's framing", "high"},
 		{"F-COSMOS-TOP", "$top above 1,000", "medium"},
+		// Azurite 3.37 (the azurite-3.37 profile, docs/profiles.md).
 		{"F-AZURITE-SERVER", "the Server header", "high"},
 		{"F-AZURITE-VERSION", "x-ms-version of the answer", "high"},
 		{"F-AZURITE-BARE-HEADERS", "no Cache-Control, no X-Content-Type-Options", "high"},
@@ -109,5 +111,6 @@ func decisions() []Decision {
 		{"F-AZURITE-LAX-VALUES", "values and headers Azurite does not check", "high"},
 		{"F-AZURITE-TOKENS", "continuation tokens", "high"},
 		{"F-AZURITE-XML", "XML bodies and CORS", "high"},
+		{"F-AZURITE-REPLAYED", "what the SDKs' live exchanges show of Azurite besides", "medium"},
 	}
 }
