@@ -328,8 +328,11 @@ func (s *Session) operation(st Step, r *Result) {
 		s.next = [2]string{header(reply, "x-ms-continuation-NextPartitionKey"), header(reply, "x-ms-continuation-NextRowKey")}
 		if st.SAS == nil && reply.Status == 200 {
 			b, _ := json.Marshal(op)
-			scanned := int(gjson.GetBytes(api.QueryStats(b), "scanned").Int())
-			out.Scanned = &scanned
+			// Stats the engine cannot give (a $top only a profile takes) stay unsaid.
+			if g := gjson.GetBytes(api.QueryStats(b), "scanned"); g.Exists() {
+				scanned := int(g.Int())
+				out.Scanned = &scanned
+			}
 		}
 	}
 	ann := annotated(body)

@@ -41,7 +41,7 @@ func Differences() []Difference {
 		{"F-PROPERTY-COUNT", "azurite-3.37", []string{"too-many-properties"},
 			"Azurite 3.37 accepts more than 252 properties and Azure Table Storage does not; the azurite-3.37 profile refuses them as Azure does.", false},
 		{"F-AZURITE-LAX-VALUES", "azurite-3.37", []string{"value-invalid"},
-			"Azurite 3.37 accepts an Int32 out of range, a delete without If-Match and $top above 1,000, which Azure Table Storage refuses; the azurite-3.37 profile refuses them as Azure does.", false},
+			"Azurite 3.37 accepts an Int32 out of range, a delete without If-Match and $top above 1,000, which Azure Table Storage refuses; the azurite-3.37 profile takes the delete and the $top as Azurite does and refuses the Int32 as Azure does.", false},
 		{"F-AZURITE-DOUBLE", "azurite-3.37", []string{"double"},
 			"Azurite 3.37 writes a whole Double such as 3.0 as 3, so a client reads it back as an integer; Azure Table Storage writes 3.0.", true},
 	}
