@@ -35,11 +35,15 @@ export function createComparer(tableplay) {
       return { profile, error: e.message };
     }
     try {
-      acct.restore(JSON.stringify(doc));
+      try {
+        acct.restore(JSON.stringify(doc));
+      } catch (e) {
+        return { profile, error: `this account cannot be copied as ${profile.title}: ${e.message}` };
+      }
       const ran = x.raw ? await sendRaw(acct, x) : acct.run(x.operation);
       return ran.error ? { profile, error: ran.error } : { profile, ran };
     } catch (e) {
-      return { profile, error: `this account cannot be copied as ${profile.title}: ${e.message}` };
+      return { profile, error: e.message };
     } finally {
       tableplay.dropAccount(SCRATCH);
     }
@@ -55,19 +59,26 @@ export function createComparer(tableplay) {
     const response = { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body };
     return { response, code: resp.status < 300 ? "" : tableplay.readError(body).code ?? "" };
   }
+  // replay answers x's operation under the profile it was sent to and
+  // under other, each on a copy of the account as it is now; changed says
+  // x changed the account, so the copies start after it.
+  async function replay(x, other) {
+    const doc = tableplay.snapshot();
+    const here = x.profile ?? tableplay.profile().name;
+    const a = await runAs(here, doc, x);
+    const b = await runAs(other, doc, x);
+    const changed = Boolean(x.request?.changes || x.raw) && x.response?.status < 300;
+    return { sides: [a, b], keys: [a, b].map((s) => keysOf(tableplay, s)), changed };
+  }
+  // One replay at a time: they share the scratch account's name.
+  let queue = Promise.resolve();
   return {
     profiles: () => tableplay.profiles(),
     current: () => tableplay.profile(),
-    // replay answers x's operation under the profile it was sent to and
-    // under other, each on a copy of the account as it is now; changed says
-    // x changed the account, so the copies start after it.
-    async replay(x, other) {
-      const doc = tableplay.snapshot();
-      const here = x.profile ?? tableplay.profile().name;
-      const a = await runAs(here, doc, x);
-      const b = await runAs(other, doc, x);
-      const changed = Boolean(x.request?.changes || x.raw) && x.response?.status < 300;
-      return { sides: [a, b], keys: [a, b].map((s) => keysOf(tableplay, s)), changed };
+    replay(x, other) {
+      const next = queue.then(() => replay(x, other));
+      queue = next.catch(() => {});
+      return next;
     },
   };
 }
