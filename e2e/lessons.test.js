@@ -87,6 +87,33 @@ test("two clients race: the whole lesson by mouse, predictions answered, ETags a
   await context.close();
 });
 
+test("works on Azurite, fails on Azure: each step names who answers and gets that implementation's answer", async () => {
+  const { page, context, errors } = await open("#lesson=azurite-vs-azure&step=1");
+  const view = await lesson(page, "azurite-vs-azure");
+  assert.equal(view.steps.length, 8);
+  const titles = Object.fromEntries((await page.evaluate(() => window.tableplay.profiles())).map((p) => [p.name, p.title]));
+  for (let i = 0; i < view.steps.length; i++) {
+    const s = view.steps[i];
+    assert.equal(await stepCount(page), `Step ${i + 1} of 8`);
+    assert.equal(await page.locator(".lesson-target").innerText(), `Sent to ${titles[s.profile ?? "azure"]}`);
+    await page.locator(".prediction input").nth(s.predict.answer).check();
+    await page.getByRole("button", { name: "Run step" }).click();
+    await page.locator(".lesson-explain").waitFor();
+    assert.equal(await page.locator(".lesson-result").getAttribute("data-ok"), "true");
+    assert.match(await page.locator(".verdict").innerText(), /^Right: /);
+    // The answer is the named implementation's: its Server header.
+    await page.waitForFunction((n) => document.querySelector(".lesson-wire summary")?.textContent.includes(`: ${n} exchange`), i + 1);
+    const answer = await page.locator(".lesson-wire > div").first().locator("pre").last().textContent();
+    assert.match(answer, s.profile === "azurite-3.37" ? /Server: Azurite-Table\/3\.37\.0/i : /Server: Windows-Azure-Table/i);
+    if (i < view.steps.length - 1) {
+      await page.getByRole("button", { name: "Next step" }).click();
+      await page.waitForFunction((n) => document.querySelector(".step-count")?.textContent === `Step ${n} of 8`, i + 2);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("table names: the whole lesson with the keyboard alone, then progress survives a reload", async () => {
   const { page, context, errors } = await open("");
   const view = await lesson(page, "table-names");

@@ -130,6 +130,16 @@ func register(binding js.Value, accounts *play.Accounts) {
 		b, _ := json.Marshal(out)
 		return string(b)
 	})
+	// differences lists where the profiles depart from Azure, in words
+	// (core/profile): all of them, or those that concern one rule id.
+	fn("differences", func(a []js.Value) any {
+		ds := profile.Differences()
+		if c := arg(a, 0); c != "" {
+			ds = profile.DifferencesFor(c)
+		}
+		b, _ := json.Marshal(ds)
+		return string(b)
+	})
 	account("profile", false, func(x *play.Account, _ []js.Value) any {
 		p := x.Store.Profile()
 		b, _ := json.Marshal(map[string]string{"name": p.Name, "title": p.Title})

@@ -14,6 +14,8 @@ import { createBorrow } from "./lessons/borrow.js";
 import { createRecorder } from "./lessons/recorder.js";
 import { initStart } from "./start.js";
 import { initConnect, takeRoomLink } from "./connect.js";
+import { initTarget } from "./target.js";
+import { createComparer } from "./profilecompare.js";
 
 const $ = (id) => document.getElementById(id);
 // A room link's endpoint and SAS leave the address bar before anything else
@@ -56,6 +58,8 @@ async function start() {
   await null;
   persistence.watch();
   const session = createSession({ engine: tableplay, host: document.body, status });
+  // The wire view can replay an exchange under another profile (web/profilecompare.js).
+  session.profileCompare = createComparer(tableplay);
   const parts = mountParts(session, {
     tables: $("tables-panel"),
     editor: $("editor-part"),
@@ -66,13 +70,15 @@ async function start() {
     query: $("query-panel"),
     batch: $("batch-panel"),
   });
+  const target = initTarget($("target-picker"), { session, parts, persistence });
   remote = () => {
+    target.refresh();
     parts.tables.refresh();
     session.emit("entities-changed");
   };
   initTransfer(session);
   const connection = initConnect({ button: $("connect"), panel: $("connect-panel"), session, parts, tableplay, label: $("account-name") });
-  const workspace = initWorkspace({ session, parts, persistence });
+  const workspace = initWorkspace({ session, parts, persistence, target });
   const linked = await workspace.open();
   await parts.tables.refresh();
   // Lessons run in an account of their own, with their own wire list: the

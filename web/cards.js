@@ -1,6 +1,7 @@
 // web/cards.js is responsible for showing rule cards: the data of a
 // violation exactly as the engine reports it (tableplay.validate*), laid
-// out for people.
+// out for people, with where Cosmos DB for Table or Azurite answer the rule
+// otherwise, in the engine's words (core/profile's differences).
 import { el, number } from "./dom.js";
 
 export const errorCodesURL = "https://learn.microsoft.com/en-us/rest/api/storageservices/table-service-error-codes";
@@ -25,7 +26,17 @@ export function card(c) {
     el("p", { class: "message" }, "The service answers: ", el("q", {}, c.message)),
     r?.docUrl ? el("p", {}, "Rule: ", el("a", { href: r.docUrl, target: "_blank", rel: "noopener" }, r.section)) : null,
     r?.disputed ? el("p", { class: "dispute" }, "Sources disagree: ", r.dispute ?? "") : null,
+    profileNotes(c.profiles),
   );
+}
+
+// profileNotes lists differences between implementations ({id, sentence}
+// as the engine gives them), or nothing when there are none.
+export function profileNotes(list) {
+  if (!list?.length) return null;
+  return el("div", { class: "profile-notes" },
+    el("p", {}, "Where implementations differ:"),
+    el("ul", {}, list.map((d) => el("li", { "data-difference": d.id }, d.sentence, " ", el("span", { class: "fid" }, `(${d.id})`)))));
 }
 
 export function cards(list) {

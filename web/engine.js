@@ -235,6 +235,10 @@ const stateless = {
   // profiles lists the implementations an account can answer as:
   // [{name, title}], the default (azure) first (docs/profiles.md).
   profiles: () => JSON.parse(call("profiles")),
+  // differences(concern) lists where the profiles depart from Azure, in the
+  // engine's words: [{id, profile, concerns, sentence, reproduced}], all of
+  // them or those that concern one rule id ("table-name" for any name).
+  differences: (concern = "") => JSON.parse(call("differences", String(concern))) ?? [],
   lessons: () => JSON.parse(call("lessons")),
   lesson: (id) => JSON.parse(call("lesson", String(id))),
   // completeLesson fills a recorded lesson's expectations from the engine's

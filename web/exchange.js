@@ -20,7 +20,9 @@ export async function send(session, operation) {
   const ran = await engine.run(operation);
   const remote = engine.remote ? { endpoint: engine.remote.endpoint } : undefined;
   if (ran.error) return { operation, request: ran.request, error: ran.error, remote };
-  return { operation, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "", remote };
+  // A playground that compares profiles (web/profilecompare.js) notes which one answered.
+  const profile = !remote && session.profileCompare ? session.profileCompare.current().name : undefined;
+  return { operation, profile, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "", remote };
 }
 
 // sendWrite answers as send does, for an operation that may change the

@@ -78,9 +78,12 @@ export function mountOperations(root, session, { batch = true } = {}) {
       onclick: async () => {
         const stand = session.engine.requestFor({ kind: "insert", table, entity: { PartitionKey: "p", RowKey: "r", properties: [] } });
         const request = { ...stand, body: session.engine.draftBody(d) };
+        // raw: the body went as written, so a comparison replays the body.
+        const compared = session.profileCompare && !session.engine.remote ? { raw: true, profile: session.profileCompare.current().name } : {};
         const resp = await session.engine.fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
         const body = await resp.text();
         const x = {
+          ...compared,
           operation: { kind: "insert", table, entity: d }, request,
           response: { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body },
           ...(resp.status < 300 ? {} : session.engine.readError(body)),

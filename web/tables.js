@@ -6,7 +6,7 @@
 // select}. It emits "exchange" and "table-selected" on the session and
 // listens for "tables-changed".
 import { el, replace, debounce, mount } from "./dom.js";
-import { cards } from "./cards.js";
+import { cards, profileNotes } from "./cards.js";
 import { send, sendWrite } from "./exchange.js";
 import { confirmAction } from "./confirm.js";
 import { answer } from "./answer.js";
@@ -43,7 +43,9 @@ export function mountTables(root, session) {
     }
     const report = session.engine.validateTableName(name);
     input.setAttribute("aria-invalid", String(!report.valid));
-    replace(box, report.valid ? el("p", { class: "ok-note" }, "A valid table name.") : cards(report.violations));
+    // Whatever the name, where implementations treat names otherwise.
+    replace(box, report.valid ? el("p", { class: "ok-note" }, "A valid table name.") : cards(report.violations),
+      profileNotes(session.engine.differences?.("table-name")));
   }
 
   let latest = 0; // the newest refresh: an older answer arriving later is dropped

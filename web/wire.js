@@ -11,6 +11,7 @@ import { indent } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
 import { mountCodeView } from "./code-view.js";
+import { compareView } from "./profilecompare.js";
 
 const MAX = 8;
 // Bodies longer than this show their start until the person asks for all:
@@ -96,6 +97,29 @@ function compareControl(session, x) {
   return el("div", { class: "compare-box" }, el("div", { class: "row wrap" }, button, from), again, box);
 }
 
+// profileCompareControl offers to replay an exchange under another profile
+// (session.profileCompare, web/profilecompare.js) and shows both answers below it.
+function profileCompareControl(x, compare, title) {
+  const here = x.profile ?? compare.current().name;
+  const id = `compare-with-${x.id}`;
+  const select = el("select", { id },
+    compare.profiles().filter((p) => p.name !== here).map((p) => el("option", { value: p.name }, p.title)));
+  const result = el("div", { class: "compare-result" });
+  const button = el("button", {
+    type: "button", class: "secondary", "aria-label": `Compare the ${title} answer`,
+    onclick: async () => {
+      button.disabled = true;
+      try {
+        result.replaceChildren(compareView(await compare.replay(x, select.value)));
+      } finally {
+        button.disabled = false;
+      }
+    },
+  }, "Compare");
+  return el("div", { class: "compare-control" },
+    el("div", { class: "row wrap" }, el("label", { for: id }, "Compare with…"), select, button), result);
+}
+
 function exchangeView(x, engine, target, session) {
   const title = `${x.operation.kind}${x.operation.table ? " · " + x.operation.table : ""}`;
   const where = x.remote ? el("p", { class: "hint where" }, `Sent over the network to ${x.remote.endpoint}: the request as sent and the answer as received.`) : null;
@@ -125,6 +149,7 @@ function exchangeView(x, engine, target, session) {
       code ? [" · ", el("a", { href: errorCodesURL, target: "_blank", rel: "noopener" }, code)] : null),
     pre,
   );
+  if (!x.remote && session.profileCompare) article.append(profileCompareControl(x, session.profileCompare, title));
   mountCodeView(article, x.operation, engine, target);
   const compare = compareControl(session, x);
   if (compare) article.append(compare);

@@ -8,12 +8,15 @@
 // Links that carry only an account (#s=, from older pages and embeds) open
 // the same way.
 //
-// initWorkspace({session, parts, persistence}) wires the Share link button
+// The workspace also says which profile the account answers as
+// (docs/profiles.md): a link made on Cosmos opens on Cosmos.
+//
+// initWorkspace({session, parts, persistence, target}) wires the Share link button
 // and the shared-session banner and returns {open, capture, apply} (capture
 // and apply also lend the workbench to a lesson: web/lessons/borrow.js).
 import { encode, decode, MAX_FRAGMENT } from "./sharelink.js";
 
-export function initWorkspace({ session, parts, persistence }) {
+export function initWorkspace({ session, parts, persistence, target = null }) {
   const $ = (id) => document.getElementById(id);
   const engine = session.engine;
   const note = (text) => {
@@ -25,6 +28,7 @@ export function initWorkspace({ session, parts, persistence }) {
   function capture() {
     return {
       workspace: 1,
+      profile: engine.profile().name,
       account: engine.snapshot(),
       table: session.table,
       draft: session.draft(),
@@ -36,6 +40,16 @@ export function initWorkspace({ session, parts, persistence }) {
 
   // apply puts a workspace (or a bare account document) into the page.
   async function apply(w) {
+    if (w.profile && w.profile !== engine.profile().name) {
+      // The account is replaced next: one that cannot move is emptied first.
+      try {
+        engine.setProfile(w.profile);
+      } catch {
+        engine.reset();
+        engine.setProfile(w.profile);
+      }
+    }
+    target?.refresh();
     engine.restore(JSON.stringify(w.workspace ? w.account : w));
     await parts.tables.refresh();
     parts.tables.select(w.table ?? null);
@@ -64,7 +78,7 @@ export function initWorkspace({ session, parts, persistence }) {
     }
     $("share-link").value = `${location.origin}${location.pathname}#w=${code}`;
     $("share-box").hidden = false;
-    note("The link carries this whole workspace: the tables, the selected table, the editor, the query, the batch queue and the metadata level.");
+    note("The link carries this whole workspace: the profile, the tables, the selected table, the editor, the query, the batch queue and the metadata level.");
   }
 
   // open starts a temporary session from the link in the address bar;
@@ -88,6 +102,7 @@ export function initWorkspace({ session, parts, persistence }) {
       await apply(w);
     } catch (e) {
       await persistence.resume();
+      target?.refresh();
       await parts.tables.refresh();
       note(`The link's workspace was refused: ${e.message}`);
       return false;
@@ -120,6 +135,7 @@ export function initWorkspace({ session, parts, persistence }) {
     $("shared-session").hidden = true;
     leaveLink();
     await persistence.resume();
+    target?.refresh();
     await parts.tables.refresh();
     parts.tables.select(null);
     parts.batch?.setQueue([]);

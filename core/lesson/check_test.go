@@ -102,6 +102,8 @@ func TestShapeIsStrict(t *testing.T) {
 		{"one choice", func(d map[string]any) { stepOf(d, 0)["predict"].(map[string]any)["choices"] = []any{"a"} }, "2 to 4 choices"},
 		{"missing title", func(d map[string]any) { delete(d, "title") }, "title, line and summary are required"},
 		{"query expectation on a check", func(d map[string]any) { stepOf(d, 0)["expect"].(map[string]any)["rowKeys"] = []any{"a"} }, "belong to operations"},
+		{"unknown profile", func(d map[string]any) { stepOf(d, 2)["profile"] = "azurite" }, `no profile "azurite"`},
+		{"profile on a check", func(d map[string]any) { stepOf(d, 0)["profile"] = "cosmos" }, "profile belong to operations"},
 	}
 	for _, c := range cases {
 		_, err := mutate(t, "table-names", c.edit)

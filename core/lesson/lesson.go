@@ -75,6 +75,11 @@ type Step struct {
 	// SAS signs the operation with a shared access signature instead of the
 	// account key.
 	SAS *SAS `json:"sas,omitempty"`
+	// Profile, when set, sends the operation to a copy of the account as it
+	// stands that answers as this profile (docs/profiles.md), so a lesson
+	// can show what Azurite or Cosmos answers to the same request; what the
+	// step writes stays in that copy.
+	Profile string `json:"profile,omitempty"`
 
 	// Predict asks the reader to guess the outcome first; nil asks nothing.
 	Predict *Prediction `json:"predict,omitempty"`

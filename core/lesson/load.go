@@ -10,6 +10,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // MaxFile bounds a lesson file's size.
@@ -175,8 +177,11 @@ func (s *Step) validate(clients []string) error {
 		return fmt.Errorf("%d actions: a step has exactly one of operation, draft, tableName, filter", actions)
 	}
 	e := s.Expect
-	if s.Operation == nil && (s.Client != "" || s.IfMatchFrom != "" || s.Continue || s.SAS != nil || s.Body != nil) {
-		return errors.New("client, ifMatchFrom, continue, sas and body belong to operations")
+	if s.Operation == nil && (s.Client != "" || s.IfMatchFrom != "" || s.Continue || s.SAS != nil || s.Body != nil || s.Profile != "") {
+		return errors.New("client, ifMatchFrom, continue, sas, body and profile belong to operations")
+	}
+	if _, ok := profile.ByName(s.Profile); s.Profile != "" && !ok {
+		return fmt.Errorf("no profile %q; the profiles are %s", s.Profile, strings.Join(profile.Names(), ", "))
 	}
 	for _, c := range []string{s.Client, s.IfMatchFrom} {
 		if c != "" && !contains(clients, c) {

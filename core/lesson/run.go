@@ -12,6 +12,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 )
@@ -52,6 +53,9 @@ type Result struct {
 	Step   int    `json:"step"` // 0-based
 	// Client is the client that sent the step, in two-client lessons.
 	Client string `json:"client,omitempty"`
+	// Profile is the profile that answered the step when it was not the
+	// account's own (Step.Profile).
+	Profile string `json:"profile,omitempty"`
 	// Request is what was sent; nil for steps that only check.
 	Request *play.Request `json:"request,omitempty"`
 	// Query is the request's query decoded, in URL order ($filter, $select,
@@ -258,7 +262,13 @@ func (s *Session) operation(st Step, r *Result) {
 		}
 		op.NextPartitionKey, op.NextRowKey = s.next[0], s.next[1]
 	}
-	req, msg := s.API.Build(op)
+	api, handler, st2, msg := s.target(st.Profile)
+	if msg != "" {
+		r.Error = msg
+		return
+	}
+	r.Profile = st.Profile
+	req, msg := api.Build(op)
 	if msg != "" {
 		r.Error = msg
 		return
@@ -279,9 +289,9 @@ func (s *Session) operation(st Step, r *Result) {
 	}
 	pk, rk, keyed := keysOf(op)
 	if keyed {
-		r.Before = s.state(op.Table, pk, rk)
+		r.Before = state(st2, op.Table, pk, rk)
 	}
-	reply := s.Handler.Serve(rest.Call{Method: req.Method, URL: req.URL, Headers: req.Headers, Body: req.Body})
+	reply := handler.Serve(rest.Call{Method: req.Method, URL: req.URL, Headers: req.Headers, Body: req.Body})
 	r.Request, r.Response = &req, &reply
 	target := req.URL
 	if u, err := url.Parse(req.URL); err == nil {
@@ -318,14 +328,17 @@ func (s *Session) operation(st Step, r *Result) {
 		s.next = [2]string{header(reply, "x-ms-continuation-NextPartitionKey"), header(reply, "x-ms-continuation-NextRowKey")}
 		if st.SAS == nil && reply.Status == 200 {
 			b, _ := json.Marshal(op)
-			scanned := int(gjson.GetBytes(s.API.QueryStats(b), "scanned").Int())
-			out.Scanned = &scanned
+			// Stats the engine cannot give (a $top only a profile takes) stay unsaid.
+			if g := gjson.GetBytes(api.QueryStats(b), "scanned"); g.Exists() {
+				scanned := int(g.Int())
+				out.Scanned = &scanned
+			}
 		}
 	}
 	ann := annotated(body)
 	out.Annotated = &ann
 	if keyed {
-		r.After = s.state(op.Table, pk, rk)
+		r.After = state(st2, op.Table, pk, rk)
 		after := EntityAfter{Absent: r.After.Absent, Properties: r.After.Properties}
 		out.Entity = &after
 	}
@@ -385,9 +398,30 @@ func keysOf(op play.Operation) (pk, rk string, ok bool) {
 	return *op.Entity.PartitionKey, *op.Entity.RowKey, true
 }
 
+// target is where a step's operation goes: the account, or for a step
+// with a profile a copy of the account as it stands answering as that
+// profile, with its own handler; the copy is the step's alone.
+func (s *Session) target(name string) (*play.API, *rest.Handler, *store.Store, string) {
+	if name == "" {
+		return s.API, s.Handler, s.Store, ""
+	}
+	p, ok := profile.ByName(name)
+	if !ok {
+		return nil, nil, nil, "no profile " + strconv.Quote(name)
+	}
+	st := store.New(store.Options{Clock: s.API.Clock, Profile: p})
+	if err := st.Load(s.Store.Snapshot()); err != nil {
+		return nil, nil, nil, "the account cannot be copied as " + name + ": " + err.Error()
+	}
+	h := rest.New(rest.Options{Store: st, Credentials: s.API.Creds, Clock: s.API.Clock})
+	api := *s.API
+	api.Store, api.Handler = st, h
+	return &api, h, st, ""
+}
+
 // state reads an entity as stored.
-func (s *Session) state(table, pk, rk string) *EntityState {
-	e, err := s.Store.Get(table, pk, rk)
+func state(from *store.Store, table, pk, rk string) *EntityState {
+	e, err := from.Get(table, pk, rk)
 	if err != nil {
 		return &EntityState{Absent: true}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -82,10 +83,16 @@ type Card struct {
 	// Decisions are the docs/fidelity.md entries the rule's dispute cites,
 	// with their headings, so the page can name them in words.
 	Decisions []tableerr.Decision `json:"decisions,omitempty"`
+	// Profiles are where Cosmos DB for Table or Azurite answer this rule
+	// otherwise (core/profile's differences), said in words.
+	Profiles []profile.Difference `json:"profiles,omitempty"`
 }
 
 func cardOf(e *tableerr.Error) Card {
 	c := Card{Code: string(e.Code), Status: e.Status, Message: e.Message, Rule: e.Rule}
+	if e.Rule != nil {
+		c.Profiles = profile.DifferencesFor(e.Rule.ID)
+	}
 	if e.Rule == nil || e.Rule.Dispute == "" {
 		return c
 	}

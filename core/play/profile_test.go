@@ -56,3 +56,32 @@ func TestSetProfileKeepsTheAccount(t *testing.T) {
 		t.Fatalf("CreateAs: %v", err)
 	}
 }
+
+// TestCardsSayWhereProfilesDiffer: a rule card carries the profiles'
+// differences for its rule, in the profile package's words.
+func TestCardsSayWhereProfilesDiffer(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	props := make([]Row, 253)
+	for i := range props {
+		props[i] = Row{Name: "P" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + strings.Repeat("0", i/26), Type: "Int32", Text: "1"}
+	}
+	r := decode[EntityReport](t, a.ValidateEntity(mustJSON(Draft{PartitionKey: ptr("p"), RowKey: ptr("r"), Properties: props})))
+	var card *Card
+	for i := range r.Violations {
+		if r.Violations[i].Rule != nil && r.Violations[i].Rule.ID == "too-many-properties" {
+			card = &r.Violations[i]
+		}
+	}
+	if card == nil {
+		t.Fatalf("no too-many-properties card: %+v", r.Violations)
+	}
+	if len(card.Profiles) != 1 || card.Profiles[0].ID != "F-PROPERTY-COUNT" || !strings.Contains(card.Profiles[0].Sentence, "Azurite 3.37 accepts") {
+		t.Fatalf("card profiles %+v", card.Profiles)
+	}
+	if raw := string(a.ValidateTableName("Customers")); strings.Contains(raw, `"profiles"`) {
+		t.Fatalf("a valid name has no card: %s", raw)
+	}
+	if raw := string(a.ValidateTableName("tables")); !strings.Contains(raw, "F-AZURITE-EMPTY-CODE") {
+		t.Fatalf("reserved name: %s", raw)
+	}
+}

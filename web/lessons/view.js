@@ -200,6 +200,16 @@ class LessonView {
       el("ol", { class: "lesson-menu", "aria-label": "Lessons" }, items));
   }
 
+  // targetLine says which implementation answers a step's operation: the
+  // profile the step names (docs/lessons.md), in the engine's words, or the
+  // account's own; nothing for a lesson that names none.
+  targetLine(s) {
+    if (!s.operation || !this.lesson.steps.some((x) => x.profile)) return null;
+    const p = s.profile ? this.engine.profiles().find((x) => x.name === s.profile) : this.engine.profile();
+    return el("p", { class: "lesson-target", "data-profile": p?.name ?? s.profile },
+      "Sent to ", el("strong", {}, p?.title ?? s.profile));
+  }
+
   // renderSteps shows one step of an embed's range: the step's text, its
   // prediction, Run, and the whole lesson a link away.
   renderSteps() {
@@ -214,6 +224,7 @@ class LessonView {
       el("p", { class: "lesson-title" }, l.title),
       heading,
       prose(s.text, "p", { class: "lesson-text" }),
+      this.targetLine(s),
       s.predict ? this.predictView(s.predict) : null,
       el("div", { class: "row wrap lesson-buttons" },
         first < last ? el("button", { type: "button", class: "secondary", disabled: this.step === first, onclick: () => this.go(this.step - 1) }, "Previous step") : null,
@@ -248,6 +259,7 @@ class LessonView {
       el("p", { class: "step-count" }, `Step ${this.step} of ${n}`),
       heading,
       prose(s.text, "p", { class: "lesson-text" }),
+      this.targetLine(s),
       asks?.length ? el("div", { class: "lesson-asks" }, el("span", { class: "hint" }, `${s.operation.table}:`), queryView(asks)) : null,
       predict,
       el("div", { class: "row wrap lesson-buttons" },
