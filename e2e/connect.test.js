@@ -119,10 +119,17 @@ test("connected to tableplay serve, the panels create, insert and query over the
   assert.ok(sent.some((s) => /^POST .*\/devstoreaccount1\/\$batch$/.test(s)), sent.join("\n"));
 
   // The code for the exchange runs against the server, with its key.
+  // Exchanges are numbered as they arrive: the newest after this query's is
+  // its own, so the Code view opened is this query's, not an earlier one's.
+  const newest = () => page.evaluate(() => Number(document.querySelector("#exchanges article")?.dataset.exchange ?? 0));
+  const before = await newest();
   await page.locator("#filter").fill("RowKey eq 'r1'");
   await page.getByRole("button", { name: "Run query" }).click();
-  await page.locator("#exchanges article h3", { hasText: "query" }).first().waitFor();
-  const article = page.locator("#exchanges article").first();
+  await page.waitForFunction((n) => {
+    const first = document.querySelector("#exchanges article");
+    return Number(first?.dataset.exchange ?? 0) > n && /query/.test(first.querySelector("h3")?.textContent ?? "");
+  }, before);
+  const article = page.locator(`#exchanges article[data-exchange="${await newest()}"]`);
   await article.locator("summary", { hasText: "Code" }).click();
   await article.getByLabel("Language").selectOption("python");
   const code = await article.locator("pre.code").innerText();
