@@ -3,9 +3,12 @@
 // every rule, byte of JSON and error comes from the engine.
 import { Go, goGlobals } from "./build/go-glue.js";
 import { LoadError, explain } from "./loadfail.js";
+import { loadDecoder, unbrotli } from "./unbrotli.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
-// make site writes app.wasm.gz beside it; same version, same cache life.
+// make site writes app.wasm.br and .gz beside it; same version, same cache life.
+const brotliURL = new URL(wasmURL);
+brotliURL.pathname += ".br";
 const gzipURL = new URL(wasmURL);
 gzipURL.pathname += ".gz";
 const glueURL = new URL("./build/go-glue.js", import.meta.url);
@@ -53,18 +56,16 @@ function serverCompresses() {
 }
 
 // scripts/build-npm sets this to true in the npm package: a CDN's way with
-// .wasm (compressed or not) cannot be known, and the .gz bounds the bytes.
+// .wasm (compressed or not) cannot be known, and the .br bounds the bytes.
 const packaged = false;
 
-// wantsGzip says whether to fetch app.wasm.gz and decompress it here: a
-// server that compresses nothing (a plain static host, an object store)
-// would send app.wasm's 6.6 MB raw, the .gz is a quarter of that. A server
-// known to compress sends app.wasm as brotli, smaller still; so does a page
-// that preloads app.wasm itself (index.html, whose preload is this request).
-function wantsGzip() {
+// wantsPrecompressed says whether to fetch a precompressed engine and undo
+// it here: a server that compresses nothing (a plain static host, an object
+// store) would send app.wasm's 6.6 MB raw; app.wasm.br is under a fifth of
+// that. A server known to compress sends app.wasm as brotli itself.
+function wantsPrecompressed() {
   if (typeof DecompressionStream !== "function") return false;
   if (packaged) return true;
-  if ([...document.querySelectorAll('link[rel="preload"]')].some((l) => l.href === wasmURL.href)) return false;
   return serverCompresses() !== true;
 }
 
@@ -85,31 +86,56 @@ function capped(max) {
   });
 }
 
-// gunzipped turns the response for app.wasm.gz into the engine's bytes,
-// counting the bytes received for the progress. A host that labels .gz
-// files Content-Encoding: gzip sends them typed as the .wasm they decode
-// to, and the browser has undone the gzip already: those pass as they are.
-function gunzipped(response) {
-  const decoded = (response.headers.get("Content-Type") ?? "").startsWith("application/wasm");
-  const encoded = decoded || (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
+// received passes on the body of a precompressed engine, counting the bytes
+// received for the progress (the total is the file's length when the host
+// sent it as it is).
+function received(response) {
+  const encoded = (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
   const total = encoded ? 0 : Number(response.headers.get("Content-Length")) || 0;
   let loaded = 0;
-  const count = new TransformStream({
+  return response.body.pipeThrough(new TransformStream({
     transform(chunk, controller) {
       loaded += chunk.byteLength;
       emit("tableplay:progress", { loaded: total ? Math.min(loaded, total) : loaded, total });
       controller.enqueue(chunk);
     },
-  });
-  const received = response.body.pipeThrough(count);
-  const body = decoded ? received : received.pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_ENGINE));
-  return new Response(body, { headers: { "Content-Type": "application/wasm" } });
+  }));
+}
+
+const asWasm = (body) => new Response(body, { headers: { "Content-Type": "application/wasm" } });
+
+// gunzipped turns the response for app.wasm.gz into the engine's bytes. A
+// host that labels .gz files Content-Encoding: gzip sends them typed as the
+// .wasm they decode to, and the browser has undone the gzip already: those
+// pass as they are.
+function gunzipped(response) {
+  const decoded = (response.headers.get("Content-Type") ?? "").startsWith("application/wasm");
+  const body = received(response);
+  return asWasm(decoded ? body : body.pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_ENGINE)));
+}
+
+// unbrotlied fetches app.wasm.br and the decoder together and returns the
+// engine's bytes, or null when either cannot be had (an older make site, a
+// hand-picked upload, a CSP that refuses the decoder): the .gz then.
+async function unbrotlied() {
+  const decoder = loadDecoder().catch(() => null);
+  const fetched = await fetch(brotliURL).catch(() => null);
+  if (!fetched?.ok || !(await decoder)) {
+    fetched?.body?.cancel();
+    return null;
+  }
+  return asWasm(received(fetched).pipeThrough(unbrotli(await decoder, MAX_ENGINE)));
 }
 
 // engineResponse fetches the engine the smallest way this server allows and
 // returns a response instantiateStreaming takes.
 async function engineResponse() {
-  let url = wantsGzip() ? gzipURL : wasmURL;
+  const precompressed = wantsPrecompressed();
+  if (precompressed) {
+    const response = await unbrotlied();
+    if (response) return { url: brotliURL, response };
+  }
+  let url = precompressed ? gzipURL : wasmURL;
   let fetched;
   try {
     fetched = await fetch(url);
