@@ -115,15 +115,22 @@ function gunzipped(response) {
 }
 
 // unbrotlied fetches app.wasm.br and the decoder together and returns the
-// engine's bytes, or null when either cannot be had (an older make site, a
-// hand-picked upload, a CSP that refuses the decoder): the .gz then.
+// engine's bytes, or null when the .br is not there (an older make site, a
+// hand-picked upload) or the decoder cannot be had (the same, or a CSP that
+// refuses it): the .gz then.
 async function unbrotlied() {
   const decoder = loadDecoder().catch(() => null);
-  const fetched = await fetch(brotliURL).catch(() => null);
-  if (!fetched?.ok || !(await decoder)) {
-    fetched?.body?.cancel();
+  let fetched;
+  try {
+    fetched = await fetch(brotliURL);
+  } catch (error) {
+    throw await explain(brotliURL, error, { wasm: true });
+  }
+  if (fetched.status === 404 || !(await decoder)) {
+    fetched.body?.cancel();
     return null;
   }
+  if (!fetched.ok) throw await explain(brotliURL, null, { wasm: true, status: fetched.status });
   return asWasm(received(fetched).pipeThrough(unbrotli(await decoder, MAX_ENGINE)));
 }
 
