@@ -62,6 +62,10 @@ test("the binary's own page: compressed on the wire, every module preloaded, ver
     const all = [...responses.values()];
     const wasm = all.filter((r) => new URL(r.url).pathname.endsWith("/web/build/app.wasm"));
     assert.equal(wasm.length, 1, "app.wasm fetched once (the preload is the loader's request)");
+    // The page names no engine file (a plain host would send app.wasm raw);
+    // this server, which sends it compressed, preloads it with a Link header.
+    const first = all.find((r) => new URL(r.url).pathname === "/");
+    assert.equal(header(first, "link"), `<web/build/app.wasm${new URL(wasm[0].url).search}>; rel=preload; as=fetch; crossorigin`);
     assert.equal(wasm[0].status, 200);
     assert.match(new URL(wasm[0].url).search, /^\?v=[0-9a-f]{12}$/, "a versioned URL");
     assert.equal(header(wasm[0], "content-encoding"), "br");
