@@ -3,7 +3,7 @@
 // every rule, byte of JSON and error comes from the engine.
 import { Go, goGlobals } from "./build/go-glue.js";
 import { LoadError, explain } from "./loadfail.js";
-import { loadDecoder, unbrotli } from "./unbrotli.js";
+import { capped, loadDecoder, unbrotli } from "./unbrotli.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
 // make site writes app.wasm.br and .gz beside it; same version, same cache life.
@@ -69,28 +69,17 @@ function wantsPrecompressed() {
   return serverCompresses() !== true;
 }
 
-// MAX_ENGINE bounds what app.wasm.gz may inflate to (app.wasm is about
-// 6.6 MB): a damaged or hostile .gz stops there instead of filling memory.
+// MAX_ENGINE bounds what app.wasm.br or .gz may inflate to (app.wasm is
+// about 6.6 MB): a damaged or hostile file stops there instead of filling
+// memory (instantiation then reports a broken engine).
 const MAX_ENGINE = 64 * 1024 * 1024;
-
-// capped passes a byte stream on until it passes max bytes, then fails it
-// (instantiation reports a broken engine).
-function capped(max) {
-  let size = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      size += chunk.byteLength;
-      if (size > max) throw new RangeError(`the engine inflates past ${max} bytes`);
-      controller.enqueue(chunk);
-    },
-  });
-}
 
 // received passes on the body of a precompressed engine, counting the bytes
 // received for the progress (the total is the file's length when the host
-// sent it as it is).
-function received(response) {
-  const encoded = (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
+// sent it as it is; decoded: the browser undid an encoding the headers may
+// not show).
+function received(response, decoded = false) {
+  const encoded = decoded || (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
   const total = encoded ? 0 : Number(response.headers.get("Content-Length")) || 0;
   let loaded = 0;
   return response.body.pipeThrough(new TransformStream({
@@ -110,8 +99,8 @@ const asWasm = (body) => new Response(body, { headers: { "Content-Type": "applic
 // pass as they are.
 function gunzipped(response) {
   const decoded = (response.headers.get("Content-Type") ?? "").startsWith("application/wasm");
-  const body = received(response);
-  return asWasm(decoded ? body : body.pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_ENGINE)));
+  const body = received(response, decoded);
+  return asWasm(decoded ? body : body.pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_ENGINE, "the engine")));
 }
 
 // unbrotlied fetches app.wasm.br and the decoder together and returns the

@@ -3,6 +3,8 @@
 // own decoder built to wasm (scripts/unbrotli, third_party/brotli). Browsers
 // undo brotli only as a server's Content-Encoding, and their
 // DecompressionStream knows gzip alone, which is a third bigger on the wire.
+// It also holds the bound every inflated file of the engine is kept to
+// (capped).
 
 const decoderURL = new URL("./build/unbrotli.wasm", import.meta.url);
 // make wasm and make site write unbrotli.wasm.gz beside it.
@@ -15,12 +17,13 @@ const MAX_DECODER = 1024 * 1024;
 // startsWasm says whether bytes begin as every wasm module does ("\0asm"):
 // then a host labelled the file with its Content-Encoding and the browser
 // undid it already.
-export function startsWasm(bytes) {
+function startsWasm(bytes) {
   return bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
 }
 
-// tooBig fails a stream once more than max bytes passed through it.
-function tooBig(max, what) {
+// capped passes a byte stream on until more than max bytes passed, then
+// fails it, naming what inflated.
+export function capped(max, what) {
   let size = 0;
   return new TransformStream({
     transform(chunk, controller) {
@@ -40,7 +43,7 @@ export async function loadDecoder() {
   if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
   let bytes = new Uint8Array(await response.arrayBuffer());
   if (!startsWasm(bytes)) {
-    const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")).pipeThrough(tooBig(MAX_DECODER, "the brotli decoder"));
+    const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_DECODER, "the brotli decoder"));
     bytes = new Uint8Array(await new Response(inflated).arrayBuffer());
   }
   const { instance } = await WebAssembly.instantiate(bytes);
