@@ -1,8 +1,9 @@
 // e2e/unbrotli.test.js is responsible for testing web/unbrotli.js, the
 // page's brotli decoder (brotli's C decoder built to wasm by make wasm), in
 // Node: it gives back app.wasm from app.wasm.br byte for byte whatever the
-// chunks, and a broken, cut, overlong or inflating stream fails with its
-// cause, within the engine's bound and the decoder's capped memory.
+// chunks, and a broken, cut, overlong, inflating, random or damaged stream
+// fails with its cause, within the engine's bound and the decoder's capped
+// memory (the random cases from a fixed seed stand for a fuzz target).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -89,4 +90,35 @@ test("a stream that inflates past the bound fails there, the decoder's memory ca
   assert.ok(d.memory.buffer.byteLength <= MEMORY_CAP, `decoder memory ${d.memory.buffer.byteLength}`);
   // A small bound holds as well.
   assert.match(String(await run(d, readFileSync(path.join(build, "app.wasm.br")), [65536], 1_000_000)), /inflates past 1000000 bytes/);
+});
+
+// A fixed-seed generator, so a failing case can be replayed.
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("random and damaged streams end, in an answer or an error, within the bound", async () => {
+  const d = await decoder();
+  const br = readFileSync(path.join(build, "app.wasm.br"));
+  const next = random(25);
+  const cases = [];
+  for (let i = 0; i < 200; i++) cases.push(Buffer.from(Array.from({ length: 1 + Math.floor(next() * 2048) }, () => Math.floor(next() * 256))));
+  // app.wasm.br's first 64 KB with a few bytes changed: valid headers, then damage.
+  for (let i = 0; i < 30; i++) {
+    const b = Buffer.from(br.subarray(0, 65536));
+    for (let k = 0; k < 1 + i % 4; k++) b[Math.floor(next() * b.length)] ^= 1 << Math.floor(next() * 8);
+    cases.push(b);
+  }
+  const max = 8 * 1024 * 1024;
+  for (const [i, bytes] of cases.entries()) {
+    const out = await run(d, bytes, [4096], max);
+    if (Buffer.isBuffer(out)) assert.ok(out.length <= max, `case ${i}: ${out.length} bytes`);
+    else assert.match(String(out), /broken|ends early|bytes follow|inflates past/, `case ${i}`);
+  }
+  assert.ok(d.memory.buffer.byteLength <= MEMORY_CAP, `decoder memory ${d.memory.buffer.byteLength}`);
 });
