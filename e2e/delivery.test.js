@@ -62,6 +62,8 @@ test("the binary's own page: compressed on the wire, every module preloaded, ver
     const all = [...responses.values()];
     const wasm = all.filter((r) => new URL(r.url).pathname.endsWith("/web/build/app.wasm"));
     assert.equal(wasm.length, 1, "app.wasm fetched once (the preload is the loader's request)");
+    assert.deepEqual(all.filter((r) => /\/(app\.wasm\.(br|gz)|unbrotli\.wasm(\.gz)?)$/.test(new URL(r.url).pathname)).map((r) => r.url), [],
+      "this server compresses: no precompressed engine file, no decoder");
     // The page names no engine file (a plain host would send app.wasm raw);
     // this server, which sends it compressed, preloads it with a Link header.
     const first = all.find((r) => new URL(r.url).pathname === "/");

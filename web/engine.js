@@ -45,12 +45,33 @@ function reportProgress(response) {
   reader.read().then(pump).catch(() => {});
 }
 
-// serverCompresses reads, from the glue's Resource Timing (a module this one
-// imported, so already fetched), whether the server compressed it: true,
-// false, or null when it cannot tell (another origin without
-// Timing-Allow-Origin).
-function serverCompresses() {
-  const entry = performance.getEntriesByName(glueURL.href)[0];
+// GLUE_TIMING_WAIT bounds the wait for the glue's Resource Timing entry.
+const GLUE_TIMING_WAIT = 500;
+
+// glueTiming resolves with the glue's Resource Timing entry. The glue is a
+// module this one imported, so it was fetched, but the browser may add its
+// entry only just after this module starts to run (index.html runs it as
+// soon as its imports are in); null if none comes within GLUE_TIMING_WAIT.
+function glueTiming() {
+  const entry = () => performance.getEntriesByName(glueURL.href)[0] ?? null;
+  if (entry() || typeof PerformanceObserver !== "function") return Promise.resolve(entry());
+  return new Promise((resolve) => {
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(entry());
+    };
+    const observer = new PerformanceObserver(() => entry() && done());
+    const timer = setTimeout(done, GLUE_TIMING_WAIT);
+    observer.observe({ type: "resource", buffered: true });
+  });
+}
+
+// serverCompresses reads, from the glue's Resource Timing, whether the
+// server compressed it: true, false, or null when it cannot tell (another
+// origin without Timing-Allow-Origin, or no entry).
+async function serverCompresses() {
+  const entry = await glueTiming();
   if (!entry?.decodedBodySize) return null;
   return entry.encodedBodySize < entry.decodedBodySize;
 }
@@ -63,10 +84,10 @@ const packaged = false;
 // it here: a server that compresses nothing (a plain static host, an object
 // store) would send app.wasm's 6.6 MB raw; app.wasm.br is under a fifth of
 // that. A server known to compress sends app.wasm as brotli itself.
-function wantsPrecompressed() {
+async function wantsPrecompressed() {
   if (typeof DecompressionStream !== "function") return false;
   if (packaged) return true;
-  return serverCompresses() !== true;
+  return (await serverCompresses()) !== true;
 }
 
 // MAX_ENGINE bounds what app.wasm.br or .gz may inflate to (app.wasm is
@@ -126,7 +147,7 @@ async function unbrotlied() {
 // engineResponse fetches the engine the smallest way this server allows and
 // returns a response instantiateStreaming takes.
 async function engineResponse() {
-  const precompressed = wantsPrecompressed();
+  const precompressed = await wantsPrecompressed();
   if (precompressed) {
     const response = await unbrotlied();
     if (response) return { url: brotliURL, response };
