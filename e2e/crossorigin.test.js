@@ -117,7 +117,7 @@ async function embedsWork(url, { iframe, missing = false }) {
 function onceOnTheWire(responses, file, sent = file, decoder = "", budget = true) {
   const once = (name, sent) => {
     const size = statSync(path.join(build, sent)).size;
-    const wire = responses.filter((r) => r.bytes > 10_000 && new URL(r.url).pathname.split("/").at(-1).startsWith(name.split(".")[0] + "."));
+    const wire = responses.filter((r) => r.bytes > 10_000 && new URL(r.url).pathname.split("/").at(-1) === name);
     assert.equal(wire.length, 1, `${name} downloaded once: ${JSON.stringify(responses.map((r) => [r.url, r.bytes]))}`);
     assert.ok(wire[0].url.includes("/" + name + "?v="), `${name} fetched (a versioned URL): ${wire[0].url}`);
     assert.ok(wire[0].bytes <= size + 2_000 && wire[0].bytes >= size, `${wire[0].bytes} bytes on the wire for ${name} (${size})`);
