@@ -57,12 +57,13 @@ npm: site
 
 ## wasm: the engine for the browser in web/build/ (generated, git-ignored):
 ## go-glue.js (Go's glue as a module that defines no globals), app.wasm and
-## the .br and .gz of both. app.wasm is replaced only when it changed, so the slow
-## brotli -11 runs only then.
+## the .br and .gz of both, and unbrotli.wasm (and its .gz), the brotli
+## decoder for hosts that compress nothing. app.wasm is replaced only when it
+## changed, so the slow brotli -11 runs only then.
 wasm: setup-run web/build/go-glue.js
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -ldflags='-s -w' -o bin/app.wasm ./wasm
 	@cmp -s bin/app.wasm web/build/app.wasm || cp bin/app.wasm web/build/app.wasm
-	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz web/build/go-glue.js.br web/build/go-glue.js.gz
+	@$(MAKE) --no-print-directory web/build/app.wasm.br web/build/app.wasm.gz web/build/go-glue.js.br web/build/go-glue.js.gz web/build/unbrotli.wasm.gz
 
 # The glue is the wasm_exec.js of the Go that builds app.wasm (they must
 # match), rewritten by scripts/wasmglue into a module.
@@ -75,6 +76,21 @@ web/build/app.wasm.br: web/build/app.wasm
 	brotli -q 11 -c $< >$@
 
 web/build/app.wasm.gz: web/build/app.wasm
+	gzip -9 -n -c $< >$@
+
+# A host that compresses nothing sends app.wasm.br as it is, and browsers
+# undo brotli only as a Content-Encoding: web/unbrotli.js undoes it with
+# brotli's own C decoder (third_party/brotli, v1.2.0) built here to wasm
+# with no imports, its memory capped at 64 MiB (a hostile stream fails
+# there). Debian's clang 14 and wasi-libc (scripts/setup) build it.
+UNBROTLI_SRC := scripts/unbrotli/unbrotli.c $(wildcard third_party/brotli/c/*/*.c third_party/brotli/c/*/*.h third_party/brotli/c/include/brotli/*.h)
+web/build/unbrotli.wasm: $(UNBROTLI_SRC) Makefile
+	@mkdir -p web/build
+	clang-14 --target=wasm32-wasi --sysroot=/usr -Oz -flto -mbulk-memory -Ithird_party/brotli/c/include \
+		-nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=65536 -Wl,--max-memory=67108864 \
+		-o $@ scripts/unbrotli/unbrotli.c third_party/brotli/c/dec/*.c third_party/brotli/c/common/*.c
+
+web/build/unbrotli.wasm.gz: web/build/unbrotli.wasm
 	gzip -9 -n -c $< >$@
 
 # The glue's variants let tableplay serve --web send it compressed, as the

@@ -3,9 +3,12 @@
 // every rule, byte of JSON and error comes from the engine.
 import { Go, goGlobals } from "./build/go-glue.js";
 import { LoadError, explain } from "./loadfail.js";
+import { capped, loadDecoder, unbrotli } from "./unbrotli.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
-// make site writes app.wasm.gz beside it; same version, same cache life.
+// make site writes app.wasm.br and .gz beside it; same version, same cache life.
+const brotliURL = new URL(wasmURL);
+brotliURL.pathname += ".br";
 const gzipURL = new URL(wasmURL);
 gzipURL.pathname += ".gz";
 const glueURL = new URL("./build/go-glue.js", import.meta.url);
@@ -42,74 +45,114 @@ function reportProgress(response) {
   reader.read().then(pump).catch(() => {});
 }
 
-// serverCompresses reads, from the glue's Resource Timing (a module this one
-// imported, so already fetched), whether the server compressed it: true,
-// false, or null when it cannot tell (another origin without
-// Timing-Allow-Origin).
-function serverCompresses() {
-  const entry = performance.getEntriesByName(glueURL.href)[0];
+// GLUE_TIMING_WAIT bounds the wait for the glue's Resource Timing entry.
+const GLUE_TIMING_WAIT = 500;
+
+// glueTiming resolves with the glue's Resource Timing entry. The glue is a
+// module this one imported, so it was fetched, but the browser may add its
+// entry only just after this module starts to run (index.html runs it as
+// soon as its imports are in); null if none comes within GLUE_TIMING_WAIT.
+function glueTiming() {
+  const entry = () => performance.getEntriesByName(glueURL.href)[0] ?? null;
+  if (entry() || typeof PerformanceObserver !== "function") return Promise.resolve(entry());
+  return new Promise((resolve) => {
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(entry());
+    };
+    const observer = new PerformanceObserver(() => entry() && done());
+    const timer = setTimeout(done, GLUE_TIMING_WAIT);
+    observer.observe({ type: "resource", buffered: true });
+  });
+}
+
+// serverCompresses reads, from the glue's Resource Timing, whether the
+// server compressed it: true, false, or null when it cannot tell (another
+// origin without Timing-Allow-Origin, or no entry).
+async function serverCompresses() {
+  const entry = await glueTiming();
   if (!entry?.decodedBodySize) return null;
   return entry.encodedBodySize < entry.decodedBodySize;
 }
 
 // scripts/build-npm sets this to true in the npm package: a CDN's way with
-// .wasm (compressed or not) cannot be known, and the .gz bounds the bytes.
+// .wasm (compressed or not) cannot be known, and the .br bounds the bytes.
 const packaged = false;
 
-// wantsGzip says whether to fetch app.wasm.gz and decompress it here: a
-// server that compresses nothing (a plain static host, an object store)
-// would send app.wasm's 6.6 MB raw, the .gz is a quarter of that. A server
-// known to compress sends app.wasm as brotli, smaller still; so does a page
-// that preloads app.wasm itself (index.html, whose preload is this request).
-function wantsGzip() {
+// wantsPrecompressed says whether to fetch a precompressed engine and undo
+// it here: a server that compresses nothing (a plain static host, an object
+// store) would send app.wasm's 6.6 MB raw; app.wasm.br is under a fifth of
+// that. A server known to compress sends app.wasm as brotli itself.
+async function wantsPrecompressed() {
   if (typeof DecompressionStream !== "function") return false;
   if (packaged) return true;
-  if ([...document.querySelectorAll('link[rel="preload"]')].some((l) => l.href === wasmURL.href)) return false;
-  return serverCompresses() !== true;
+  return (await serverCompresses()) !== true;
 }
 
-// MAX_ENGINE bounds what app.wasm.gz may inflate to (app.wasm is about
-// 6.6 MB): a damaged or hostile .gz stops there instead of filling memory.
+// MAX_ENGINE bounds what app.wasm.br or .gz may inflate to (app.wasm is
+// about 6.6 MB): a damaged or hostile file stops there instead of filling
+// memory (instantiation then reports a broken engine).
 const MAX_ENGINE = 64 * 1024 * 1024;
 
-// capped passes a byte stream on until it passes max bytes, then fails it
-// (instantiation reports a broken engine).
-function capped(max) {
-  let size = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      size += chunk.byteLength;
-      if (size > max) throw new RangeError(`the engine inflates past ${max} bytes`);
-      controller.enqueue(chunk);
-    },
-  });
-}
-
-// gunzipped turns the response for app.wasm.gz into the engine's bytes,
-// counting the bytes received for the progress. A host that labels .gz
-// files Content-Encoding: gzip sends them typed as the .wasm they decode
-// to, and the browser has undone the gzip already: those pass as they are.
-function gunzipped(response) {
-  const decoded = (response.headers.get("Content-Type") ?? "").startsWith("application/wasm");
+// received passes on the body of a precompressed engine, counting the bytes
+// received for the progress (the total is the file's length when the host
+// sent it as it is; decoded: the browser undid an encoding the headers may
+// not show).
+function received(response, decoded = false) {
   const encoded = decoded || (response.headers.get("Content-Encoding") ?? "identity") !== "identity";
   const total = encoded ? 0 : Number(response.headers.get("Content-Length")) || 0;
   let loaded = 0;
-  const count = new TransformStream({
+  return response.body.pipeThrough(new TransformStream({
     transform(chunk, controller) {
       loaded += chunk.byteLength;
       emit("tableplay:progress", { loaded: total ? Math.min(loaded, total) : loaded, total });
       controller.enqueue(chunk);
     },
-  });
-  const received = response.body.pipeThrough(count);
-  const body = decoded ? received : received.pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_ENGINE));
-  return new Response(body, { headers: { "Content-Type": "application/wasm" } });
+  }));
+}
+
+const asWasm = (body) => new Response(body, { headers: { "Content-Type": "application/wasm" } });
+
+// gunzipped turns the response for app.wasm.gz into the engine's bytes. A
+// host that labels .gz files Content-Encoding: gzip sends them typed as the
+// .wasm they decode to, and the browser has undone the gzip already: those
+// pass as they are.
+function gunzipped(response) {
+  const decoded = (response.headers.get("Content-Type") ?? "").startsWith("application/wasm");
+  const body = received(response, decoded);
+  return asWasm(decoded ? body : body.pipeThrough(new DecompressionStream("gzip")).pipeThrough(capped(MAX_ENGINE, "the engine")));
+}
+
+// unbrotlied fetches app.wasm.br and the decoder together and returns the
+// engine's bytes, or null when the .br is not there (an older make site, a
+// hand-picked upload) or the decoder cannot be had (the same, or a CSP that
+// refuses it): the .gz then.
+async function unbrotlied() {
+  const decoder = loadDecoder().catch(() => null);
+  let fetched;
+  try {
+    fetched = await fetch(brotliURL);
+  } catch (error) {
+    throw await explain(brotliURL, error, { wasm: true });
+  }
+  if (fetched.status === 404 || !(await decoder)) {
+    fetched.body?.cancel();
+    return null;
+  }
+  if (!fetched.ok) throw await explain(brotliURL, null, { wasm: true, status: fetched.status });
+  return asWasm(received(fetched).pipeThrough(unbrotli(await decoder, MAX_ENGINE)));
 }
 
 // engineResponse fetches the engine the smallest way this server allows and
 // returns a response instantiateStreaming takes.
 async function engineResponse() {
-  let url = wantsGzip() ? gzipURL : wasmURL;
+  const precompressed = await wantsPrecompressed();
+  if (precompressed) {
+    const response = await unbrotlied();
+    if (response) return { url: brotliURL, response };
+  }
+  let url = precompressed ? gzipURL : wasmURL;
   let fetched;
   try {
     fetched = await fetch(url);

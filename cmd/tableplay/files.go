@@ -156,6 +156,10 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 			sent, sentInfo, coding = name+e.suffix, vi, e.token
 		}
 	}
+	if link := s.enginePreload(r, name); link != "" {
+		h.Set("Link", link)
+		hasVariant = true // the Link depends on Accept-Encoding
+	}
 	if hasVariant {
 		h.Add("Vary", "Accept-Encoding")
 	}
