@@ -61,6 +61,17 @@ func StringValue(s string) Value { return bytesOf(String, s) }
 // BinaryValue makes an Edm.Binary holding a copy of b.
 func BinaryValue(b []byte) Value { return bytesOf(Binary, string(b)) }
 
+// BytesValue makes a value of type t, String, Binary or Guid (then s is
+// its 16 bytes in text order), that holds s itself rather than a copy: a
+// reader cutting an entity's values from one string allocates once. It
+// returns the zero Value for any other type, or a Guid not 16 bytes long.
+func BytesValue(t Type, s string) Value {
+	if t != String && t != Binary && (t != Guid || len(s) != 16) {
+		return Value{}
+	}
+	return bytesOf(t, s)
+}
+
 // BoolValue makes an Edm.Boolean.
 func BoolValue(b bool) Value {
 	if b {
