@@ -56,8 +56,26 @@ type dataOptions struct {
 	dir          string // "" for the default directory
 	inMemory     bool
 	compactBytes int64
-	report       func(string)    // a cut tail, a failed compaction
-	fail         func(err error) // the log cannot write: the process must stop
+	report       func(string)        // a cut tail, a failed compaction
+	fail         func(err error)     // the log cannot write: the process must stop
+	memory       int64               // --memory, 0 for auto (quietLoad)
+	getenv       func(string) string // nil: os.Getenv
+}
+
+// filesSize is the size of the files directly in dir (0 when it cannot be
+// read: the log's own open reports why).
+func filesSize(dir string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
 }
 
 // openAccount loads the account from its data directory (replaying the log)
@@ -83,7 +101,13 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 		return account{}, err
 	}
 	st := store.New(store.Options{Clock: clock, Journal: lg})
+	getenv := o.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	restore := quietLoad(getenv, o.memory, filesSize(dir))
 	rep, err := lg.Recover(st)
+	restore()
 	if err != nil {
 		lg.Close()
 		return account{}, err
