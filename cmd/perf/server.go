@@ -87,12 +87,12 @@ func startAnnouncing(ctx context.Context, bin string, args ...string) (*server, 
 	}
 }
 
-// startAzurite runs Azurite's table service in memory on a free loopback port.
-// --loose and --skipApiVersionCheck let the SDK's headers and version in.
-// It runs in a scratch folder, in case it writes anything there.
 // azuriteHeapMiB is the V8 heap Azurite may grow to.
 const azuriteHeapMiB = 12 << 10
 
+// startAzurite runs Azurite's table service in memory on a free loopback port.
+// --loose and --skipApiVersionCheck let the SDK's headers and version in.
+// It runs in a scratch folder, in case it writes anything there.
 func startAzurite(ctx context.Context, script string) (*server, error) {
 	script, err := filepath.Abs(script)
 	if err != nil {
