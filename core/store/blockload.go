@@ -65,6 +65,9 @@ func (s *Store) LoadBlocks(next func() ([]byte, error)) error {
 	if !l.ended {
 		return errors.New("the snapshot ends before its end block")
 	}
+	for _, t := range l.order {
+		t.work = compacted(t.work)
+	}
 	s.replace(l.tables, l.props, l.max, nil)
 	return nil
 }
