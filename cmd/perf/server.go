@@ -90,9 +90,6 @@ func startAnnouncing(ctx context.Context, bin string, args ...string) (*server, 
 	}
 }
 
-// azuriteHeapMiB is the V8 heap Azurite may grow to.
-const azuriteHeapMiB = 12 << 10
-
 // startAzurite runs Azurite's table service in memory on a free loopback port.
 // --loose and --skipApiVersionCheck let the SDK's headers and version in.
 // It runs in a scratch folder, in case it writes anything there.
@@ -116,10 +113,6 @@ func startAzurite(ctx context.Context, script string) (*server, error) {
 		"--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--silent", "--disableTelemetry",
 		"--disableProductStyleUrl")
 	cmd.Dir = work
-	// Node's default old-space limit (about 4 GiB on Node 20) ends an
-	// in-memory Azurite at about 460,000 scale entities; make scale
-	// compares a million.
-	cmd.Env = append(os.Environ(), "NODE_OPTIONS=--max-old-space-size="+strconv.Itoa(azuriteHeapMiB))
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
