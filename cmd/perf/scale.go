@@ -463,6 +463,14 @@ func scaleAzurite(ctx context.Context, script string, n int) (scaleRow, error) {
 	}
 	defer s.stop()
 	if row.load, row.size, err = loadScale(ctx, s.endpoint, n); err != nil {
+		// Say whether Azurite died, and with how much memory if not.
+		time.Sleep(time.Second)
+		if how := s.exit(); how != "" {
+			return row, fmt.Errorf("%w (azurite ended: %s)", err, how)
+		}
+		if m, merr := readMemory(s.pid); merr == nil {
+			return row, fmt.Errorf("%w (azurite still running, RSS %s, peak %s)", err, mb(m.rss), mb(m.peak))
+		}
 		return row, err
 	}
 	row.after, err = readMemory(s.pid)

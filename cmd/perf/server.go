@@ -26,6 +26,9 @@ type server struct {
 	// profile, when set, starts ("start") or ends ("stop") the server's
 	// profiles of the named phase.
 	profile func(action, phase string) error
+	// exit, when set, says how the process ended ("exit status 134",
+	// "signal: killed"), or "" while it runs.
+	exit func() string
 }
 
 // startupLimit bounds how long a server may take to listen.
@@ -135,7 +138,15 @@ func startAzurite(ctx context.Context, script string) (*server, error) {
 			return nil, errors.New("azurite did not listen on " + addr)
 		}
 	}
-	return &server{name: "azurite", endpoint: "http://" + addr + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}, nil
+	exit := func() string {
+		select {
+		case <-exited:
+			return cmd.ProcessState.String()
+		default:
+			return ""
+		}
+	}
+	return &server{name: "azurite", endpoint: "http://" + addr + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop, exit: exit}, nil
 }
 
 // freePort asks the kernel for a loopback port nobody holds.

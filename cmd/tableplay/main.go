@@ -87,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	defer ln.Close()
 	warn := log.New(stderr, "", log.LstdFlags)
-	acct, err := openAccount(dataOptions{dir: *data, inMemory: *inMemory, compactBytes: *compact, profile: prof,
+	acct, err := openAccount(dataOptions{dir: *data, inMemory: *inMemory, compactBytes: *compact, profile: prof, memory: memLimit, getenv: os.Getenv,
 		report: func(s string) { warn.Print(s) },
 		fail: func(err error) {
 			// Memory is ahead of the disk: answering more requests would

@@ -59,6 +59,38 @@ func tuneRuntime(getenv func(string) string, memory int64) (stop func()) {
 	return func() {}
 }
 
+// loadHeadroom is the heap, per byte of the data directory, that a start
+// lets grow before it collects: a loaded account holds about four bytes of
+// heap per byte of its snapshot (blocks are ~0.4× the entities' size by the
+// service's formula, the heap ~1.4× it), and the blocks read are garbage
+// the size of the snapshot.
+const loadHeadroom = 6
+
+// quietLoad readies the runtime for loading an account of dataBytes on
+// disk and returns the func that restores it. Loading allocates almost
+// only what it keeps, so a collection while it runs would mark the growing
+// account over and over for little garbage: at a million entities as much
+// CPU as the decoding itself. The collector then waits until the heap
+// passes max(memoryFloor, loadHeadroom × dataBytes) (and after a
+// collection, twice the live heap), or memory, --memory, when that is set.
+// GOGC or GOMEMLIMIT in the environment leave the runtime as it is.
+func quietLoad(getenv func(string) string, memory, dataBytes int64) (restore func()) {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	gc := debug.SetGCPercent(-1)
+	stop := func() { debug.SetMemoryLimit(math.MaxInt64) }
+	if memory > 0 {
+		debug.SetMemoryLimit(memory)
+	} else {
+		stop = followLiveHeap(max(memoryFloor, loadHeadroom*dataBytes))
+	}
+	return func() {
+		stop()
+		debug.SetGCPercent(gc)
+	}
+}
+
 // followLiveHeap sets the soft memory limit after every collection to
 // max(floor, (1+liveHeadroom) × the live heap): the limit, not GOGC, then
 // decides when a large account's heap is collected, while a small one's

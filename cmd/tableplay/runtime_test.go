@@ -79,3 +79,41 @@ func TestParseMemory(t *testing.T) {
 		}
 	}
 }
+
+// While an account loads the collector waits for a heap of loadHeadroom
+// times the data directory (or --memory), then the settings before come
+// back; GOGC or GOMEMLIMIT in the environment leave the runtime alone.
+func TestQuietLoad(t *testing.T) {
+	gc := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(gc)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	unset := func(string) string { return "" }
+
+	restore := quietLoad(unset, 0, 1<<30)
+	g, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	restore()
+	if g != -1 || limit != loadHeadroom<<30 {
+		t.Fatalf("loading 1 GiB: GOGC %d, limit %d; want off and %d", g, limit, int64(loadHeadroom)<<30)
+	}
+	if g, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); g != 100 || limit != math.MaxInt64 {
+		t.Fatalf("after loading: GOGC %d, limit %d", g, limit)
+	}
+	restore = quietLoad(unset, 0, 1<<10)
+	limit = debug.SetMemoryLimit(-1)
+	restore()
+	if limit != memoryFloor {
+		t.Fatalf("loading 1 KiB: limit %d, want the floor", limit)
+	}
+	restore = quietLoad(unset, 3<<30, 1<<30)
+	limit = debug.SetMemoryLimit(-1)
+	restore()
+	if limit != 3<<30 {
+		t.Fatalf("--memory 3GiB: limit %d while loading", limit)
+	}
+	restore = quietLoad(func(k string) string { return map[string]string{"GOGC": "50"}[k] }, 0, 1<<30)
+	g = debug.SetGCPercent(100)
+	restore()
+	if g != 100 {
+		t.Fatalf("with GOGC set: GOGC changed to %d while loading", g)
+	}
+}

@@ -6,33 +6,39 @@ import (
 )
 
 // Value is one typed property value, immutable; the zero Value has type
-// Invalid. It is two words and a length (24 bytes, not 32 with a type field
-// of its own), as a stored entity holds one per property: an Edm.String,
-// Binary or Guid keeps its bytes in s and its type in n; any other type
-// keeps its bits in n and its type as s, one of the one-byte strings cut
-// from tags, told from a string value by where its byte lies (a value's own
-// text never lies in tags).
+// Invalid. It is two words (16 bytes), as a stored entity holds one per
+// property: an Edm.String, Binary or Guid keeps a pointer to its bytes in p
+// and their length and its type in n (the type in the top byte); any other
+// type keeps its bits in n and its type as p, a pointer to one of the
+// bytes of tags, told from a value's bytes by where it points (a value's
+// bytes never lie in tags, a variable of this package).
 type Value struct {
-	s string // String text, Binary bytes, Guid's 16 bytes in text order; or the type's tag
-	n uint64 // Int32/Int64 bits, Boolean 0/1, DateTime ticks, Double bits; or the type
+	p *byte  // String text, Binary bytes, Guid's 16 bytes in text order (nil when empty); or the type's tag
+	n uint64 // Int32/Int64 bits, Boolean 0/1, DateTime ticks, Double bits; or the length and the type
 }
 
 // tags holds the type tags of the types whose value is n: the tag of type t
-// is tags[t : t+1].
-const tags = "\x00\x01\x02\x03\x04\x05\x06\x07\x08"
+// is &tags[t].
+var tags [9]byte
+
+// typeShift is where n holds the type of a value kept in p; lengths are
+// far below it.
+const typeShift = 56
 
 // bits makes a value of type t, one of those kept in n.
-func bits(t Type, n uint64) Value { return Value{s: tags[t : t+1], n: n} }
+func bits(t Type, n uint64) Value { return Value{p: &tags[t], n: n} }
 
-// bytesOf makes a value of type t, one of those kept in s.
-func bytesOf(t Type, s string) Value { return Value{s: s, n: uint64(t)} }
+// bytesOf makes a value of type t, one of those kept in p.
+func bytesOf(t Type, s string) Value {
+	if s == "" {
+		return Value{n: uint64(t) << typeShift}
+	}
+	return Value{p: unsafe.StringData(s), n: uint64(len(s)) | uint64(t)<<typeShift}
+}
 
 // tagged reports whether v is of a type kept in n, and which.
 func (v Value) tagged() (Type, bool) {
-	if len(v.s) != 1 {
-		return 0, false
-	}
-	at := uintptr(unsafe.Pointer(unsafe.StringData(v.s))) - uintptr(unsafe.Pointer(unsafe.StringData(tags)))
+	at := uintptr(unsafe.Pointer(v.p)) - uintptr(unsafe.Pointer(&tags[0]))
 	return Type(at), at < uintptr(len(tags))
 }
 
@@ -41,15 +47,15 @@ func (v Value) t() Type {
 	if t, ok := v.tagged(); ok {
 		return t
 	}
-	return Type(v.n)
+	return Type(v.n >> typeShift)
 }
 
 // str is the bytes of a String, Binary or Guid; "" for any other type.
 func (v Value) str() string {
-	if _, ok := v.tagged(); ok {
+	if _, ok := v.tagged(); ok || v.p == nil {
 		return ""
 	}
-	return v.s
+	return unsafe.String(v.p, int(v.n&(1<<typeShift-1)))
 }
 
 // Type reports the value's Edm type.
@@ -60,6 +66,17 @@ func StringValue(s string) Value { return bytesOf(String, s) }
 
 // BinaryValue makes an Edm.Binary holding a copy of b.
 func BinaryValue(b []byte) Value { return bytesOf(Binary, string(b)) }
+
+// BytesValue makes a value of type t, String, Binary or Guid (then s is
+// its 16 bytes in text order), that holds s itself rather than a copy: a
+// reader cutting an entity's values from one string allocates once. It
+// returns the zero Value for any other type, or a Guid not 16 bytes long.
+func BytesValue(t Type, s string) Value {
+	if t != String && t != Binary && (t != Guid || len(s) != 16) {
+		return Value{}
+	}
+	return bytesOf(t, s)
+}
 
 // BoolValue makes an Edm.Boolean.
 func BoolValue(b bool) Value {
@@ -112,4 +129,9 @@ func (v Value) GuidBytes() (b [16]byte) {
 
 // Equal reports whether two values have the same type and the same value.
 // Doubles compare by bits, so NaN equals NaN here (unlike in a filter).
-func (v Value) Equal(w Value) bool { return v == w && v.t() == w.t() }
+func (v Value) Equal(w Value) bool {
+	if _, ok := v.tagged(); ok {
+		return v == w
+	}
+	return v.n == w.n && v.str() == w.str()
+}

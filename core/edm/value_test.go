@@ -5,13 +5,13 @@ import (
 	"unsafe"
 )
 
-// A Value is three words (a stored entity holds one per property), and its
+// A Value is two words (a stored entity holds one per property), and its
 // type survives the packing whatever the bytes: a one-byte string equal to
 // a type tag is still a string, and a number whose bits equal a string
 // type's code is still a number.
 func TestValuePacking(t *testing.T) {
-	if n := unsafe.Sizeof(Value{}); n != 24 {
-		t.Fatalf("a Value is %d bytes, want 24", n)
+	if n := unsafe.Sizeof(Value{}); n != 16 {
+		t.Fatalf("a Value is %d bytes, want 16", n)
 	}
 	for tt := Invalid; tt <= String; tt++ {
 		s := StringValue(string([]byte{byte(tt)}))
@@ -23,7 +23,7 @@ func TestValuePacking(t *testing.T) {
 		}
 	}
 	for _, v := range []Value{Int32Value(int32(String)), Int64Value(int64(Guid)), BoolValue(true), DoubleValue(0), DateTimeValue(Ticks(Binary))} {
-		if v.Str() != "" || v.Equal(StringValue(string([]byte(v.s)))) {
+		if v.Str() != "" || v.Equal(StringValue(string([]byte{byte(v.Type())}))) {
 			t.Errorf("%v: a number reads as text %q", v, v.Str())
 		}
 	}
@@ -35,5 +35,20 @@ func TestValuePacking(t *testing.T) {
 	}
 	if !StringValue("x").Equal(StringValue(string([]byte{'x'}))) || StringValue("x").Equal(BinaryValue([]byte("x"))) {
 		t.Error("Equal compares type and value")
+	}
+	for _, tt := range []Type{String, Binary} {
+		if e := BytesValue(tt, ""); e.Type() != tt || e.Str() != "" || !e.Equal(BytesValue(tt, string([]byte{}))) || e.Equal(Value{}) {
+			t.Errorf("the empty %v: type %v", tt, e.Type())
+		}
+	}
+	text := "0123456789abcdef and more"
+	if g := BytesValue(Guid, text[:16]); g.Type() != Guid || g.GuidBytes() != [16]byte([]byte(text[:16])) || unsafe.StringData(g.Str()) != unsafe.StringData(text) {
+		t.Errorf("BytesValue(Guid): type %v, bytes %x, not the text given", g.Type(), g.GuidBytes())
+	}
+	if g := BytesValue(Guid, text); g.Type() != Invalid {
+		t.Errorf("a Guid of %d bytes: type %v", len(text), g.Type())
+	}
+	if v := BytesValue(Int32, "1"); v.Type() != Invalid {
+		t.Errorf("BytesValue(Int32): type %v", v.Type())
 	}
 }

@@ -17,47 +17,82 @@ func heapBody(pk, rk string, i int) []byte {
 		`"Note":"a short note about the order, roughly fifty chars"}`, pk, rk, i, i, i%100, i%100, i*10)
 }
 
-// BenchmarkHeapPerEntity loads 100,000 entities decoded as the server
-// decodes a batch's parts, 100 a transaction, and reports the live heap
-// they hold per entity (heap-B/entity) and its ratio to their size by the
-// service's formula (heap/size): where a stored entity's bytes go is the
-// entity struct, its property slice (a name and a 24-byte value each), the
-// values' strings and its 24-byte tree item. Each iteration loads afresh.
-func BenchmarkHeapPerEntity(b *testing.B) {
-	const n = 100_000
+// heapEntities is how many entities the heap benchmarks load.
+const heapEntities = 100_000
+
+// heapStore loads heapEntities entities decoded as the server decodes a
+// batch's parts, 100 a transaction, and returns the store and their size
+// by the service's formula.
+func heapStore(b *testing.B) (*Store, int) {
+	s := New(Options{Clock: stalled()})
+	s.CreateTable("heap")
+	size := 0
+	for start := 0; start < heapEntities; start += 100 {
+		pk := fmt.Sprintf("tenant-%05d", start/100)
+		var dec odata.Decoder
+		ops := make([]Op, 0, 100)
+		for i := start; i < start+100; i++ {
+			e, err := dec.Entity(heapBody(pk, fmt.Sprintf("order-%09d", i), i))
+			if err != nil {
+				b.Fatal(err)
+			}
+			ops = append(ops, Op{Kind: Insert, Entity: e})
+		}
+		out, err := s.Transact("heap", ops)
+		if err != nil {
+			b.Fatal(err.Err)
+		}
+		for _, e := range out {
+			size += e.Size()
+		}
+	}
+	return s, size
+}
+
+// heapOf reports the live heap that build's result holds per entity and its ratio to
+// size, the entities' size by the formula.
+func heapOf(b *testing.B, size int, build func() any) {
 	var perEntity, ratio float64
 	for b.Loop() {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		s := New(Options{Clock: stalled()})
-		s.CreateTable("heap")
-		size := 0
-		for start := 0; start < n; start += 100 {
-			pk := fmt.Sprintf("tenant-%05d", start/100)
-			var dec odata.Decoder
-			ops := make([]Op, 0, 100)
-			for i := start; i < start+100; i++ {
-				e, err := dec.Entity(heapBody(pk, fmt.Sprintf("order-%09d", i), i))
-				if err != nil {
-					b.Fatal(err)
-				}
-				ops = append(ops, Op{Kind: Insert, Entity: e})
-			}
-			out, err := s.Transact("heap", ops)
-			if err != nil {
-				b.Fatal(err.Err)
-			}
-			for _, e := range out {
-				size += e.Size()
-			}
-		}
+		kept := build()
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		perEntity = float64(after.HeapAlloc-before.HeapAlloc) / n
-		ratio = perEntity / (float64(size) / n)
-		runtime.KeepAlive(s)
+		perEntity = float64(after.HeapAlloc-before.HeapAlloc) / heapEntities
+		ratio = perEntity / (float64(size) / heapEntities)
+		runtime.KeepAlive(kept)
 	}
 	b.ReportMetric(perEntity, "heap-B/entity")
 	b.ReportMetric(ratio, "heap/size")
+}
+
+// BenchmarkHeapPerEntity loads 100,000 entities decoded as the server
+// decodes a batch's parts, 100 a transaction, and reports the live heap
+// they hold per entity (heap-B/entity) and its ratio to their size by the
+// service's formula (heap/size): where a stored entity's bytes go is the
+// entity struct, its property slice (a name and a 16-byte value each), the
+// values' strings and its 24-byte tree item. Each iteration loads afresh.
+func BenchmarkHeapPerEntity(b *testing.B) {
+	_, size := heapStore(b)
+	heapOf(b, size, func() any {
+		s, _ := heapStore(b)
+		return s
+	})
+}
+
+// BenchmarkHeapPerEntityLoaded is BenchmarkHeapPerEntity for the same
+// entities loaded from snapshot blocks, as a start from a data directory
+// holds them.
+func BenchmarkHeapPerEntityLoaded(b *testing.B) {
+	s, size := heapStore(b)
+	blocks := blocksOf(b, s)
+	heapOf(b, size, func() any {
+		r := New(Options{Clock: stalled()})
+		if err := r.LoadBlocks(feed(blocks)); err != nil {
+			b.Fatal(err)
+		}
+		return r
+	})
 }

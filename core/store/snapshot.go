@@ -3,12 +3,14 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/tableerr"
 )
 
 // The snapshot document: one versioned JSON object describing a whole account
@@ -327,16 +329,21 @@ func buildEntity(pk, rk string, ts edm.Ticks, fields []entity.Field) (*entity.En
 	d.Fields = append(d.Fields, fields...)
 	e, terr := entity.Build(d)
 	if terr != nil {
-		msg := string(terr.Code) + ": " + terr.Message
-		if terr.Rule != nil && terr.Rule.Property != "" {
-			msg = "property " + fmt.Sprintf("%q", terr.Rule.Property) + ": " + msg
-		}
-		return nil, fmt.Errorf("%s", msg)
+		return nil, ruleError(terr)
 	}
 	e.Timestamp = ts
 	var k keeper
 	k.keep(e)
 	return e, nil
+}
+
+// ruleError is a broken entity rule as a snapshot's error.
+func ruleError(terr *tableerr.Error) error {
+	msg := string(terr.Code) + ": " + terr.Message
+	if terr.Rule != nil && terr.Rule.Property != "" {
+		msg = "property " + fmt.Sprintf("%q", terr.Rule.Property) + ": " + msg
+	}
+	return errors.New(msg)
 }
 
 // isReserved reports names a snapshot's property list must not hold: the
