@@ -250,7 +250,9 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
   async function offerRooms() {
     if (offered) return;
     offered = true;
-    $("connect-start").hidden = !(await roomsService());
+    const service = await roomsService();
+    $("connect-start").hidden = !service;
+    panel.dataset.rooms = service ? "offered" : "none"; // the question is answered
   }
 
   // startAndJoin creates a room, connects to it with its write link and
