@@ -15,6 +15,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { useBrowser, assertNamed, sendOperation as send } from "./harness.js";
 import { startWorkerd, createRoom, workerdMissing } from "./workerd.js";
+import { createTable, fillEntity, insert, stored, race } from "./remotepage.js";
 
 const skip = workerdMissing() || false;
 const env = useBrowser({ before, after });
@@ -50,47 +51,8 @@ async function connected(url, options) {
   return o;
 }
 
-async function createTable(page, name) {
-  await page.getByLabel("New table name").fill(name);
-  await page.getByRole("button", { name: "Create" }).click();
-  await page.getByRole("button", { name, exact: true }).waitFor();
-}
-
-async function fillEntity(page, pk, rk, value) {
-  await page.getByLabel("PartitionKey").fill(pk);
-  await page.getByLabel("RowKey").fill(rk);
-  if (await page.getByLabel("Name of property 1").count() === 0) await page.getByRole("button", { name: "Add property" }).click();
-  await page.getByLabel("Name of property 1").fill("Note");
-  await page.getByLabel("Type of property 1").selectOption("Edm.String");
-  await page.getByLabel("Value of property 1").fill(value);
-}
-
-async function insert(page, pk, rk, value) {
-  await fillEntity(page, pk, rk, value);
-  return send(page, "insert");
-}
-
 // sasOf is a room link's SAS (the fragment's sas parameter).
 const sasOf = (link) => new URLSearchParams(new URL(link).hash.slice(1)).get("sas");
-
-// stored is what this origin keeps: localStorage, sessionStorage and every
-// IndexedDB store's records.
-const stored = (page) => page.evaluate(async () => {
-  const out = [JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })];
-  for (const { name } of await indexedDB.databases()) {
-    const db = await new Promise((resolve, reject) => {
-      const r = indexedDB.open(name);
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    for (const store of db.objectStoreNames) {
-      const all = db.transaction(store).objectStore(store).getAll();
-      out.push(JSON.stringify(await new Promise((resolve) => (all.onsuccess = () => resolve(all.result)))));
-    }
-    db.close();
-  }
-  return out.join("\n");
-});
 
 // pageText is everything a page holds: its markup, its fields' values and
 // what it stored.
@@ -172,25 +134,9 @@ test("two browsers on one write link see each other's writes; a stale ETag gets 
   const a = await connected(room.writeLink);
   const b = await connected(room.writeLink);
   assert.equal(await a.page.evaluate(() => location.href), worker.url + "/", "the link's SAS left the address bar");
-  // A's table and entity appear in B without B doing anything (polling).
-  await createTable(a.page, "Race");
-  await b.page.getByRole("button", { name: "Race", exact: true }).waitFor({ timeout: 10_000 });
-  await b.page.getByRole("button", { name: "Race", exact: true }).click();
-  assert.match(await insert(a.page, "p", "r1", "first"), /201 Created/);
-  await b.page.locator("#entity-list", { hasText: "Note = first" }).waitFor({ timeout: 10_000 });
-
-  // The race on one entity: B loads it, A replaces it, B's replace with its
-  // stale ETag gets 412 and the room keeps A's.
-  await b.page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
-  await a.page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
-  await a.page.getByLabel("Value of property 1").fill("second");
-  assert.match(await send(a.page, "replace", "current"), /204 No Content/);
-  await b.page.locator("#entity-list", { hasText: "Note = second" }).waitFor({ timeout: 10_000 });
-  await b.page.getByLabel("Value of property 1").fill("late");
-  const stale = await send(b.page, "replace", "stale");
-  assert.match(stale, /If-Match: W\/"datetime'/);
-  assert.match(stale, /412 Precondition Failed[\s\S]*UpdateConditionNotSatisfied/);
-  assert.match(await b.page.locator("#op-answer").innerText(), /412 Precondition Failed · UpdateConditionNotSatisfied/);
+  // A's table and entity appear in B without B doing anything (polling);
+  // B's stale ETag gets 412.
+  await race(a.page, b.page, "Race");
 
   // A's transaction fails at its second insert: the room rolls it back and
   // neither page ever shows its first entity.
