@@ -100,7 +100,7 @@ test("Start a room on the page the Worker serves: a room is created and connecte
   await context.close();
 });
 
-test("Start a room is named, fits 320 px and reads in the dark theme; a page elsewhere naming the rooms service offers it too", { skip, timeout: 40_000 }, async () => {
+test("Start a room is named, fits 320 px and reads in the dark theme; a page elsewhere naming the rooms service offers it too, and a refusal is said", { skip, timeout: 40_000 }, async () => {
   const { page, context, errors } = await open(worker.url + "/", { viewport: { width: 320, height: 800 }, colorScheme: "dark" });
   await page.getByRole("button", { name: "Connect", exact: true }).click();
   await page.getByRole("button", { name: "Start a room" }).click();
@@ -117,9 +117,20 @@ test("Start a room is named, fits 320 px and reads in the dark theme; a page els
   assert.deepEqual(errors, []);
   await context.close();
   // A page elsewhere that names the rooms service offers it, and the room
-  // it starts there answers it across origins.
+  // it starts there answers it across origins; a service that refuses is
+  // said, and the tab's engine stays the target.
+  const nameService = (page, href) => page.evaluate((h) => document.head.append(Object.assign(document.createElement("meta"), { name: "tableplay-rooms", content: h })), href);
+  const wrong = await open(env.server.url + "/");
+  await nameService(wrong.page, env.server.url + "/rooms");
+  await wrong.page.getByRole("button", { name: "Connect", exact: true }).click();
+  await wrong.page.getByRole("button", { name: "Start a room" }).click();
+  await wrong.page.locator("#connect-start-answer", { hasText: "No room" }).waitFor();
+  assert.match(await wrong.page.locator("#connect-start-answer").innerText(), /^No room · The room was not created: 404 Not Found · ResourceNotFound: The specified resource does not exist\./);
+  assert.equal(await wrong.page.locator("body").getAttribute("data-target"), "engine");
+  assert.equal(await wrong.page.locator("#connect-room-info").isHidden(), true);
+  await wrong.context.close();
   const named = await open(env.server.url + "/");
-  await named.page.evaluate((href) => document.head.append(Object.assign(document.createElement("meta"), { name: "tableplay-rooms", content: href })), worker.url + "/rooms");
+  await nameService(named.page, worker.url + "/rooms");
   await named.page.getByRole("button", { name: "Connect", exact: true }).click();
   await named.page.getByRole("button", { name: "Start a room" }).click();
   await named.page.locator("#connect-start-answer", { hasText: "Room started" }).waitFor({ timeout: 20_000 });
