@@ -117,8 +117,9 @@ test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e
 test unit: export TABLEPLAY_REQUIRE_ALL := 1
 
 ## e2e: the page in Chromium, driven by playwright-core: the checkout served
-## by bin/tableplay --web, the binary's own page, and the static site
-e2e: setup-test build
+## by bin/tableplay --web, the binary's own page, the static site, and the
+## site in rooms served by workerd (workers/build/, make worker)
+e2e: setup-test build worker
 	node --test --test-concurrency=1 e2e/
 
 ## worker-entry: the rooms' entry Worker (Go on syumai/workers) in

@@ -15,10 +15,12 @@
 //
 // takeRoomLink() reads a room link from the address bar and removes it;
 // initConnect({button, panel, session, parts, tableplay, room}) mounts the
-// control.
+// control; where the site hosts rooms it offers "Start a room"
+// (web/rooms.js).
 import { el, replace, mount } from "./dom.js";
 import { remoteEngine, watchChanges } from "./remote.js";
 import { compareOperation, comparisonView } from "./compare.js";
+import { roomsService, startRoom, roomInfo } from "./rooms.js";
 
 // takeRoomLink returns {endpoint, sas, account} from a room link in the
 // address bar (null when there is none) and removes the fragment at once,
@@ -37,6 +39,12 @@ const HTML = `
   to another Table endpoint; the wire view then shows the real exchange. The key or SAS stays in this tab's
   memory for this visit: it is never saved, exported or put in a link.</p>
 <p id="connect-target" class="connect-target"></p>
+<div id="connect-start" class="stack connect-start" hidden>
+  <p class="hint">This site hosts rooms: an account that a class or an audience shares, until it is left idle.</p>
+  <div class="row wrap"><button id="connect-start-room" type="button">Start a room</button></div>
+  <div id="connect-start-answer" class="answer-box"></div>
+  <div id="connect-room-info" class="stack room-info" hidden></div>
+</div>
 <form id="connect-form" class="stack" novalidate>
   <fieldset class="modes">
     <legend>Connect to</legend>
@@ -236,6 +244,44 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     session.setStatus("Disconnected: the engine in this tab answers again.");
   }
 
+  // offerRooms shows "Start a room" once the site is found to host rooms
+  // (asked when the panel first opens).
+  let offered = false;
+  async function offerRooms() {
+    if (offered) return;
+    offered = true;
+    const service = await roomsService();
+    $("connect-start").hidden = !service;
+    panel.dataset.rooms = service ? "offered" : "none"; // the question is answered
+  }
+
+  // startAndJoin creates a room, connects to it with its write link and
+  // shows the links to share.
+  async function startAndJoin() {
+    const go = $("connect-start-room");
+    go.disabled = true;
+    const answer = (good, ...text) => replace($("connect-start-answer"), el("p", { class: `answer ${good ? "good" : "bad"}` }, ...text));
+    answer(true, "Starting a room…");
+    try {
+      const { room, error } = await startRoom(await roomsService());
+      if (error) {
+        answer(false, el("span", { class: "answer-status" }, "No room"), " · ", error);
+        session.setStatus(error);
+        return;
+      }
+      if (!(await connect(takeRoomLink(room.writeLink)))) {
+        answer(false, el("span", { class: "answer-status" }, "No room"), ` · ${room.account} was created, but the page could not connect to it (see below).`);
+        return;
+      }
+      replace($("connect-room-info"), roomInfo(room, (text) => session.setStatus(text)));
+      $("connect-room-info").hidden = false;
+      answer(true, el("span", { class: "answer-status" }, "Room started"), ` · ${room.account}: this page is connected with the write link. Share a link below.`);
+      session.setStatus(`Room ${room.account} started and connected: share its write link with a class, its read link with an audience.`);
+    } finally {
+      go.disabled = false;
+    }
+  }
+
   session.compare = async (operation, from) => comparisonView(await compareOperation(tableplay, current?.engine ?? session.engine, operation, from));
 
   for (const radio of panel.querySelectorAll('input[name="connect-mode"]')) radio.addEventListener("change", showMode);
@@ -256,11 +302,15 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     }
   });
   $("connect-leave").addEventListener("click", () => disconnect());
+  $("connect-start-room").addEventListener("click", startAndJoin);
   button.setAttribute("aria-expanded", "false");
   button.addEventListener("click", () => {
     panel.hidden = !panel.hidden;
     button.setAttribute("aria-expanded", String(!panel.hidden));
-    if (!panel.hidden) panel.querySelector("input:not([type=radio])")?.focus();
+    if (!panel.hidden) {
+      panel.querySelector("input:not([type=radio])")?.focus();
+      offerRooms();
+    }
   });
   showMode();
   describe();
@@ -269,6 +319,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     async open(room) {
       panel.hidden = false;
       button.setAttribute("aria-expanded", "true");
+      offerRooms();
       return connect(room);
     },
     disconnect,

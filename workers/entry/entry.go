@@ -91,7 +91,7 @@ func (e *entry) create(w http.ResponseWriter, r *http.Request, now time.Time) {
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
 	enc.SetEscapeHTML(false) // the links' "&" as it is
-	enc.Encode(newRoom(base, account, key, now, now.Add(time.Duration(o.IdleSeconds)*time.Second)))
+	enc.Encode(newRoom(base, account, key, o, now))
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")

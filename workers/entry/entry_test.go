@@ -215,6 +215,10 @@ func TestCreateOptionsBoundedByTheDeployment(t *testing.T) {
 	if status != 201 || c.IdleSeconds != 60 || c.Limits != (limits{Entities: 10, Bytes: 1 << 20, RPS: 2}) {
 		t.Fatalf("asked for less: %d %+v", status, c)
 	}
+	// The answer says what the room was given, for the page to show.
+	if r.IdleSeconds != 60 || r.Limits != c.Limits {
+		t.Fatalf("the answer says idleSeconds %d, limits %+v; the object got %+v", r.IdleSeconds, r.Limits, c)
+	}
 	if exp, _ := time.Parse(time.RFC3339, r.Expires); time.Until(exp) > time.Minute {
 		t.Fatalf("expires %s, want a minute from now", r.Expires)
 	}

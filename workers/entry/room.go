@@ -87,11 +87,16 @@ type room struct {
 	ReadLink         string `json:"readLink"`
 	WriteLink        string `json:"writeLink"`
 	Expires          string `json:"expires"`
+	// IdleSeconds and Limits are what the room was given (the request's,
+	// bounded by the deployment's; 0 is none), so a page can say them.
+	IdleSeconds int64  `json:"idleSeconds"`
+	Limits      limits `json:"limits"`
 }
 
-// newRoom describes a created room: base is the Worker's own origin
+// newRoom describes a room created with o: base is the Worker's own origin
 // ("https://host"), the links open the page there connected to the room.
-func newRoom(base, account string, key []byte, now, expires time.Time) room {
+func newRoom(base, account string, key []byte, o options, now time.Time) room {
+	expires := now.Add(time.Duration(o.IdleSeconds) * time.Second)
 	creds := rest.Credentials{Account: account, Key: key}
 	endpoint := base + "/" + account
 	scheme, _, _ := strings.Cut(base, "://")
@@ -102,9 +107,11 @@ func newRoom(base, account string, key []byte, now, expires time.Time) room {
 		Endpoint: endpoint,
 		ConnectionString: "DefaultEndpointsProtocol=" + scheme + ";AccountName=" + account + ";AccountKey=" + k +
 			";TableEndpoint=" + endpoint + ";",
-		ReadLink:  roomLink(base, endpoint, roomSAS(creds, readPermissions, now, expires)),
-		WriteLink: roomLink(base, endpoint, roomSAS(creds, writePermissions, now, expires)),
-		Expires:   expires.UTC().Format(time.RFC3339),
+		ReadLink:    roomLink(base, endpoint, roomSAS(creds, readPermissions, now, expires)),
+		WriteLink:   roomLink(base, endpoint, roomSAS(creds, writePermissions, now, expires)),
+		Expires:     expires.UTC().Format(time.RFC3339),
+		IdleSeconds: o.IdleSeconds,
+		Limits:      o.Limits,
 	}
 }
 

@@ -79,6 +79,9 @@ func checkAnswer(t *testing.T, base string, r room, idle time.Duration) {
 	if exp, err := time.Parse(time.RFC3339, r.Expires); err != nil || time.Until(exp) < idle-time.Minute || time.Until(exp) > idle {
 		t.Fatalf("expires %q, want %v from now", r.Expires, idle)
 	}
+	if r.IdleSeconds != int64(idle/time.Second) {
+		t.Fatalf("idleSeconds %d, want %v", r.IdleSeconds, idle)
+	}
 }
 
 // useRoom drives a room with the Go SDK through its connection string:

@@ -1,0 +1,128 @@
+// web/rooms.js is responsible for "Start a room" in the Connect panel: it
+// finds the rooms service (the Worker that serves this page answers
+// `POST /rooms`, docs/hosting.md; another host may name one with
+// <meta name="tableplay-rooms" content="https://…/rooms">), creates a room
+// there and shows what to share: the write link for a class, the read link
+// for an audience, when the room expires and its limits.
+//
+// The answer of POST /rooms carries the room's key and connection string
+// too; the page drops them at once (it connects with the write link's SAS,
+// as everyone it is shared with does) and keeps the links in the panel for
+// this visit only, as web/connect.js keeps every key and SAS.
+//
+// roomsService() → the URL of POST /rooms, or "" when this site has none;
+// startRoom(url) → {room} or {error}; roomInfo(room, onCopied) → nodes.
+import { el, number } from "./dom.js";
+
+// TIMEOUT bounds the probe and the create (a new room starts its engine:
+// a second or so).
+const TIMEOUT = 15_000;
+
+let found = null; // the probe's promise, asked once a visit
+
+// roomsService resolves to the rooms service's URL: the page's meta tag,
+// else this origin's /rooms when it answers the preflight of a POST as the
+// entry Worker does (a static host or tableplay serve answers 404).
+export function roomsService() {
+  found ??= probe();
+  return found;
+}
+
+async function probe() {
+  const named = document.querySelector('meta[name="tableplay-rooms"]')?.content?.trim();
+  if (named) {
+    try {
+      return new URL(named, location.href).href;
+    } catch {
+      return "";
+    }
+  }
+  if (!/^https?:$/.test(location.protocol)) return "";
+  const url = new URL("/rooms", location.origin).href;
+  try {
+    const res = await fetch(url, { method: "OPTIONS", credentials: "omit", cache: "no-store", signal: AbortSignal.timeout(TIMEOUT) });
+    const methods = res.headers.get("Access-Control-Allow-Methods") ?? "";
+    return res.ok && /\bPOST\b/i.test(methods) ? url : "";
+  } catch {
+    return "";
+  }
+}
+
+// startRoom asks the service for a room. Only the fields the page shows
+// are kept: the key and the connection string are not.
+export async function startRoom(url) {
+  let res;
+  try {
+    res = await fetch(url, { method: "POST", credentials: "omit", cache: "no-store", signal: AbortSignal.timeout(TIMEOUT) });
+  } catch (err) {
+    const late = err?.name === "TimeoutError" || err?.name === "AbortError";
+    return { error: late ? `${new URL(url).origin} did not create a room within ${TIMEOUT / 1000} s.` : `No answer from ${new URL(url).origin}.` };
+  }
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    // not JSON: said below
+  }
+  if (res.status !== 201 || typeof body?.writeLink !== "string" || typeof body?.readLink !== "string") {
+    const error = body?.["odata.error"];
+    const said = error ? ` · ${error.code}: ${error.message?.value ?? error.message ?? ""}` : "";
+    return { error: `The room was not created: ${res.status} ${res.statusText}${said}`.trim() };
+  }
+  const { account, endpoint, readLink, writeLink, expires, idleSeconds = 0, limits = {} } = body;
+  return { room: { account, endpoint, readLink, writeLink, expires, idleSeconds, limits } };
+}
+
+// span says a duration in seconds in its largest whole unit.
+function span(seconds) {
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return `${number(n)} ${unit}${n === 1 ? "" : "s"}`;
+    }
+  }
+  return `${number(seconds)} seconds`;
+}
+
+// limitsText says a room's limits in words (0 or absent: none).
+function limitsText({ entities = 0, bytes = 0, rps = 0 }) {
+  const parts = [];
+  if (entities) parts.push(`${number(entities)} entities`);
+  if (bytes) parts.push(bytes % 2 ** 20 === 0 ? `${number(bytes / 2 ** 20)} MiB` : `${number(bytes)} bytes`);
+  if (rps) parts.push(`${number(rps)} requests a second`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+// roomInfo shows a started room: each link in a read-only field with a
+// Copy button, the expiry and the limits. onCopied(text) announces a copy.
+export function roomInfo(room, onCopied) {
+  const link = (id, label, hint, value) => {
+    const input = el("input", { id, type: "text", readonly: true, "aria-describedby": `${id}-hint` });
+    input.spellcheck = false;
+    input.value = value;
+    const copy = el("button", { type: "button", class: "secondary", "aria-label": `Copy the ${label.toLowerCase()}` }, "Copy");
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(input.value);
+        onCopied(`The ${label.toLowerCase()} is copied.`);
+      } catch {
+        input.select();
+        onCopied(`Select the ${label.toLowerCase()} and copy it.`);
+      }
+    });
+    return el("div", { class: "stack" },
+      el("label", { for: id }, label),
+      el("div", { class: "row room-link" }, input, copy),
+      el("p", { id: `${id}-hint`, class: "hint" }, hint));
+  };
+  const expires = new Date(room.expires);
+  const when = Number.isNaN(expires.getTime()) ? room.expires : expires.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+  return [
+    el("h3", {}, `Room ${room.account}`),
+    link("room-write-link", "Write link", "For a class: everyone who opens it reads and writes this room's tables.", room.writeLink),
+    link("room-read-link", "Read link", "For an audience: it reads and lists, and every write is refused (403).", room.readLink),
+    el("p", { id: "room-terms", class: "room-terms" },
+      `The links work until ${when}` + (room.idleSeconds ? `; the room is deleted sooner if it gets no request for ${span(room.idleSeconds)}` : "") +
+      `. Limits: ${limitsText(room.limits)}.`),
+  ];
+}
