@@ -45,8 +45,11 @@ function reportProgress(response) {
   reader.read().then(pump).catch(() => {});
 }
 
-// GLUE_CHECK_WAIT bounds the look at the glue's headers (an unknown host).
-const GLUE_CHECK_WAIT = 500;
+// GLUE_CHECK_WAIT bounds the look at the glue's headers. It is a read from
+// the cache that takes milliseconds, but hundreds on a busy machine (seen:
+// 370 ms with the engine loading beside it); only a host that does not let
+// the browser keep the glue is asked again, and one that slow gets the .br.
+const GLUE_CHECK_WAIT = 3000;
 
 // glueEncoding reads the Content-Encoding the glue came with from the HTTP
 // cache (the module was just fetched, so this reads no byte off the wire
