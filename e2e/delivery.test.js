@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import { headersFor, staticServer } from "./static.js";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { root, startBinary, launchBrowser } from "./harness.js";
+import { root, startBinary, startServer, launchBrowser } from "./harness.js";
 
 const site = path.join(root, "site", "public");
 let browser;
@@ -120,6 +120,33 @@ test("the binary's own page: compressed on the wire, every module preloaded, ver
     assert.deepEqual(errors, []);
     await context.close();
   } finally {
+    server.stop();
+  }
+});
+
+test("a checkout served by tableplay serve --web: each revisit (every file revalidated) takes app.wasm, never the .br or the decoder", async () => {
+  const server = await startServer(); // --web: no-cache files, a 304 for each on a revisit
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const engineFiles = [];
+    page.on("request", (r) => {
+      const file = new URL(r.url()).pathname.match(/\/web\/build\/((?:app|unbrotli)\.wasm(?:\.br|\.gz)?)$/)?.[1];
+      if (file) engineFiles.push(file);
+    });
+    await page.goto(server.url + "/");
+    await page.evaluate(() => window.tableplay.ready);
+    // Chromium reports the glue revalidated by a 304 without its sizes on
+    // some visits, not all: several revisits.
+    for (let visit = 0; visit < 5; visit++) {
+      engineFiles.length = 0;
+      await page.goto("about:blank");
+      await page.goto(server.url + "/");
+      await page.evaluate(() => window.tableplay.ready);
+      assert.deepEqual(engineFiles, ["app.wasm"], `revisit ${visit + 1}: the engine files asked for`);
+    }
+  } finally {
+    await context.close();
     server.stop();
   }
 });

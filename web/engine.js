@@ -45,35 +45,38 @@ function reportProgress(response) {
   reader.read().then(pump).catch(() => {});
 }
 
-// GLUE_TIMING_WAIT bounds the wait for the glue's Resource Timing entry.
-const GLUE_TIMING_WAIT = 500;
+// GLUE_CHECK_WAIT bounds the look at the glue's headers. It is a read from
+// the cache that takes milliseconds, but hundreds on a busy machine (seen:
+// 370 ms with the engine loading beside it); only a host that does not let
+// the browser keep the glue is asked again, and one that slow gets the .br.
+const GLUE_CHECK_WAIT = 3000;
 
-// glueTiming resolves with the glue's Resource Timing entry. The glue is a
-// module this one imported, so it was fetched, but the browser may add its
-// entry only just after this module starts to run (index.html runs it as
-// soon as its imports are in); null if none comes within GLUE_TIMING_WAIT.
-function glueTiming() {
-  const entry = () => performance.getEntriesByName(glueURL.href)[0] ?? null;
-  if (entry() || typeof PerformanceObserver !== "function") return Promise.resolve(entry());
-  return new Promise((resolve) => {
-    const done = () => {
-      observer.disconnect();
-      clearTimeout(timer);
-      resolve(entry());
-    };
-    const observer = new PerformanceObserver(() => entry() && done());
-    const timer = setTimeout(done, GLUE_TIMING_WAIT);
-    observer.observe({ type: "resource", buffered: true });
-  });
+// glueEncoding reads the Content-Encoding the glue came with from the HTTP
+// cache (the module was just fetched, so this reads no byte off the wire
+// where the host lets the browser keep it): true when compressed, null
+// when the header is not to be read (another origin that does not expose
+// it) or the look fails or takes too long.
+async function glueEncoding() {
+  try {
+    const response = await fetch(glueURL, { cache: "force-cache", signal: AbortSignal.timeout?.(GLUE_CHECK_WAIT) });
+    response.body?.cancel().catch(() => {});
+    const coding = response.headers.get("Content-Encoding");
+    return coding && coding !== "identity" ? true : null;
+  } catch {
+    return null;
+  }
 }
 
-// serverCompresses reads, from the glue's Resource Timing, whether the
-// server compressed it: true, false, or null when it cannot tell (another
-// origin without Timing-Allow-Origin, or no entry).
+// serverCompresses says whether the server compressed the glue: true,
+// false, or null when it cannot tell. The glue's Resource Timing tells
+// without a request, when it has the sizes; but the browser may not have
+// added the entry yet when this module runs (index.html runs it as soon as
+// its imports are in), and Chromium gives a copy revalidated by a 304 an
+// entry without sizes now and then: the glue's headers tell then.
 async function serverCompresses() {
-  const entry = await glueTiming();
-  if (!entry?.decodedBodySize) return null;
-  return entry.encodedBodySize < entry.decodedBodySize;
+  const entry = performance.getEntriesByName(glueURL.href)[0];
+  if (entry?.decodedBodySize) return entry.encodedBodySize < entry.decodedBodySize;
+  return glueEncoding();
 }
 
 // scripts/build-npm sets this to true in the npm package: a CDN's way with

@@ -13,8 +13,9 @@ import (
 // navigated to or framed (frames.go), and the Table API keeps the account's
 // own CORS rules (core/rest/cors.go). The loader (web/engine.js) reads
 // Content-Encoding and X-Decoded-Length for its progress in bytes on the wire,
-// and the glue's Resource Timing to tell a compressing server from one that
-// is not, so both are exposed to every origin as well.
+// and the glue's Resource Timing (or its Content-Encoding) to tell a
+// compressing server from one that is not, so both are exposed to every
+// origin as well.
 const (
 	assetExposeHeaders = "Content-Encoding, X-Decoded-Length"
 )
