@@ -217,8 +217,7 @@ test("Compare with the engine: the same answer on a copy of the endpoint's table
 test("a bad endpoint, a wrong key and a non-URL are each refused with a clear message, and the tab's engine stays the target", async () => {
   const { page, context, errors } = await open();
   const closed = await startServer();
-  closed.stop();
-  await new Promise((r) => setTimeout(r, 300));
+  await closed.stop();
   const gone = new URL(closed.url).origin;
   assert.match(await connect(page, { endpoint: gone + "/devstoreaccount1" }),
     new RegExp(`Not connected · No answer from ${gone.replace(/\./g, "\\.")}: nothing is listening there, the address is wrong, or it does not allow this page \\(${env.server.url.replace(/\./g, "\\.")}\\) by CORS`));

@@ -25,6 +25,16 @@ export function startBinary(...flags) {
   const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", ...flags], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  // stop ends the server and resolves once it has exited (SIGKILL after 5 s),
+  // so a test that needs its port closed can await it rather than sleep.
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("server did not start in 10 s")), 10_000);
     let out = "";
@@ -33,7 +43,7 @@ export function startBinary(...flags) {
       const m = out.match(/serving on (http:\/\/127\.0\.0\.1:\d+)/);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[1], stop: () => child.kill("SIGTERM") });
+        resolve({ url: m[1], stop });
       }
     });
     child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));

@@ -82,6 +82,8 @@ test("Start a room on the page the Worker serves: a room is created and connecte
   await page.waitForFunction(() => /read link is copied/.test(document.getElementById("status").textContent));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), created.readLink);
   await page.getByRole("button", { name: "Copy the write link" }).click();
+  // The copy is asynchronous: read the clipboard once the page says it is done.
+  await page.waitForFunction(() => /write link is copied/.test(document.getElementById("status").textContent));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), created.writeLink);
   // The expiry and the deployment's limits (docs/hosting.md's defaults).
   const terms = await page.locator("#room-terms").innerText();

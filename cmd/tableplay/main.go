@@ -1,6 +1,6 @@
 // Command tableplay runs the Azure Table service engine natively.
 //
-//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--profile azure|cosmos] [--allow-anonymous] [--quiet]
+//	tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--profile azure|cosmos|azurite-3.37] [--allow-anonymous] [--quiet]
 //
 // serves the Table API under /devstoreaccount1/ (the emulator's path-style
 // account, signed with the well-known key) and the playground page at /. The
@@ -54,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return checkDocsCommand(args[1:], stdout, stderr, time.Now)
 	}
 	if len(args) == 0 || args[0] != "serve" {
-		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--profile azure|cosmos] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]\n       tableplay check-docs PATH…")
+		return errors.New("usage: tableplay serve [--addr 127.0.0.1:10002] [--web DIR] [--data DIR | --in-memory] [--memory SIZE] [--profile azure|cosmos|azurite-3.37] [--allow-anonymous] [--quiet]\n       tableplay sas --table NAME [--permissions raud] [--expiry 1h] [--start-pk PK] [--start-rk RK] [--end-pk PK] [--end-rk RK] [--policy ID]\n       tableplay check-docs PATH…")
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
