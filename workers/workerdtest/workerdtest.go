@@ -243,6 +243,9 @@ func (s *Server) Restart() {
 
 // Kill ends workerd with SIGKILL and waits for it.
 func (s *Server) Kill() {
+	if s.done == nil {
+		return
+	}
 	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	<-s.done
 }
@@ -250,6 +253,9 @@ func (s *Server) Kill() {
 // Stop ends workerd (SIGTERM; SIGKILL after 5 s) and waits for it: a
 // graceful stop takes about 1.4 s.
 func (s *Server) Stop() {
+	if s.done == nil {
+		return // never started
+	}
 	select {
 	case <-s.done:
 		return
