@@ -159,3 +159,49 @@ func TestRoomExpiry(t *testing.T) {
 		t.Fatalf("info after expiry: %v", info)
 	}
 }
+
+// TestRoomExpiresWhileABodyComes: a room whose alarm expires it while a
+// request's body is still arriving answers that request in the service's
+// format (the room expired), not with an exception of the object.
+func TestRoomExpiresWhileABodyComes(t *testing.T) {
+	w := startWorkerd(t)
+	r := w.mustRoom(map[string]any{"idleSeconds": 1})
+	body, send := io.Pipe()
+	req, err := http.NewRequest(http.MethodPost, w.url()+"/"+r.Account+"/Tables", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+		answered <- answer{status: resp.StatusCode, body: string(b)}
+	}()
+	if _, err := send.Write([]byte(`{"TableName":`)); err != nil {
+		t.Fatal(err)
+	}
+	expired := false
+	for deadline := time.Now().Add(15 * time.Second); !expired && time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		expired = roomInfo(t, w, r.Account)["expired"] != nil
+	}
+	if !expired {
+		t.Fatalf("the room did not expire within 15 s:\n%s", w.output())
+	}
+	send.Write([]byte(`"late"}`))
+	send.Close()
+	a := <-answered
+	if a.err != nil || a.status != 404 || !strings.Contains(a.body, "ResourceNotFound") || !strings.Contains(a.body, "expired at") {
+		t.Fatalf("answer %d %q (%v), want 404 ResourceNotFound saying the room expired\n%s", a.status, a.body, a.err, w.output())
+	}
+}
