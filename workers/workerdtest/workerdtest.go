@@ -169,12 +169,14 @@ type lockedBuffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends workerd's output.
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
+// String is the output so far.
 func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
