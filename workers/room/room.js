@@ -47,7 +47,11 @@ export class Room {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS journal (seq INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, part))`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS snapshot (block INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (block, part))`);
     this.meta = Object.fromEntries(this.sql.exec(`SELECT k, v FROM meta`).toArray().map((r) => [r.k, r.v]));
-    this.lastActive = this.activityWritten = Number(this.meta.lastActive || 0);
+    // Requests of the last ACTIVITY_WRITE_MS before a restart may not be
+    // written down: the room may have been used as late as then (or now),
+    // and expiring it earlier would delete a room in use.
+    this.activityWritten = Number(this.meta.lastActive || 0);
+    this.lastActive = Math.max(this.activityWritten, Math.min(this.activityWritten + ACTIVITY_WRITE_MS, Date.now()));
     if (this.meta.account && !this.meta.expired) await this.open();
   }
 
