@@ -137,7 +137,7 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 		if page, _ := st.ListTables(store.TableQuery{Top: 1}); len(page.Names) > 0 {
 			err = wrongProfile(dir, kept, want)
 		} else {
-			err = os.WriteFile(filepath.Join(dir, profileFile), []byte(want+"\n"), 0o600)
+			err = markProfile(dir, want)
 		}
 	}
 	if err != nil {
@@ -150,6 +150,37 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 // profileFile names the profile a data directory's account was kept under;
 // a directory without one holds an azure account.
 const profileFile = "PROFILE"
+
+// markProfile writes the profile's name into dir's PROFILE durably before
+// the account takes its first write: a mark lost in a crash would leave
+// the account's log to be served as azure's (wrongProfile's advice).
+func markProfile(dir, name string) error {
+	tmp := filepath.Join(dir, profileFile+".tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(name + "\n")
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, profileFile))
+	}
+	if err == nil && runtime.GOOS != "windows" {
+		// The new name is durable only once the directory is synced
+		// (Windows journals names and cannot sync a directory).
+		var d *os.File
+		if d, err = os.Open(dir); err == nil {
+			err = d.Sync()
+			d.Close()
+		}
+	}
+	return err
+}
 
 // keptProfile returns the profile a data directory's account was kept
 // under, and whether the directory says so (an older or azure directory

@@ -58,7 +58,10 @@ func TestDataDirectoryKeepsItsProfile(t *testing.T) {
 	defer c.stop(t)
 	pager := c.service(t).NewListTablesPager(nil)
 	n := 0
-	for pager.More() {
+	for pages := 0; pager.More(); pages++ {
+		if pages == 10 {
+			t.Fatal("more than 10 pages of tables for 2 tables")
+		}
 		page, err := pager.NextPage(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -16,7 +16,20 @@ import (
 // the entry) and split header values at their commas: the client's body
 // stream goes to the object as it is, and the answer's body back to the
 // client as it is.
-func jsFetch(target js.Value, r *http.Request) (*http.Response, error) {
+//
+// A JavaScript exception on the way (a request the runtime refuses) is the
+// request's error: a panic would end the isolate's one Go instance, and
+// every request in it.
+func jsFetch(target js.Value, r *http.Request) (_ *http.Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			jerr, ok := p.(js.Error)
+			if !ok {
+				panic(p)
+			}
+			err = jerr
+		}
+	}()
 	headers := js.Global().Get("Headers").New()
 	for k, vs := range r.Header {
 		for _, v := range vs {
@@ -26,7 +39,9 @@ func jsFetch(target js.Value, r *http.Request) (*http.Response, error) {
 	init := js.Global().Get("Object").New()
 	init.Set("method", r.Method)
 	init.Set("headers", headers)
-	if r.Body != nil && r.Body != http.NoBody {
+	// Fetch's Request takes no body for GET or HEAD; the service ignores
+	// one there too.
+	if r.Body != nil && r.Body != http.NoBody && r.Method != http.MethodGet && r.Method != http.MethodHead {
 		if raw, ok := r.Body.(interface{ GetRawJSBody() js.Value }); ok {
 			init.Set("body", raw.GetRawJSBody()) // the client's own stream
 		} else {

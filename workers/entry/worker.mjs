@@ -11,6 +11,8 @@ import mod from "./app.wasm";
 // started resolves with the running instance's context (the object Go
 // reads as its global "context": env, ctx and the binding it fills).
 let started = null;
+// The Go instance started last: its exited says it has ended.
+let running = null;
 
 function start(env, ctx) {
   const context = { env, ctx, binding: {} };
@@ -18,8 +20,13 @@ function start(env, ctx) {
   let ready;
   const readyPromise = new Promise((resolve) => (ready = resolve));
   const instance = new WebAssembly.Instance(mod, { ...go.importObject, workers: { ready: () => ready() } });
-  // If the program ever ends (a panic), the next request starts another.
-  go.run(instance, context).finally(() => (started = null));
+  // If the program ever ends (a panic), the next request starts another
+  // (fetch checks go.exited: the run's promise may settle in the context
+  // of a request that has ended, where workerd runs no continuation).
+  running = go;
+  go.run(instance, context).finally(() => {
+    if (running === go) started = running = null;
+  });
   return readyPromise.then(() => context);
 }
 
@@ -35,6 +42,7 @@ globalThis.tryCatch = (fn) => {
 
 export default {
   async fetch(request, env, ctx) {
+    if (running?.exited) started = running = null;
     started ||= start(env, ctx);
     const context = await started;
     // The bindings are the deployment's, the same for every request.

@@ -224,3 +224,30 @@ func TestWorkerdConcurrentClients(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerdGetWithABody: a GET or HEAD that carries a body (which
+// JavaScript's Request refuses to forward) is answered as one without, for a
+// room and for the site, and the isolate's Go instance keeps serving.
+func TestWorkerdGetWithABody(t *testing.T) {
+	srv := workerd(t)
+	r := createRoom(t, srv.URL, "")
+	for _, c := range []struct {
+		method, url string
+		status      int
+	}{
+		{"GET", r.Endpoint + "/Tables", 403}, // unsigned: the engine's own 403
+		{"HEAD", r.Endpoint + "/Tables", 403},
+		{"GET", srv.URL + "/", 200},
+	} {
+		req, _ := http.NewRequest(c.method, c.url, strings.NewReader("a body"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status || (c.status == 403 && resp.Header.Get("X-Ms-Request-Id") == "") {
+			t.Errorf("%s %s with a body: %d %v, want %d\n%s", c.method, c.url, resp.StatusCode, resp.Header, c.status, srv.Log())
+		}
+	}
+	useRoom(t, r)
+}

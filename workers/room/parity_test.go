@@ -180,7 +180,10 @@ func sdkScenario(t *testing.T, svc *aztables.ServiceClient, account string, rec 
 	// The filter on the Int64 matches exactly 2^53+1, not 2^53.
 	pager := tc.NewListEntitiesPager(&aztables.ListEntitiesOptions{Filter: to.Ptr("Big eq 9007199254740993L"), Top: to.Ptr(int32(2))})
 	n := 0
-	for pager.More() {
+	for pages := 0; pager.More(); pages++ {
+		if pages == 10 {
+			t.Fatal("more than 10 pages of 2 for 5 entities")
+		}
 		page, err := pager.NextPage(ctx)
 		must(err)
 		n += len(page.Entities)

@@ -47,7 +47,11 @@ export class Room {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS journal (seq INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (seq, part))`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS snapshot (block INTEGER NOT NULL, part INTEGER NOT NULL, parts INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (block, part))`);
     this.meta = Object.fromEntries(this.sql.exec(`SELECT k, v FROM meta`).toArray().map((r) => [r.k, r.v]));
-    this.lastActive = this.activityWritten = Number(this.meta.lastActive || 0);
+    // Requests of the last ACTIVITY_WRITE_MS before a restart may not be
+    // written down: the room may have been used as late as then (or now),
+    // and expiring it earlier would delete a room in use.
+    this.activityWritten = Number(this.meta.lastActive || 0);
+    this.lastActive = Math.max(this.activityWritten, Math.min(this.activityWritten + ACTIVITY_WRITE_MS, Date.now()));
     if (this.meta.account && !this.meta.expired) await this.open();
   }
 
@@ -99,13 +103,8 @@ export class Room {
   // api answers a Table API request with the engine, or with the room's
   // own error when there is no room to answer from.
   async api(request, now) {
-    const name = this.meta.account || new URL(request.url).pathname.split("/")[1] || "";
-    if (this.meta.expired) return this.fail(404, "ResourceNotFound", `The room ${name} expired at ${new Date(Number(this.meta.expired)).toISOString()} and its data was deleted.`, now);
-    // An account no room has is answered as the service answers any
-    // resource it does not have.
-    if (!this.meta.account) return this.fail(404, "ResourceNotFound", "The specified resource does not exist.", now);
-    if (!this.engine && !this.failure) await this.open();
-    if (!this.engine) return this.fail(500, "InternalError", "The room's stored data cannot be loaded; it is kept as it is.", now);
+    const refused = await this.refuse(request, now);
+    if (refused) return refused;
     const limits = JSON.parse(this.meta.limits || "{}");
     const second = Math.floor(now / 1000);
     if (second !== this.second) [this.second, this.inSecond] = [second, 0];
@@ -122,6 +121,12 @@ export class Room {
     const headers = [];
     for (const [k, v] of request.headers) if (!k.startsWith("x-tableplay-room-")) headers.push([k, v]);
     const body = await readBody(request);
+    // While the body came, the alarm may have expired the room, or a write
+    // that could not be stored may have dropped its engine.
+    if (this.meta.expired || !this.engine) {
+      const again = await this.refuse(request, now);
+      if (again) return again;
+    }
     const out = this.engine.handle(request.method, request.url, headers, body, now, request.headers.get("x-tableplay-room-remote") || "");
     if (out.broken) {
       // The account in memory is ahead of the storage: start again from
@@ -131,6 +136,20 @@ export class Room {
     }
     this.active(now);
     return toResponse(out, request.method);
+  }
+
+  // refuse is the room's own answer when it has no engine to answer a
+  // Table API request with (opening it when it can), or null when
+  // this.engine is ready.
+  async refuse(request, now) {
+    const name = this.meta.account || new URL(request.url).pathname.split("/")[1] || "";
+    if (this.meta.expired) return this.fail(404, "ResourceNotFound", `The room ${name} expired at ${new Date(Number(this.meta.expired)).toISOString()} and its data was deleted.`, now);
+    // An account no room has is answered as the service answers any
+    // resource it does not have.
+    if (!this.meta.account) return this.fail(404, "ResourceNotFound", "The specified resource does not exist.", now);
+    if (!this.engine && !this.failure) await this.open();
+    if (!this.engine) return this.fail(500, "InternalError", "The room's stored data cannot be loaded; it is kept as it is.", now);
+    return null;
   }
 
   // active notes activity, written down at most once a minute, and keeps

@@ -169,12 +169,14 @@ type lockedBuffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends workerd's output.
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
+// String is the output so far.
 func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -243,6 +245,9 @@ func (s *Server) Restart() {
 
 // Kill ends workerd with SIGKILL and waits for it.
 func (s *Server) Kill() {
+	if s.done == nil {
+		return
+	}
 	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	<-s.done
 }
@@ -250,6 +255,9 @@ func (s *Server) Kill() {
 // Stop ends workerd (SIGTERM; SIGKILL after 5 s) and waits for it: a
 // graceful stop takes about 1.4 s.
 func (s *Server) Stop() {
+	if s.done == nil {
+		return // never started
+	}
 	select {
 	case <-s.done:
 		return
