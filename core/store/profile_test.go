@@ -155,3 +155,23 @@ func FuzzCosmosToken(f *testing.F) {
 		}
 	})
 }
+
+func TestCosmosListTablesPagesKeepCase(t *testing.T) {
+	s := cosmosStore(t, "Aaa", "Bbb", "aaa")
+	var got []string
+	q := TableQuery{Top: 1}
+	for i := 0; i < 5; i++ {
+		page, err := s.ListTables(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, page.Names...)
+		if page.NextTableName == "" {
+			break
+		}
+		q.NextTableName = page.NextTableName
+	}
+	if strings.Join(got, ",") != "Aaa,Bbb,aaa" {
+		t.Fatalf("listed page by page: %v, want Aaa,Bbb,aaa", got)
+	}
+}
