@@ -130,8 +130,11 @@ func (v Value) GuidBytes() (b [16]byte) {
 // Equal reports whether two values have the same type and the same value.
 // Doubles compare by bits, so NaN equals NaN here (unlike in a filter).
 func (v Value) Equal(w Value) bool {
-	if _, ok := v.tagged(); ok {
+	_, vt := v.tagged()
+	_, wt := w.tagged()
+	if vt || wt {
 		return v == w
 	}
+	// Both kept in p: n holds the type and the length.
 	return v.n == w.n && v.str() == w.str()
 }

@@ -52,3 +52,22 @@ func TestValuePacking(t *testing.T) {
 		t.Errorf("BytesValue(Int32): type %v", v.Type())
 	}
 }
+
+// Equal tells a value kept in bits from one kept in bytes even when the
+// words happen to match: the zero Value is no zero number, and an empty
+// string is no number whose bits equal its type's place in the word.
+func TestEqualAcrossKinds(t *testing.T) {
+	zero := []Value{Int32Value(0), Int64Value(0), BoolValue(false), DoubleValue(0), DateTimeValue(0)}
+	for _, v := range zero {
+		if (Value{}).Equal(v) || v.Equal(Value{}) {
+			t.Errorf("the zero Value equals %v %v", v.Type(), v)
+		}
+	}
+	for _, tt := range []Type{String, Binary} {
+		empty := BytesValue(tt, "")
+		n := Int64Value(int64(tt) << typeShift)
+		if empty.Equal(n) || n.Equal(empty) {
+			t.Errorf("the empty %v equals the Int64 %d", tt, n.Int())
+		}
+	}
+}

@@ -210,6 +210,11 @@ func FuzzLoadBlocks(f *testing.F) {
 			return
 		}
 		want := s.Snapshot()
+		// The blocks' reader applies every rule Build applies: what it
+		// takes, the JSON reader (through Build) takes too.
+		if err := New(Options{Clock: stalled()}).Load(want); err != nil {
+			t.Fatalf("loaded from blocks, refused as JSON: %v", err)
+		}
 		r := New(Options{Clock: stalled()})
 		if err := r.LoadBlocks(feed(blocksOf(t, s))); err != nil {
 			t.Fatalf("a loaded account's own blocks refused: %v", err)

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -154,4 +156,47 @@ func FuzzCosmosToken(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCosmosListTablesPagesKeepCase(t *testing.T) {
+	s := cosmosStore(t, "Aaa", "Bbb", "aaa")
+	var got []string
+	q := TableQuery{Top: 1}
+	for i := 0; i < 5; i++ {
+		page, err := s.ListTables(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, page.Names...)
+		if page.NextTableName == "" {
+			break
+		}
+		q.NextTableName = page.NextTableName
+	}
+	if strings.Join(got, ",") != "Aaa,Bbb,aaa" {
+		t.Fatalf("listed page by page: %v, want Aaa,Bbb,aaa", got)
+	}
+}
+
+// TestCosmosWriteOrderPageHoldsOnlyItsPage: a write-order page scans its
+// key range but keeps no more than about two pages of matches while it
+// sorts them, however large the table (a bound on what one query holds).
+func TestCosmosWriteOrderPageHoldsOnlyItsPage(t *testing.T) {
+	s := cosmosStore(t, "tbl")
+	const n = 20_000
+	for i := range n {
+		if _, err := s.Apply("tbl", Op{Kind: Insert, Entity: ent("p", fmt.Sprintf("r%06d", n-i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	page, err := s.Query("tbl", Query{Top: 2})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(page.Entities) != 2 || page.Entities[0].RowKey != fmt.Sprintf("r%06d", n) || page.Entities[1].RowKey != fmt.Sprintf("r%06d", n-1) {
+		t.Fatalf("page %v %v", page.Entities, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<10 {
+		t.Fatalf("a 2-entity page of %d allocated %d bytes", n, got)
+	}
 }

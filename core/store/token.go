@@ -76,8 +76,9 @@ func encodeTableToken(lower string, created edm.Ticks) string {
 	return EncodeToken(lower + "\x01" + fmt.Sprintf("%016x", fileTimeTicks(created)))
 }
 
-// decodeTableToken returns the table name a token resumes at, lower-cased
-// (the caller keys it again where names keep their case).
+// decodeTableToken returns the table name a token resumes at, as the token
+// spells it: the caller keys it (tableKey), which folds case only where
+// names do (F-COSMOS-TABLE-CASE).
 func decodeTableToken(tok string) (string, bool) {
 	s, ok := DecodeToken(tok)
 	if !ok {
@@ -86,5 +87,5 @@ func decodeTableToken(tok string) (string, bool) {
 	if i := strings.IndexByte(s, 1); i >= 0 {
 		s = s[:i]
 	}
-	return strings.ToLower(s), true
+	return s, true
 }

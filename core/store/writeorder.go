@@ -89,9 +89,11 @@ func decodeCosmosToken(tok string) (writePos, bool) {
 }
 
 // queryWriteOrder answers a page of q in write order: every match in the
-// filter's key range is collected and sorted, so a page costs a scan of
-// that range (the profile is a playground for Cosmos's answers, not its
-// performance).
+// filter's key range is looked at, so a page costs a scan of that range
+// (the profile is a playground for Cosmos's answers, not its
+// performance), but only the first top+1 in write order are kept, at most
+// twice that many at a time, so a page holds no more than about two pages
+// whatever the table's size.
 func (t *table) queryWriteOrder(q Query, top int) (Page, *tableerr.Error) {
 	var page Page
 	from := writePos{at: -1 << 62}
@@ -107,7 +109,8 @@ func (t *table) queryWriteOrder(q Query, top int) (Page, *tableerr.Error) {
 		return page, nil
 	}
 	match := filter.Compile(q.Filter)
-	var all []*entity.Entity
+	keep := top + 1 // the page and the entity its token names
+	var best []*entity.Entity
 	t.view().Ascend(probe("", ""), func(it item) bool {
 		e := it.e
 		page.Scanned++
@@ -120,13 +123,17 @@ func (t *table) queryWriteOrder(q Query, top int) (Page, *tableerr.Error) {
 		if writeLess(e, from) || q.Within != nil && !q.Within(e) || match != nil && !match(e, e.Properties) {
 			return true
 		}
-		all = append(all, e)
+		if best = append(best, e); len(best) == 2*keep {
+			slices.SortFunc(best, writeCompare)
+			best = best[:keep]
+		}
 		return true
 	})
-	slices.SortFunc(all, writeCompare)
+	slices.SortFunc(best, writeCompare)
+	best = best[:min(keep, len(best))]
 	size := 0
-	page.Entities = make([]*entity.Entity, 0, min(top, len(all)))
-	for _, e := range all {
+	page.Entities = make([]*entity.Entity, 0, min(top, len(best)))
+	for _, e := range best {
 		n := e.Size()
 		if len(page.Entities) == top || len(page.Entities) > 0 && size+n > MaxPageBytes {
 			page.NextPartitionKey = EncodeCosmosToken(e.Timestamp, e.PartitionKey, e.RowKey)
