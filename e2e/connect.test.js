@@ -214,6 +214,22 @@ test("Compare with the engine: the same answer on a copy of the endpoint's table
   await context.close();
 });
 
+test("an exchange's Compare after Disconnect is refused: it never runs the operation in the tab's own account", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "GoneAway");
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await page.waitForFunction(() => document.body.dataset.target === "engine");
+  const article = page.locator("#exchanges article", { hasText: "createTable · GoneAway" }).first();
+  await article.getByRole("button", { name: "Compare with the engine" }).click();
+  await article.locator(".comparison").waitFor();
+  assert.match(await article.locator(".comparison").innerText(), /Not compared: this exchange went to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1, and the page is not connected there now/);
+  // The create was not sent to the engine in the tab.
+  assert.deepEqual(await tabTables(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("a bad endpoint, a wrong key and a non-URL are each refused with a clear message, and the tab's engine stays the target", async () => {
   const { page, context, errors } = await open();
   const closed = await startServer();

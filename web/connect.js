@@ -282,7 +282,16 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     }
   }
 
-  session.compare = async (operation, from) => comparisonView(await compareOperation(tableplay, current?.engine ?? session.engine, operation, from));
+  // compare sends an exchange's operation again to the endpoint it went to
+  // (where), only while the page is still connected there: never to the
+  // tab's own account or to another endpoint connected since.
+  session.compare = async (operation, from, where) => {
+    const engine = current?.engine;
+    if (!engine || engine.remote.endpoint !== where?.endpoint) {
+      return comparisonView({ error: `this exchange went to ${where?.endpoint ?? "another endpoint"}, and the page is not connected there now. Connect to it again to compare.` });
+    }
+    return comparisonView(await compareOperation(tableplay, engine, operation, from));
+  };
 
   for (const radio of panel.querySelectorAll('input[name="connect-mode"]')) radio.addEventListener("change", showMode);
   $("connect-form").addEventListener("submit", async (e) => {

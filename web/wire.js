@@ -86,7 +86,7 @@ function compareControl(session, x) {
     button.disabled = true;
     replace(box, el("p", { class: "hint" }, "Comparing…"));
     try {
-      const view = await session.compare(x.operation, from.value);
+      const view = await session.compare(x.operation, from.value, x.remote);
       replace(box, view);
       session.setStatus(`Compared with the engine: ${view.dataset.same === "true" ? "same answer" : "the answers differ"}.`);
     } finally {
