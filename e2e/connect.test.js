@@ -183,6 +183,20 @@ test("a room link connects with its SAS, and neither the SAS nor a key lands in 
   await context.close();
 });
 
+test("a room link pasted into the address bar of the open page leaves it at once and connects", async () => {
+  const sas = accountSAS();
+  const sig = new URLSearchParams(sas).get("sig");
+  const endpoint = env.server.url + "/devstoreaccount1";
+  const { page, context, errors } = await open();
+  await page.evaluate((hash) => (location.hash = hash), `connect=${encodeURIComponent(endpoint)}&sas=${encodeURIComponent(sas)}`);
+  await page.waitForFunction(() => document.body.dataset.target === "remote", null, { timeout: 10_000 });
+  assert.equal(await page.evaluate(() => location.href), env.server.url + "/");
+  assert.match(await page.locator("#connect-target").innerText(), /as devstoreaccount1, with its SAS/);
+  for (const secret of [sig, encodeURIComponent(sig)]) assert.ok(!(await page.evaluate(() => location.href)).includes(secret));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);

@@ -20,7 +20,17 @@ import { createComparer } from "./profilecompare.js";
 const $ = (id) => document.getElementById(id);
 // A room link's endpoint and SAS leave the address bar before anything else
 // runs (web/connect.js).
-const room = takeRoomLink();
+let room = takeRoomLink();
+// A room link pasted into the address bar of the open page changes only
+// the fragment: it leaves the address bar at once too, and connects once the
+// page is ready.
+let openRoom = null;
+window.addEventListener("hashchange", () => {
+  const pasted = takeRoomLink();
+  if (!pasted) return;
+  if (openRoom) openRoom(pasted);
+  else room = pasted;
+});
 const status = $("status");
 initTheme($("theme-toggle"));
 // Until the engine is up the controls are inert (a click cannot submit a
@@ -99,6 +109,7 @@ async function start() {
   controlsReady();
   document.body.dataset.ready = "true";
   session.setStatus("Ready. The engine runs in this page: nothing leaves your browser.");
+  openRoom = (r) => connection.open(r);
   if (room) await connection.open(room);
 }
 
