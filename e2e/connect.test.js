@@ -197,6 +197,45 @@ test("a room link pasted into the address bar of the open page leaves it at once
   await context.close();
 });
 
+test("the three levels show the entity loaded last, though the endpoint answers an earlier one later", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "Levels");
+  await insert(page, "p", "r1", "first");
+  await insert(page, "p", "r2", "second");
+  await page.locator("#entity-list", { hasText: "Note = second" }).waitFor();
+  // The endpoint is slow to answer for r1 (a far endpoint, a busy one).
+  await page.route(/RowKey='r1'/, async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue().catch(() => {});
+  });
+  let late = 0; // r1's answers received
+  let pending = 0; // requests not yet answered
+  page.on("request", () => pending++);
+  page.on("requestfinished", (r) => {
+    pending--;
+    if (/RowKey='r1'/.test(decodeURIComponent(r.url()))) late++;
+  });
+  page.on("requestfailed", () => pending--);
+  await page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
+  await page.getByRole("button", { name: "Load p / r2 into the editor" }).click();
+  // Once r1's slow answer is in, whatever the page reads after it is
+  // answered at once: wait until nothing is pending twice in a row.
+  for (let i = 0, quiet = 0; i < 100 && quiet < 2; i++) {
+    await new Promise((r) => setTimeout(r, 150));
+    quiet = late > 0 && pending === 0 ? quiet + 1 : 0;
+  }
+  assert.ok(late > 0, "r1's answer came");
+  const levels = await page.locator("#levels pre").allInnerTexts();
+  assert.equal(levels.length, 3);
+  for (const text of levels) {
+    assert.match(text, /"RowKey": "r2"/);
+    assert.doesNotMatch(text, /r1/);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);

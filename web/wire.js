@@ -185,12 +185,18 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
     view.focus({ preventScroll: true });
   }
 
+  // asked numbers the showings: an endpoint elsewhere may answer an older
+  // one after a newer one, whose entity then stays shown.
+  let asked = 0;
   async function showLevels() {
     if (!loaded || !levels) return;
+    const mine = ++asked;
+    const { table, draft } = loaded;
     const cols = [];
     for (const level of ["nometadata", "minimalmetadata", "fullmetadata"]) {
-      const x = await send(session, { kind: "get", table: loaded.table, entity: { ...loaded.draft, properties: [] }, level });
-      const body = x.response?.status === 200 ? indent(x.response.body) : `HTTP ${x.response?.status}`;
+      const x = await send(session, { kind: "get", table, entity: { ...draft, properties: [] }, level });
+      if (mine !== asked) return;
+      const body = x.response?.status === 200 ? indent(x.response.body) : x.error ?? `HTTP ${x.response?.status}`;
       cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, "aria-label": `The entity at ${level}` }, body)));
     }
     replace($("levels"), cols);
