@@ -61,6 +61,34 @@ function accountSAS(permissions = "rwdlacu") {
   return new URLSearchParams({ ...p, sig }).toString();
 }
 
+// slowly has the page's requests whose address matches pattern answered
+// 1.5 s late (a far or busy endpoint). answered() resolves, once one of them
+// was answered and nothing the page asked is pending twice in a row, with
+// whether one was answered.
+async function slowly(page, pattern) {
+  let late = 0;
+  let pending = 0;
+  await page.route((url) => pattern.test(decodeURIComponent(url.href)), async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue().catch(() => {});
+  });
+  page.on("request", () => pending++);
+  page.on("requestfinished", (r) => {
+    pending--;
+    if (pattern.test(decodeURIComponent(r.url()))) late++;
+  });
+  page.on("requestfailed", () => pending--);
+  return {
+    async answered() {
+      for (let i = 0, quiet = 0; i < 100 && quiet < 2; i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        quiet = late > 0 && pending === 0 ? quiet + 1 : 0;
+      }
+      return late > 0;
+    },
+  };
+}
+
 test("connected to tableplay serve, the panels create, insert and query over the network, and the wire shows the real exchange", async () => {
   const { page, context, errors, sent } = await open();
   assert.match(await connect(page), /Connected · http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1 answers/);
@@ -205,27 +233,10 @@ test("the three levels show the entity loaded last, though the endpoint answers 
   await insert(page, "p", "r2", "second");
   await page.locator("#entity-list", { hasText: "Note = second" }).waitFor();
   // The endpoint is slow to answer for r1 (a far endpoint, a busy one).
-  await page.route(/RowKey='r1'/, async (route) => {
-    await new Promise((r) => setTimeout(r, 1500));
-    await route.continue().catch(() => {});
-  });
-  let late = 0; // r1's answers received
-  let pending = 0; // requests not yet answered
-  page.on("request", () => pending++);
-  page.on("requestfinished", (r) => {
-    pending--;
-    if (/RowKey='r1'/.test(decodeURIComponent(r.url()))) late++;
-  });
-  page.on("requestfailed", () => pending--);
+  const slow = await slowly(page, /RowKey='r1'/);
   await page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
   await page.getByRole("button", { name: "Load p / r2 into the editor" }).click();
-  // Once r1's slow answer is in, whatever the page reads after it is
-  // answered at once: wait until nothing is pending twice in a row.
-  for (let i = 0, quiet = 0; i < 100 && quiet < 2; i++) {
-    await new Promise((r) => setTimeout(r, 150));
-    quiet = late > 0 && pending === 0 ? quiet + 1 : 0;
-  }
-  assert.ok(late > 0, "r1's answer came");
+  assert.ok(await slow.answered(), "r1's answer came");
   const levels = await page.locator("#levels pre").allInnerTexts();
   assert.equal(levels.length, 3);
   for (const text of levels) {
