@@ -247,6 +247,29 @@ test("the three levels show the entity loaded last, though the endpoint answers 
   await context.close();
 });
 
+test("a query the endpoint answers after another table was selected is not shown under that table", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "Early");
+  await insert(page, "p", "r1", "from early");
+  // A second table (the wire's "Copy the createTable …" buttons also say Create).
+  await page.getByLabel("New table name").fill("Later");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Later", exact: true }).waitFor();
+  await page.getByRole("button", { name: "Early", exact: true }).click();
+  await page.locator("#entity-list", { hasText: "Note = from early" }).waitFor();
+  const slow = await slowly(page, /\/Early\(\)/);
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.getByRole("button", { name: "Later", exact: true }).click();
+  assert.ok(await slow.answered(), "Early's answer came");
+  assert.equal(await page.locator("#query-table").innerText(), "in Later");
+  assert.doesNotMatch(await page.locator("#query-panel").innerText(), /from early|returned/);
+  // The exchange itself is on the wire, as it happened.
+  assert.match(await page.locator("#exchanges").innerText(), /query · Early/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);
