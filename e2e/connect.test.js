@@ -270,6 +270,24 @@ test("a query the endpoint answers after another table was selected is not shown
   await context.close();
 });
 
+test("a connect the endpoint answers after a newer one began is dropped: the newer connection stays", async () => {
+  const sas = accountSAS();
+  const endpoint = env.server.url + "/devstoreaccount1";
+  const { page, context, errors } = await open();
+  // The key's first read is slow; the SAS's (with sig= after it) is not.
+  const slow = await slowly(page, /\/Tables\?\$top=1$/);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await page.getByLabel("tableplay serve").check();
+  await page.getByRole("button", { name: "Connect to this endpoint" }).click();
+  await page.evaluate((hash) => (location.hash = hash), `connect=${encodeURIComponent(endpoint)}&sas=${encodeURIComponent(sas)}`);
+  await page.waitForFunction(() => /with its SAS/.test(document.querySelector("#connect-target")?.textContent ?? ""));
+  assert.ok(await slow.answered(), "the key's read was answered");
+  assert.match(await page.locator("#connect-target").innerText(), /as devstoreaccount1, with its SAS/);
+  assert.equal(await page.locator("body").getAttribute("data-target"), "remote");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);

@@ -182,7 +182,12 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     session.emit("entities-changed");
   }
 
+  // attempt numbers the connects begun and the disconnects asked for: a
+  // connect whose probe answers after a newer one began, or after the
+  // person disconnected, is dropped.
+  let attempt = 0;
   async function connect(c) {
+    const mine = ++attempt;
     let link;
     try {
       link = tableplay.connect(c);
@@ -194,6 +199,10 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     const engine = remoteEngine(tableplay, link);
     // One quiet read proves the endpoint answers and takes the key or SAS.
     const probe = await engine.run({ kind: "listTables", top: 1 });
+    if (mine !== attempt) {
+      link.disconnect();
+      return false;
+    }
     // A SAS may grant entities but not the list of tables: that is a
     // connection still, with a note.
     const narrow = probe.response?.status === 403 && /^Authorization\w*Mismatch$/.test(probe.code);
@@ -210,6 +219,8 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     // The key and SAS live in the engine now, not in the form.
     for (const id of ["connect-key", "connect-sas", "connect-room"]) $(id).value = "";
     await retarget(engine);
+    // A newer connect or a disconnect took over while the tables were read.
+    if (current?.engine !== engine) return false;
     current.watcher = watchChanges(engine, ({ tables }) => {
       if (tables) parts.tables.refresh();
       session.emit("entities-changed");
@@ -310,7 +321,12 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       $("connect-go").disabled = false;
     }
   });
-  $("connect-leave").addEventListener("click", () => disconnect());
+  // leave is the person's disconnect: a connect still under way stops too.
+  const leave = () => {
+    attempt++;
+    return disconnect();
+  };
+  $("connect-leave").addEventListener("click", () => leave());
   $("connect-start-room").addEventListener("click", startAndJoin);
   button.setAttribute("aria-expanded", "false");
   button.addEventListener("click", () => {
@@ -331,6 +347,6 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       offerRooms();
       return connect(room);
     },
-    disconnect,
+    disconnect: leave,
   };
 }
