@@ -288,6 +288,35 @@ test("a connect the endpoint answers after a newer one began is dropped: the new
   await context.close();
 });
 
+test("a check of the endpoint that answers after the watch stopped says nothing and schedules no other", async () => {
+  const { page, context, errors } = await open();
+  const seen = await page.evaluate(async () => {
+    const { watchChanges } = await import("/web/remote.js");
+    let answer;
+    let runs = 0;
+    const engine = {
+      remote: { endpoint: "http://127.0.0.1:9/devstoreaccount1" },
+      run: () => {
+        runs++;
+        return new Promise((resolve) => (answer = resolve));
+      },
+    };
+    const states = [];
+    const changes = [];
+    const watch = watchChanges(engine, (c) => changes.push(c), { select: () => null, onState: (s) => states.push(s) });
+    // The first check comes after a few seconds.
+    for (let i = 0; i < 100 && !answer; i++) await new Promise((r) => setTimeout(r, 100));
+    watch.stop();
+    const before = states.length;
+    answer({ response: { status: 200, body: "{\"value\":[]}" } });
+    await new Promise((r) => setTimeout(r, 100));
+    return { after: states.slice(before), changes, runs };
+  });
+  assert.deepEqual(seen, { after: [], changes: [], runs: 1 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);

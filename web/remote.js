@@ -155,10 +155,12 @@ export function watchChanges(engine, onChange, { select, onState = () => {} }) {
         const table = select();
         const tables = await same("tables", { kind: "listTables" });
         const entities = table ? await same("entities " + table, { kind: "query", table, top: 1000, level: "nometadata" }) : true;
-        if (!stopped && (!tables || !entities)) onChange({ tables: !tables, entities: !entities });
+        if (stopped) return; // the check outlived the watch: nothing of it is said
+        if (!tables || !entities) onChange({ tables: !tables, entities: !entities });
         wait = EVERY;
         onState("live");
       } catch {
+        if (stopped) return;
         wait = Math.min(wait * 2, SLOWEST);
         onState("slow");
       } finally {
