@@ -358,6 +358,7 @@ test("an exchange's Compare after Disconnect is refused: it never runs the opera
   await article.getByRole("button", { name: "Compare with the engine" }).click();
   await article.locator(".comparison").waitFor();
   assert.match(await article.locator(".comparison").innerText(), /Not compared: this exchange went to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1, and the page is not connected there now/);
+  assert.equal(await page.locator("#status").innerText(), "Not compared with the engine: the exchange says why.");
   // The create was not sent to the engine in the tab.
   assert.deepEqual(await tabTables(page), []);
   assert.deepEqual(errors, []);

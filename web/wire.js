@@ -88,7 +88,9 @@ function compareControl(session, x) {
     try {
       const view = await session.compare(x.operation, from.value, x.remote);
       replace(box, view);
-      session.setStatus(`Compared with the engine: ${view.dataset.same === "true" ? "same answer" : "the answers differ"}.`);
+      // No data-same: not compared (the view says why).
+      const same = view.dataset.same;
+      session.setStatus(same === undefined ? "Not compared with the engine: the exchange says why." : `Compared with the engine: ${same === "true" ? "same answer" : "the answers differ"}.`);
     } finally {
       button.disabled = false;
     }
