@@ -12,7 +12,7 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { useBrowser, startServer, assertNamed, sendOperation } from "./harness.js";
-import { createTable, insert, stored, race } from "./remotepage.js";
+import { createTable, fillEntity, insert, stored, race } from "./remotepage.js";
 
 const env = useBrowser({ before, after });
 const WELL_KNOWN_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
@@ -313,6 +313,28 @@ test("a check of the endpoint that answers after the watch stopped says nothing 
     return { after: states.slice(before), changes, runs };
   });
   assert.deepEqual(seen, { after: [], changes: [], runs: 1 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Send anyway to an endpoint that does not answer says so beside Send", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "Anyway");
+  await fillEntity(page, "p", "a/b", "blocked");
+  await send(page, "insert");
+  assert.match(await page.locator("#op-answer .answer").innerText(), /^Not sent · /);
+  // Sent anyway, the endpoint's own 400 shows.
+  await page.getByRole("button", { name: "Send anyway" }).click();
+  await page.locator("#op-answer .answer", { hasText: "400" }).waitFor();
+  assert.match(await page.locator("#op-answer .answer").innerText(), /^400 Bad Request · OutOfRangeInput · The 'RowKey' parameter of value 'a\/b' is out of range\./);
+  await send(page, "insert");
+  // The endpoint is gone by the time the person sends anyway.
+  await page.route((url) => url.pathname.endsWith("/Anyway"), (route) => route.abort());
+  await page.getByRole("button", { name: "Send anyway" }).click();
+  await page.locator("#op-answer .answer", { hasText: "No answer from" }).waitFor();
+  assert.match(await page.locator("#op-answer .answer").innerText(), /^Not sent · No answer from http:\/\/127\.0\.0\.1:\d+: nothing is listening there/);
+  assert.match(await page.locator("#exchanges article").first().innerText(), /insert · Anyway[\s\S]*No answer from/);
   assert.deepEqual(errors, []);
   await context.close();
 });
