@@ -324,6 +324,7 @@ test("Send anyway to an endpoint that does not answer says so beside Send", asyn
   await fillEntity(page, "p", "a/b", "blocked");
   await send(page, "insert");
   assert.match(await page.locator("#op-answer .answer").innerText(), /^Not sent · /);
+  assert.match(await page.locator("#exchanges article").first().innerText(), /^insert · Anyway\s+Not sent to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1\.\s+the entity breaks a rule/);
   // Sent anyway, the endpoint's own 400 shows.
   await page.getByRole("button", { name: "Send anyway" }).click();
   await page.locator("#op-answer .answer", { hasText: "400" }).waitFor();
@@ -334,7 +335,7 @@ test("Send anyway to an endpoint that does not answer says so beside Send", asyn
   await page.getByRole("button", { name: "Send anyway" }).click();
   await page.locator("#op-answer .answer", { hasText: "No answer from" }).waitFor();
   assert.match(await page.locator("#op-answer .answer").innerText(), /^Not sent · No answer from http:\/\/127\.0\.0\.1:\d+: nothing is listening there/);
-  assert.match(await page.locator("#exchanges article").first().innerText(), /insert · Anyway[\s\S]*No answer from/);
+  assert.match(await page.locator("#exchanges article").first().innerText(), /insert · Anyway\s+Sent over the network to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1: no answer came\.\s+No answer from/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -124,7 +124,12 @@ function profileCompareControl(x, compare, title) {
 
 function exchangeView(x, engine, target, session) {
   const title = `${x.operation.kind}${x.operation.table ? " · " + x.operation.table : ""}`;
-  const where = x.remote ? el("p", { class: "hint where" }, `Sent over the network to ${x.remote.endpoint}: the request as sent and the answer as received.`) : null;
+  // An error is either a request the engine would not build (never sent)
+  // or one that got no answer.
+  const sent = !x.error || (x.request && !x.request.error);
+  const where = x.remote ? el("p", { class: "hint where" }, !sent ? `Not sent to ${x.remote.endpoint}.`
+    : x.error ? `Sent over the network to ${x.remote.endpoint}: no answer came.`
+      : `Sent over the network to ${x.remote.endpoint}: the request as sent and the answer as received.`) : null;
   if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), where, el("p", { class: "card" }, x.error));
   const req = x.request;
   const request = [
