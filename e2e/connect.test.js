@@ -149,9 +149,15 @@ test("connected to tableplay serve, the panels create, insert and query over the
   assert.ok(code.includes(`TableEndpoint=${env.server.url}/devstoreaccount1`), code);
   assert.ok(code.includes("AccountKey=" + WELL_KNOWN_KEY), code);
 
+  // The profile picker is the tab's engine's: it waits while the endpoint answers.
+  assert.equal(await page.getByLabel("Answer as", { exact: true }).isDisabled(), true);
+  assert.match(await page.locator("#target-note").innerText(), /Connected: http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1 answers as itself/);
+
   // Disconnecting puts the engine in the tab back.
   await page.getByRole("button", { name: "Disconnect" }).click();
   await page.waitForFunction(() => document.body.dataset.target === "engine");
+  assert.equal(await page.getByLabel("Answer as", { exact: true }).isDisabled(), false);
+  assert.equal(await page.locator("#target-note").innerText(), "");
   assert.equal(await page.locator("#table-list").innerText(), "");
   assert.deepEqual(errors, []);
   await context.close();

@@ -177,6 +177,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
   async function retarget(engine) {
     session.engine = engine;
     session.forgetETags();
+    session.emit("target-changed", { endpoint: engine.remote?.endpoint ?? null });
     parts.tables.select(null);
     await parts.tables.refresh();
     session.emit("entities-changed");
