@@ -452,6 +452,28 @@ test("an endpoint whose answer passes 32 MiB is cut off there, with a message", 
   }
 });
 
+test("an endpoint whose answer breaks off is said plainly, and the tab's engine stays the target", async () => {
+  // It allows any origin, sends the headers and part of a body, then hangs up.
+  const broken = createServer((req, res) => {
+    const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*", "Access-Control-Allow-Methods": "*" };
+    if (req.method === "OPTIONS") return res.writeHead(200, cors).end();
+    res.writeHead(200, { ...cors, "Content-Type": "application/json", "Content-Length": "1000" });
+    res.write('{"value":[', () => setTimeout(() => res.destroy(), 50));
+  });
+  await new Promise((resolve) => broken.listen(0, "127.0.0.1", resolve));
+  try {
+    const { page, context, errors } = await open();
+    const endpoint = `http://127.0.0.1:${broken.address().port}/devstoreaccount1`;
+    assert.match(await connect(page, { endpoint }), /Not connected · The answer from http:\/\/127\.0\.0\.1:\d+ broke off before its end\./);
+    assert.equal(await page.locator("body").getAttribute("data-target"), "engine");
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    broken.closeAllConnections();
+    broken.close();
+  }
+});
+
 test("from another origin the page connects once the account's CORS rule allows it, and reads the exposed headers", async () => {
   const other = await startServer();
   try {

@@ -33,13 +33,22 @@ export async function reach(request, signal = AbortSignal.timeout(TIMEOUT)) {
       signal,
     });
   } catch (err) {
-    if (err?.name === "TimeoutError" || err?.name === "AbortError") return { error: `${origin} did not answer within ${TIMEOUT / 1000} s.` };
+    if (late(err)) return { error: `${origin} did not answer within ${TIMEOUT / 1000} s.` };
     return { error: unreachable(origin) };
   }
-  const body = await capped(res);
+  // The body comes after the headers, under the same time bound.
+  let body;
+  try {
+    body = await capped(res);
+  } catch (err) {
+    if (late(err)) return { error: `${origin} did not finish its answer within ${TIMEOUT / 1000} s.` };
+    return { error: `The answer from ${origin} broke off before its end.` };
+  }
   if (body === null) return { error: `${origin} sent an answer over ${MAX_ANSWER / 2 ** 20} MiB: the page stopped reading it.` };
   return { response: { status: res.status, statusText: res.statusText || "", headers: [...res.headers], body } };
 }
+
+const late = (err) => err?.name === "TimeoutError" || err?.name === "AbortError";
 
 // MAX_ANSWER bounds an answer's body: an endpoint elsewhere may send
 // anything (a page of 1,000 entities is a few MiB at most in practice).
