@@ -346,6 +346,23 @@ test("Send anyway to an endpoint that does not answer says so beside Send", asyn
   await context.close();
 });
 
+test("Make a lesson from this disconnects first: what is recorded runs in the tab, not at the endpoint", async () => {
+  const { page, context, errors, sent } = await open();
+  await connect(page);
+  await createTable(page, "AtServer");
+  await page.locator(".lessons-box > summary").click();
+  await page.getByRole("button", { name: "Make a lesson from this" }).click();
+  await page.getByRole("heading", { name: "Making a lesson" }).waitFor();
+  await page.waitForFunction(() => document.body.dataset.target === "engine");
+  const before = sent.length;
+  await page.getByLabel("New table name").fill("Recorded");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Recorded", exact: true }).waitFor();
+  assert.deepEqual(sent.slice(before).filter((s) => /\/Tables$/.test(s) && s.startsWith("POST")), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);

@@ -104,7 +104,12 @@ async function start() {
       return borrow.tryIt(place);
     },
     onLeave: () => borrow.back(),
-    record: () => recorder.start(),
+    // A recording starts from the tab's own account: a connection ends
+    // first, or the recorded writes would go to the endpoint.
+    record: async () => {
+      await connection.disconnect();
+      return recorder.start();
+    },
   });
   controlsReady();
   document.body.dataset.ready = "true";
