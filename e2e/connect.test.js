@@ -363,6 +363,24 @@ test("Make a lesson from this disconnects first: what is recorded runs in the ta
   await context.close();
 });
 
+test("a workspace link opened while connected disconnects first and shows the link's tables", async () => {
+  const { page, context, errors } = await open();
+  await page.getByLabel("New table name").fill("Linked");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Share link" }).click();
+  const link = await page.locator("#share-link").inputValue();
+  await page.getByRole("button", { name: "Reset" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Reset" }).click();
+  await page.waitForFunction(() => !document.querySelector("#table-list button.select"));
+  await connect(page);
+  await page.evaluate((hash) => (location.hash = hash), new URL(link).hash);
+  await page.waitForFunction(() => document.body.dataset.target === "engine");
+  await page.getByRole("button", { name: "Linked", exact: true }).waitFor();
+  assert.equal(await page.locator("#shared-session").isHidden(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);

@@ -88,7 +88,8 @@ async function start() {
   };
   initTransfer(session);
   const connection = initConnect({ button: $("connect"), panel: $("connect-panel"), session, parts, tableplay, label: $("account-name") });
-  const workspace = initWorkspace({ session, parts, persistence, target });
+  // A workspace link opens in the tab's own account: a connection ends first.
+  const workspace = initWorkspace({ session, parts, persistence, target, beforeOpen: () => connection.disconnect() });
   const linked = await workspace.open();
   await parts.tables.refresh();
   // Lessons run in an account of their own, with their own wire list: the
