@@ -12,7 +12,7 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { useBrowser, startServer, assertNamed, sendOperation } from "./harness.js";
-import { createTable, insert, stored, race } from "./remotepage.js";
+import { createTable, fillEntity, insert, stored, race } from "./remotepage.js";
 
 const env = useBrowser({ before, after });
 const WELL_KNOWN_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
@@ -59,6 +59,34 @@ function accountSAS(permissions = "rwdlacu") {
   const sts = ["devstoreaccount1", p.sp, p.ss, p.srt, p.st, p.se, "", p.spr, p.sv].join("\n") + "\n";
   const sig = createHmac("sha256", Buffer.from(WELL_KNOWN_KEY, "base64")).update(sts).digest("base64");
   return new URLSearchParams({ ...p, sig }).toString();
+}
+
+// slowly has the page's requests whose address matches pattern answered
+// 1.5 s late (a far or busy endpoint). answered() resolves, once one of them
+// was answered and nothing the page asked is pending twice in a row, with
+// whether one was answered.
+async function slowly(page, pattern) {
+  let late = 0;
+  let pending = 0;
+  await page.route((url) => pattern.test(decodeURIComponent(url.href)), async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue().catch(() => {});
+  });
+  page.on("request", () => pending++);
+  page.on("requestfinished", (r) => {
+    pending--;
+    if (pattern.test(decodeURIComponent(r.url()))) late++;
+  });
+  page.on("requestfailed", () => pending--);
+  return {
+    async answered() {
+      for (let i = 0, quiet = 0; i < 100 && quiet < 2; i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        quiet = late > 0 && pending === 0 ? quiet + 1 : 0;
+      }
+      return late > 0;
+    },
+  };
 }
 
 test("connected to tableplay serve, the panels create, insert and query over the network, and the wire shows the real exchange", async () => {
@@ -121,9 +149,15 @@ test("connected to tableplay serve, the panels create, insert and query over the
   assert.ok(code.includes(`TableEndpoint=${env.server.url}/devstoreaccount1`), code);
   assert.ok(code.includes("AccountKey=" + WELL_KNOWN_KEY), code);
 
+  // The profile picker is the tab's engine's: it waits while the endpoint answers.
+  assert.equal(await page.getByLabel("Answer as", { exact: true }).isDisabled(), true);
+  assert.match(await page.locator("#target-note").innerText(), /Connected: http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1 answers as itself/);
+
   // Disconnecting puts the engine in the tab back.
   await page.getByRole("button", { name: "Disconnect" }).click();
   await page.waitForFunction(() => document.body.dataset.target === "engine");
+  assert.equal(await page.getByLabel("Answer as", { exact: true }).isDisabled(), false);
+  assert.equal(await page.locator("#target-note").innerText(), "");
   assert.equal(await page.locator("#table-list").innerText(), "");
   assert.deepEqual(errors, []);
   await context.close();
@@ -183,6 +217,170 @@ test("a room link connects with its SAS, and neither the SAS nor a key lands in 
   await context.close();
 });
 
+test("a room link pasted into the address bar of the open page leaves it at once and connects", async () => {
+  const sas = accountSAS();
+  const sig = new URLSearchParams(sas).get("sig");
+  const endpoint = env.server.url + "/devstoreaccount1";
+  const { page, context, errors } = await open();
+  await page.evaluate((hash) => (location.hash = hash), `connect=${encodeURIComponent(endpoint)}&sas=${encodeURIComponent(sas)}`);
+  await page.waitForFunction(() => document.body.dataset.target === "remote", null, { timeout: 10_000 });
+  assert.equal(await page.evaluate(() => location.href), env.server.url + "/");
+  assert.match(await page.locator("#connect-target").innerText(), /as devstoreaccount1, with its SAS/);
+  for (const secret of [sig, encodeURIComponent(sig)]) assert.ok(!(await page.evaluate(() => location.href)).includes(secret));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the three levels show the entity loaded last, though the endpoint answers an earlier one later", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "Levels");
+  await insert(page, "p", "r1", "first");
+  await insert(page, "p", "r2", "second");
+  await page.locator("#entity-list", { hasText: "Note = second" }).waitFor();
+  // The endpoint is slow to answer for r1 (a far endpoint, a busy one).
+  const slow = await slowly(page, /RowKey='r1'/);
+  await page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
+  await page.getByRole("button", { name: "Load p / r2 into the editor" }).click();
+  assert.ok(await slow.answered(), "r1's answer came");
+  const levels = await page.locator("#levels pre").allInnerTexts();
+  assert.equal(levels.length, 3);
+  for (const text of levels) {
+    assert.match(text, /"RowKey": "r2"/);
+    assert.doesNotMatch(text, /r1/);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a query the endpoint answers after another table was selected is not shown under that table", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "Early");
+  await insert(page, "p", "r1", "from early");
+  // A second table (the wire's "Copy the createTable …" buttons also say Create).
+  await page.getByLabel("New table name").fill("Later");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Later", exact: true }).waitFor();
+  await page.getByRole("button", { name: "Early", exact: true }).click();
+  await page.locator("#entity-list", { hasText: "Note = from early" }).waitFor();
+  const slow = await slowly(page, /\/Early\(\)/);
+  await page.getByRole("button", { name: "Run query" }).click();
+  await page.getByRole("button", { name: "Later", exact: true }).click();
+  assert.ok(await slow.answered(), "Early's answer came");
+  assert.equal(await page.locator("#query-table").innerText(), "in Later");
+  assert.doesNotMatch(await page.locator("#query-panel").innerText(), /from early|returned/);
+  // The exchange itself is on the wire, as it happened.
+  assert.match(await page.locator("#exchanges").innerText(), /query · Early/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a connect the endpoint answers after a newer one began is dropped: the newer connection stays", async () => {
+  const sas = accountSAS();
+  const endpoint = env.server.url + "/devstoreaccount1";
+  const { page, context, errors } = await open();
+  // The key's first read is slow; the SAS's (with sig= after it) is not.
+  const slow = await slowly(page, /\/Tables\?\$top=1$/);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await page.getByLabel("tableplay serve").check();
+  await page.getByRole("button", { name: "Connect to this endpoint" }).click();
+  await page.evaluate((hash) => (location.hash = hash), `connect=${encodeURIComponent(endpoint)}&sas=${encodeURIComponent(sas)}`);
+  await page.waitForFunction(() => /with its SAS/.test(document.querySelector("#connect-target")?.textContent ?? ""));
+  assert.ok(await slow.answered(), "the key's read was answered");
+  assert.match(await page.locator("#connect-target").innerText(), /as devstoreaccount1, with its SAS/);
+  assert.equal(await page.locator("body").getAttribute("data-target"), "remote");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a check of the endpoint that answers after the watch stopped says nothing and schedules no other", async () => {
+  const { page, context, errors } = await open();
+  const seen = await page.evaluate(async () => {
+    const { watchChanges } = await import("/web/remote.js");
+    let answer;
+    let runs = 0;
+    const engine = {
+      remote: { endpoint: "http://127.0.0.1:9/devstoreaccount1" },
+      run: () => {
+        runs++;
+        return new Promise((resolve) => (answer = resolve));
+      },
+    };
+    const states = [];
+    const changes = [];
+    const watch = watchChanges(engine, (c) => changes.push(c), { select: () => null, onState: (s) => states.push(s) });
+    // The first check comes after a few seconds.
+    for (let i = 0; i < 100 && !answer; i++) await new Promise((r) => setTimeout(r, 100));
+    watch.stop();
+    const before = states.length;
+    answer({ response: { status: 200, body: "{\"value\":[]}" } });
+    await new Promise((r) => setTimeout(r, 100));
+    return { after: states.slice(before), changes, runs };
+  });
+  assert.deepEqual(seen, { after: [], changes: [], runs: 1 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Send anyway to an endpoint that does not answer says so beside Send", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "Anyway");
+  await fillEntity(page, "p", "a/b", "blocked");
+  await send(page, "insert");
+  assert.match(await page.locator("#op-answer .answer").innerText(), /^Not sent · /);
+  assert.match(await page.locator("#exchanges article").first().innerText(), /^insert · Anyway\s+Not sent to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1\.\s+the entity breaks a rule/);
+  // Sent anyway, the endpoint's own 400 shows.
+  await page.getByRole("button", { name: "Send anyway" }).click();
+  await page.locator("#op-answer .answer", { hasText: "400" }).waitFor();
+  assert.match(await page.locator("#op-answer .answer").innerText(), /^400 Bad Request · OutOfRangeInput · The 'RowKey' parameter of value 'a\/b' is out of range\./);
+  await send(page, "insert");
+  // The endpoint is gone by the time the person sends anyway.
+  await page.route((url) => url.pathname.endsWith("/Anyway"), (route) => route.abort());
+  await page.getByRole("button", { name: "Send anyway" }).click();
+  await page.locator("#op-answer .answer", { hasText: "No answer from" }).waitFor();
+  assert.match(await page.locator("#op-answer .answer").innerText(), /^Not sent · No answer from http:\/\/127\.0\.0\.1:\d+: nothing is listening there/);
+  assert.match(await page.locator("#exchanges article").first().innerText(), /insert · Anyway\s+Sent over the network to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1: no answer came\.\s+No answer from/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("Make a lesson from this disconnects first: what is recorded runs in the tab, not at the endpoint", async () => {
+  const { page, context, errors, sent } = await open();
+  await connect(page);
+  await createTable(page, "AtServer");
+  await page.locator(".lessons-box > summary").click();
+  await page.getByRole("button", { name: "Make a lesson from this" }).click();
+  await page.getByRole("heading", { name: "Making a lesson" }).waitFor();
+  await page.waitForFunction(() => document.body.dataset.target === "engine");
+  const before = sent.length;
+  await page.getByLabel("New table name").fill("Recorded");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Recorded", exact: true }).waitFor();
+  assert.deepEqual(sent.slice(before).filter((s) => /\/Tables$/.test(s) && s.startsWith("POST")), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a workspace link opened while connected disconnects first and shows the link's tables", async () => {
+  const { page, context, errors } = await open();
+  await page.getByLabel("New table name").fill("Linked");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.getByRole("button", { name: "Share link" }).click();
+  const link = await page.locator("#share-link").inputValue();
+  await page.getByRole("button", { name: "Reset" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Reset" }).click();
+  await page.waitForFunction(() => !document.querySelector("#table-list button.select"));
+  await connect(page);
+  await page.evaluate((hash) => (location.hash = hash), new URL(link).hash);
+  await page.waitForFunction(() => document.body.dataset.target === "engine");
+  await page.getByRole("button", { name: "Linked", exact: true }).waitFor();
+  assert.equal(await page.locator("#shared-session").isHidden(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("Compare with the engine: the same answer on a copy of the endpoint's table, the differences on the tab's own account", async () => {
   const { page, context, errors } = await open();
   await connect(page);
@@ -210,6 +408,23 @@ test("Compare with the engine: the same answer on a copy of the endpoint's table
   assert.match(differs, /endpoint 200, engine 404 \(on a copy of this tab's account\)/);
   assert.match(differs, /status\s+differs\s+200 OK\s+404 Not Found/);
   assert.match(differs, /code\s+differs\s+\(none\)\s+TableNotFound/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("an exchange's Compare after Disconnect is refused: it never runs the operation in the tab's own account", async () => {
+  const { page, context, errors } = await open();
+  await connect(page);
+  await createTable(page, "GoneAway");
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await page.waitForFunction(() => document.body.dataset.target === "engine");
+  const article = page.locator("#exchanges article", { hasText: "createTable · GoneAway" }).first();
+  await article.getByRole("button", { name: "Compare with the engine" }).click();
+  await article.locator(".comparison").waitFor();
+  assert.match(await article.locator(".comparison").innerText(), /Not compared: this exchange went to http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1, and the page is not connected there now/);
+  assert.equal(await page.locator("#status").innerText(), "Not compared with the engine: the exchange says why.");
+  // The create was not sent to the engine in the tab.
+  assert.deepEqual(await tabTables(page), []);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -268,6 +483,28 @@ test("an endpoint whose answer passes 32 MiB is cut off there, with a message", 
   } finally {
     hostile.closeAllConnections();
     hostile.close();
+  }
+});
+
+test("an endpoint whose answer breaks off is said plainly, and the tab's engine stays the target", async () => {
+  // It allows any origin, sends the headers and part of a body, then hangs up.
+  const broken = createServer((req, res) => {
+    const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*", "Access-Control-Allow-Methods": "*" };
+    if (req.method === "OPTIONS") return res.writeHead(200, cors).end();
+    res.writeHead(200, { ...cors, "Content-Type": "application/json", "Content-Length": "1000" });
+    res.write('{"value":[', () => setTimeout(() => res.destroy(), 50));
+  });
+  await new Promise((resolve) => broken.listen(0, "127.0.0.1", resolve));
+  try {
+    const { page, context, errors } = await open();
+    const endpoint = `http://127.0.0.1:${broken.address().port}/devstoreaccount1`;
+    assert.match(await connect(page, { endpoint }), /Not connected · The answer from http:\/\/127\.0\.0\.1:\d+ broke off before its end\./);
+    assert.equal(await page.locator("body").getAttribute("data-target"), "engine");
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    broken.closeAllConnections();
+    broken.close();
   }
 });
 

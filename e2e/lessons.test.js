@@ -114,6 +114,29 @@ test("works on Azurite, fails on Azure: each step names who answers and gets tha
   await context.close();
 });
 
+test("Try it yourself answers as the step's implementation, and Back gives the person's own profile back", async () => {
+  const { page, context, errors } = await open("");
+  await page.getByLabel("Answer as", { exact: true }).selectOption("cosmos");
+  await page.waitForFunction(() => document.body.dataset.profile === "cosmos");
+  const profile = () => page.evaluate(() => ({ engine: window.tableplay.profile().name, picker: document.getElementById("target").value }));
+  for (const [step, want] of [[1, "azurite-3.37"], [2, "azure"]]) {
+    await page.evaluate((h) => (location.hash = h), `#lesson=azurite-vs-azure&step=${step}`);
+    await page.waitForFunction((n) => document.querySelector(".step-count")?.textContent === `Step ${n} of 8`, step);
+    await page.getByRole("button", { name: "Try it yourself" }).click();
+    await page.getByRole("button", { name: "Back to my workspace" }).waitFor();
+    assert.deepEqual(await profile(), { engine: want, picker: want }, `step ${step}`);
+    await page.getByRole("button", { name: "Back to my workspace" }).click();
+    await page.waitForFunction(() => document.querySelector(".lesson-borrow")?.hidden);
+    assert.deepEqual(await profile(), { engine: "cosmos", picker: "cosmos" });
+  }
+  // The saved choice is the person's, not a lesson's.
+  await page.reload();
+  await page.waitForSelector("body[data-ready=true]");
+  assert.equal((await profile()).engine, "cosmos");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("table names: the whole lesson with the keyboard alone, then progress survives a reload", async () => {
   const { page, context, errors } = await open("");
   const view = await lesson(page, "table-names");

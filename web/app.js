@@ -20,7 +20,17 @@ import { createComparer } from "./profilecompare.js";
 const $ = (id) => document.getElementById(id);
 // A room link's endpoint and SAS leave the address bar before anything else
 // runs (web/connect.js).
-const room = takeRoomLink();
+let room = takeRoomLink();
+// A room link pasted into the address bar of the open page changes only
+// the fragment: it leaves the address bar at once too, and connects once the
+// page is ready.
+let openRoom = null;
+window.addEventListener("hashchange", () => {
+  const pasted = takeRoomLink();
+  if (!pasted) return;
+  if (openRoom) openRoom(pasted);
+  else room = pasted;
+});
 const status = $("status");
 initTheme($("theme-toggle"));
 // Until the engine is up the controls are inert (a click cannot submit a
@@ -78,7 +88,8 @@ async function start() {
   };
   initTransfer(session);
   const connection = initConnect({ button: $("connect"), panel: $("connect-panel"), session, parts, tableplay, label: $("account-name") });
-  const workspace = initWorkspace({ session, parts, persistence, target });
+  // A workspace link opens in the tab's own account: a connection ends first.
+  const workspace = initWorkspace({ session, parts, persistence, target, beforeOpen: () => connection.disconnect() });
   const linked = await workspace.open();
   await parts.tables.refresh();
   // Lessons run in an account of their own, with their own wire list: the
@@ -94,11 +105,17 @@ async function start() {
       return borrow.tryIt(place);
     },
     onLeave: () => borrow.back(),
-    record: () => recorder.start(),
+    // A recording starts from the tab's own account: a connection ends
+    // first, or the recorded writes would go to the endpoint.
+    record: async () => {
+      await connection.disconnect();
+      return recorder.start();
+    },
   });
   controlsReady();
   document.body.dataset.ready = "true";
   session.setStatus("Ready. The engine runs in this page: nothing leaves your browser.");
+  openRoom = (r) => connection.open(r);
   if (room) await connection.open(room);
 }
 

@@ -177,12 +177,18 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
   async function retarget(engine) {
     session.engine = engine;
     session.forgetETags();
+    session.emit("target-changed", { endpoint: engine.remote?.endpoint ?? null });
     parts.tables.select(null);
     await parts.tables.refresh();
     session.emit("entities-changed");
   }
 
+  // attempt numbers the connects begun and the disconnects asked for: a
+  // connect whose probe answers after a newer one began, or after the
+  // person disconnected, is dropped.
+  let attempt = 0;
   async function connect(c) {
+    const mine = ++attempt;
     let link;
     try {
       link = tableplay.connect(c);
@@ -194,6 +200,10 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     const engine = remoteEngine(tableplay, link);
     // One quiet read proves the endpoint answers and takes the key or SAS.
     const probe = await engine.run({ kind: "listTables", top: 1 });
+    if (mine !== attempt) {
+      link.disconnect();
+      return false;
+    }
     // A SAS may grant entities but not the list of tables: that is a
     // connection still, with a note.
     const narrow = probe.response?.status === 403 && /^Authorization\w*Mismatch$/.test(probe.code);
@@ -210,6 +220,8 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     // The key and SAS live in the engine now, not in the form.
     for (const id of ["connect-key", "connect-sas", "connect-room"]) $(id).value = "";
     await retarget(engine);
+    // A newer connect or a disconnect took over while the tables were read.
+    if (current?.engine !== engine) return false;
     current.watcher = watchChanges(engine, ({ tables }) => {
       if (tables) parts.tables.refresh();
       session.emit("entities-changed");
@@ -282,7 +294,16 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     }
   }
 
-  session.compare = async (operation, from) => comparisonView(await compareOperation(tableplay, current?.engine ?? session.engine, operation, from));
+  // compare sends an exchange's operation again to the endpoint it went to
+  // (where), only while the page is still connected there: never to the
+  // tab's own account or to another endpoint connected since.
+  session.compare = async (operation, from, where) => {
+    const engine = current?.engine;
+    if (!engine || engine.remote.endpoint !== where?.endpoint) {
+      return comparisonView({ error: `this exchange went to ${where?.endpoint ?? "another endpoint"}, and the page is not connected there now. Connect to it again to compare.` });
+    }
+    return comparisonView(await compareOperation(tableplay, engine, operation, from));
+  };
 
   for (const radio of panel.querySelectorAll('input[name="connect-mode"]')) radio.addEventListener("change", showMode);
   $("connect-form").addEventListener("submit", async (e) => {
@@ -301,7 +322,12 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       $("connect-go").disabled = false;
     }
   });
-  $("connect-leave").addEventListener("click", () => disconnect());
+  // leave is the person's disconnect: a connect still under way stops too.
+  const leave = () => {
+    attempt++;
+    return disconnect();
+  };
+  $("connect-leave").addEventListener("click", () => leave());
   $("connect-start-room").addEventListener("click", startAndJoin);
   button.setAttribute("aria-expanded", "false");
   button.addEventListener("click", () => {
@@ -322,6 +348,6 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       offerRooms();
       return connect(room);
     },
-    disconnect,
+    disconnect: leave,
   };
 }

@@ -58,7 +58,6 @@ export function mountEntities(root, session, { csv = true } = {}) {
       return;
     }
     // An endpoint elsewhere does not say how many entities it holds.
-    // An endpoint elsewhere does not say how many entities it holds.
     const total = session.engine.queryStats({ kind: "query", table, top: 1 }).total;
     if (rows.length === 0) {
       replace(box, el("p", { class: "hint" }, "No entities yet: fill in the editor and send an Insert."));

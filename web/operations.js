@@ -80,14 +80,25 @@ export function mountOperations(root, session, { batch = true } = {}) {
         const request = { ...stand, body: session.engine.draftBody(d) };
         // raw: the body went as written, so a comparison replays the body.
         const compared = session.profileCompare && !session.engine.remote ? { raw: true, profile: session.profileCompare.current().name } : {};
-        const resp = await session.engine.fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+        const remote = session.engine.remote ? { endpoint: session.engine.remote.endpoint } : undefined;
+        let resp;
+        try {
+          resp = await session.engine.fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+        } catch (err) {
+          // An endpoint elsewhere that did not answer: said as send says it.
+          const x = { operation: { kind: "insert", table, entity: d }, request, error: err.message, remote };
+          session.emit("exchange", x);
+          session.setStatus(`insert: ${err.message}`);
+          say(x);
+          return;
+        }
         const body = await resp.text();
         const x = {
           ...compared,
           operation: { kind: "insert", table, entity: d }, request,
           response: { status: resp.status, statusText: resp.statusText, headers: [...resp.headers.entries()], body },
           ...(resp.status < 300 ? {} : session.engine.readError(body)),
-          remote: session.engine.remote ? { endpoint: session.engine.remote.endpoint } : undefined,
+          remote,
         };
         session.emit("exchange", x);
         say(x, done.insert);

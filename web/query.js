@@ -65,8 +65,10 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   // placeholder suggests a filter made of the selected table's own data.
   async function placeholder() {
     let row = null;
-    if (session.table) {
-      const x = await send(session, { kind: "query", table: session.table, top: 1, level: "nometadata" });
+    const table = session.table;
+    if (table) {
+      const x = await send(session, { kind: "query", table, top: 1, level: "nometadata" });
+      if (table !== session.table) return; // another table's turn now
       if (x.response?.status === 200) row = session.engine.readEntities(x.response.body)[0] ?? null;
     }
     $("filter").placeholder = filterPlaceholder(session.engine, row);
@@ -164,7 +166,12 @@ export function mountQuery(root, session, { filter = "" } = {}) {
         x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the whole exchange")] : null) : null);
   }
 
+  // asked numbers the queries sent: an answer that arrives after a newer
+  // query or another table's selection is shown on the wire only (an
+  // endpoint elsewhere may answer late).
+  let asked = 0;
   async function run(continuation) {
+    const mine = ++asked;
     const table = session.table;
     if (!table) {
       replace($("query-summary"), "Select a table first.");
@@ -180,6 +187,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     performance.mark("tableplay:query");
     const x = await send(session, op);
     session.emit("exchange", x);
+    if (mine !== asked) return;
     replace($("query-exchange"), x.request && !x.request.error ? exchangeView(x) : null);
     rendering++;
     if (x.error || x.response.status !== 200) {
@@ -241,6 +249,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   });
   $("next-page").addEventListener("click", () => next && run(next));
   session.on("table-selected", ({ table }) => {
+    asked++;
     $("query-table").textContent = table ? `in ${table}` : "";
     next = null;
     current = null;

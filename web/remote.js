@@ -33,13 +33,22 @@ export async function reach(request, signal = AbortSignal.timeout(TIMEOUT)) {
       signal,
     });
   } catch (err) {
-    if (err?.name === "TimeoutError" || err?.name === "AbortError") return { error: `${origin} did not answer within ${TIMEOUT / 1000} s.` };
+    if (late(err)) return { error: `${origin} did not answer within ${TIMEOUT / 1000} s.` };
     return { error: unreachable(origin) };
   }
-  const body = await capped(res);
+  // The body comes after the headers, under the same time bound.
+  let body;
+  try {
+    body = await capped(res);
+  } catch (err) {
+    if (late(err)) return { error: `${origin} did not finish its answer within ${TIMEOUT / 1000} s.` };
+    return { error: `The answer from ${origin} broke off before its end.` };
+  }
   if (body === null) return { error: `${origin} sent an answer over ${MAX_ANSWER / 2 ** 20} MiB: the page stopped reading it.` };
   return { response: { status: res.status, statusText: res.statusText || "", headers: [...res.headers], body } };
 }
+
+const late = (err) => err?.name === "TimeoutError" || err?.name === "AbortError";
 
 // MAX_ANSWER bounds an answer's body: an endpoint elsewhere may send
 // anything (a page of 1,000 entities is a few MiB at most in practice).
@@ -90,7 +99,15 @@ export function remoteEngine(tableplay, link) {
       const read = tableplay.readExchange(request, response);
       return { request, response, code: read.code ?? "", message: read.message ?? "", requestBytes: read.requestBytes ?? 0, responseBytes: read.responseBytes ?? 0 };
     },
-    fetch: (url, init) => fetch(url, { ...init, mode: "cors", credentials: "omit", cache: "no-store", signal: AbortSignal.timeout(TIMEOUT) }),
+    // fetch sends a request as written (the page's "Send anyway") with
+    // run's bounds (time, answer size); it rejects with the reason when no
+    // answer came.
+    async fetch(url, init = {}) {
+      const { response, error } = await reach({ url, method: init.method ?? "GET", headers: init.headers ?? [], body: init.body ?? "" });
+      if (error) throw new Error(error);
+      const empty = [101, 103, 204, 205, 304].includes(response.status); // no body allowed
+      return new Response(empty ? null : response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    },
     codeFor: (operation, language) => link.codeFor(operation, language),
     // The filter is explained without the table's data (it is elsewhere).
     explainFilter: (text) => tableplay.explainFilter(text, ""),
@@ -155,10 +172,12 @@ export function watchChanges(engine, onChange, { select, onState = () => {} }) {
         const table = select();
         const tables = await same("tables", { kind: "listTables" });
         const entities = table ? await same("entities " + table, { kind: "query", table, top: 1000, level: "nometadata" }) : true;
-        if (!stopped && (!tables || !entities)) onChange({ tables: !tables, entities: !entities });
+        if (stopped) return; // the check outlived the watch: nothing of it is said
+        if (!tables || !entities) onChange({ tables: !tables, entities: !entities });
         wait = EVERY;
         onState("live");
       } catch {
+        if (stopped) return;
         wait = Math.min(wait * 2, SLOWEST);
         onState("slow");
       } finally {

@@ -8,7 +8,9 @@
 //
 // initTarget(root, {session, parts, persistence}) renders the picker into
 // root and returns {refresh}, which shows the profile the engine holds
-// (after a workspace or a saved account changed it).
+// (after a workspace or a saved account changed it). The session's
+// "target-changed" ({endpoint}, web/connect.js) disables it while another
+// endpoint answers.
 import { el, replace } from "./dom.js";
 
 export function initTarget(root, { session, parts, persistence }) {
@@ -30,6 +32,15 @@ export function initTarget(root, { session, parts, persistence }) {
     document.body.dataset.profile = p.name;
     return p;
   }
+
+  // While the page is connected to an endpoint elsewhere (web/connect.js),
+  // that endpoint answers as itself: the picker, which sets the engine in
+  // this tab, waits.
+  session.on("target-changed", ({ endpoint }) => {
+    select.disabled = Boolean(endpoint);
+    note.classList.remove("bad");
+    note.textContent = endpoint ? `Connected: ${endpoint} answers as itself; the picker applies to the engine in this tab after Disconnect.` : "";
+  });
 
   select.addEventListener("change", async () => {
     const before = engine.profile();

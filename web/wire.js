@@ -86,9 +86,11 @@ function compareControl(session, x) {
     button.disabled = true;
     replace(box, el("p", { class: "hint" }, "Comparing…"));
     try {
-      const view = await session.compare(x.operation, from.value);
+      const view = await session.compare(x.operation, from.value, x.remote);
       replace(box, view);
-      session.setStatus(`Compared with the engine: ${view.dataset.same === "true" ? "same answer" : "the answers differ"}.`);
+      // No data-same: not compared (the view says why).
+      const same = view.dataset.same;
+      session.setStatus(same === undefined ? "Not compared with the engine: the exchange says why." : `Compared with the engine: ${same === "true" ? "same answer" : "the answers differ"}.`);
     } finally {
       button.disabled = false;
     }
@@ -122,7 +124,12 @@ function profileCompareControl(x, compare, title) {
 
 function exchangeView(x, engine, target, session) {
   const title = `${x.operation.kind}${x.operation.table ? " · " + x.operation.table : ""}`;
-  const where = x.remote ? el("p", { class: "hint where" }, `Sent over the network to ${x.remote.endpoint}: the request as sent and the answer as received.`) : null;
+  // An error is either a request the engine would not build (never sent)
+  // or one that got no answer.
+  const sent = !x.error || (x.request && !x.request.error);
+  const where = x.remote ? el("p", { class: "hint where" }, !sent ? `Not sent to ${x.remote.endpoint}.`
+    : x.error ? `Sent over the network to ${x.remote.endpoint}: no answer came.`
+      : `Sent over the network to ${x.remote.endpoint}: the request as sent and the answer as received.`) : null;
   if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), where, el("p", { class: "card" }, x.error));
   const req = x.request;
   const request = [
@@ -185,12 +192,18 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
     view.focus({ preventScroll: true });
   }
 
+  // asked numbers the showings: an endpoint elsewhere may answer an older
+  // one after a newer one, whose entity then stays shown.
+  let asked = 0;
   async function showLevels() {
     if (!loaded || !levels) return;
+    const mine = ++asked;
+    const { table, draft } = loaded;
     const cols = [];
     for (const level of ["nometadata", "minimalmetadata", "fullmetadata"]) {
-      const x = await send(session, { kind: "get", table: loaded.table, entity: { ...loaded.draft, properties: [] }, level });
-      const body = x.response?.status === 200 ? indent(x.response.body) : `HTTP ${x.response?.status}`;
+      const x = await send(session, { kind: "get", table, entity: { ...draft, properties: [] }, level });
+      if (mine !== asked) return;
+      const body = x.response?.status === 200 ? indent(x.response.body) : x.error ?? `HTTP ${x.response?.status}`;
       cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, "aria-label": `The entity at ${level}` }, body)));
     }
     replace($("levels"), cols);

@@ -11,12 +11,14 @@
 // The workspace also says which profile the account answers as
 // (docs/profiles.md): a link made on Cosmos opens on Cosmos.
 //
-// initWorkspace({session, parts, persistence, target}) wires the Share link button
+// initWorkspace({session, parts, persistence, target, beforeOpen}) wires the Share link button
 // and the shared-session banner and returns {open, capture, apply} (capture
 // and apply also lend the workbench to a lesson: web/lessons/borrow.js).
+// beforeOpen() runs before a link's workspace is put into the page (the
+// full page ends a connection to an endpoint elsewhere: web/connect.js).
 import { encode, decode, MAX_FRAGMENT } from "./sharelink.js";
 
-export function initWorkspace({ session, parts, persistence, target = null }) {
+export function initWorkspace({ session, parts, persistence, target = null, beforeOpen = async () => {} }) {
   const $ = (id) => document.getElementById(id);
   const engine = session.engine;
   const note = (text) => {
@@ -97,6 +99,7 @@ export function initWorkspace({ session, parts, persistence, target = null }) {
       note(e instanceof RangeError ? `This link was not opened: ${e.message}.` : "This link's workspace could not be read.");
       return false;
     }
+    await beforeOpen();
     persistence.pause();
     try {
       await apply(w);

@@ -38,8 +38,10 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
     } else {
       for (const id of ANSWERS) document.getElementById(id)?.replaceChildren();
     }
+    // place.profile: the implementation the lesson's step answered as (a
+    // recording has none: the page's own stays).
     await workspace.apply({
-      workspace: 1, account: place.account, table: place.table,
+      workspace: 1, profile: place.profile, account: place.account, table: place.table,
       query: { filter: place.filter, select: place.select, top: place.top },
       batch: [], level: kept.workspace.level,
     });

@@ -333,7 +333,9 @@ class LessonView {
   // left it (or as the step begins, before a run), its table and query.
   tryIt() {
     if (!this.result || this.result.error) this.engine.resetLesson(this.lesson.id, this.step - 1);
-    const place = { ...tryPlace(this.lesson, this.step), lesson: this.lesson.title, account: this.engine.snapshot() };
+    // The workbench answers as the step's implementation did (targetLine).
+    const s = this.lesson.steps[this.step - 1];
+    const place = { ...tryPlace(this.lesson, this.step), lesson: this.lesson.title, account: this.engine.snapshot(), profile: s?.profile || this.engine.profile().name };
     if (this.present) this.navigate(this.lesson.id, this.step, false);
     this.options.tryIt(place);
   }
@@ -346,7 +348,7 @@ class LessonView {
 // first), onExchange(x) with each step's exchange, onChange() after the
 // lesson's account changed, steps ({first, last}: show only these steps, with
 // a link made by lessonURL(id, step) to the whole lesson), tryIt(place) to lend the page's workbench to the
-// lesson ({account, table, filter, select, top, lesson}), onLeave() when
+// lesson ({account, table, filter, select, top, lesson, profile}), onLeave() when
 // a lesson is closed, and record() to start "Make a lesson from this".
 export function mountLessons(root, options = {}) {
   return new LessonView(root, options);
