@@ -205,6 +205,9 @@ test("a room link connects with its SAS, and neither the SAS nor a key lands in 
   await connect(page, { key: WELL_KNOWN_KEY });
   assert.equal(await page.getByLabel("Account key").inputValue(), "");
   await page.getByRole("button", { name: "Share link" }).click();
+  // The link is made asynchronously: read it once it is there, so the check
+  // below looks at a real link, not an empty field.
+  await page.waitForFunction(() => document.getElementById("share-link")?.value.includes("#w="));
   const share = await page.locator("#share-link").inputValue();
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export" }).click();
@@ -368,6 +371,7 @@ test("a workspace link opened while connected disconnects first and shows the li
   await page.getByLabel("New table name").fill("Linked");
   await page.getByRole("button", { name: "Create", exact: true }).click();
   await page.getByRole("button", { name: "Share link" }).click();
+  await page.waitForFunction(() => document.getElementById("share-link")?.value.includes("#w="));
   const link = await page.locator("#share-link").inputValue();
   await page.getByRole("button", { name: "Reset" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Reset" }).click();
