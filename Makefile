@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: perf-bins azurite record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -153,17 +153,24 @@ wasm-core:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 ./...
 
+## perf-bins: the server and the driver perf and scale run.
+perf-bins:
+	$(GO) build -o bin/tableplay-api ./cmd/tableplay
+	$(GO) build -o bin/perf ./cmd/perf
+
+## azurite: the Azurite pinned in cmd/perf/azurite, installed on first use
+## (perf and scale with Azurite beside, record-azurite).
+azurite:
+	@if [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
+		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+
 ## perf: tableplay serve driven by the Go SDK, phase by phase: throughput,
 ## p50/p99 and server CPU per operation (not part of make test). PERF_VS=azurite
 ## runs Azurite side by side (installed here from cmd/perf/azurite, pinned);
 ## PERF_FLAGS passes -n, -c, -runs, -phases, -profile (see go run ./cmd/perf -h)
 PERF_VS ?=
 PERF_FLAGS ?=
-perf:
-	$(GO) build -o bin/tableplay-api ./cmd/tableplay
-	$(GO) build -o bin/perf ./cmd/perf
-	@if [ "$(PERF_VS)" = azurite ] && [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
-		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+perf: perf-bins $(if $(filter azurite,$(PERF_VS)),azurite)
 	./bin/perf -server bin/tableplay-api $(if $(PERF_VS),-vs $(PERF_VS)) $(PERF_FLAGS)
 
 ## scale: tableplay serve loaded with SCALE_N entities (comma-separated:
@@ -173,20 +180,14 @@ perf:
 ## free). SCALE_VS=azurite loads Azurite in memory side by side (as perf).
 SCALE_N ?= 100k,300k,1M
 SCALE_VS ?=
-scale:
-	$(GO) build -o bin/tableplay-api ./cmd/tableplay
-	$(GO) build -o bin/perf ./cmd/perf
-	@if [ "$(SCALE_VS)" = azurite ] && [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
-		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+scale: perf-bins $(if $(filter azurite,$(SCALE_VS)),azurite)
 	./bin/perf -server bin/tableplay-api -scale $(SCALE_N) $(if $(SCALE_VS),-vs $(SCALE_VS))
 
 ## record-azurite: rewrite core/rest/testdata/azurite, Azurite 3.37's answers
 ## (pinned in cmd/perf/azurite, installed on first use) to the requests of the
 ## transcripts the azurite-3.37 profile replays; not part of make test, which
 ## replays the recordings without Azurite
-record-azurite:
-	@if [ ! -d cmd/perf/azurite/node_modules/azurite ]; then \
-		cd cmd/perf/azurite && npm ci --no-audit --no-fund; fi
+record-azurite: azurite
 	$(GO) test -count=1 -run '^TestRecordAzurite$$' ./core/rest \
 		-record-azurite $(CURDIR)/cmd/perf/azurite/node_modules/azurite/dist/src/table/main.js
 
