@@ -17,8 +17,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -40,6 +42,7 @@ type config struct {
 	profile   string          // directory for in-process profiles
 	profileHz int             // their CPU sampling rate
 	scale     []int           // entity counts of the scale benchmark; nil: the phases
+	mixed     time.Duration   // the scale benchmark's mixed phase; 0: none
 }
 
 func run() error {
@@ -55,6 +58,13 @@ func run() error {
 	flag.StringVar(&cfg.profile, "profile", "", "serve tableplay from a child process that writes DIR/<phase>.cpu and DIR/<phase>.allocs")
 	flag.IntVar(&cfg.profileHz, "profile-hz", 100, "CPU samples per second for -profile; a machine delivers only so many (about 250 a second on this project's VM), beyond which pprof's times shrink while its percentages stay right")
 	scale := flag.String("scale", "", "instead of the phases, load this many entities (comma-separated: 100k,300k,1M) in memory and with --data, and print memory, disk and restart figures")
+	cfg.mixed = 5 * time.Minute
+	flag.Func("scale-mixed", "with -scale, after loading tableplay in memory and Azurite: this long of "+strconv.Itoa(mixClients)+
+		" clients' random point reads, merges and partition queries (default 5m; 0: none)", func(s string) error {
+		var err error
+		cfg.mixed, err = parseMixed(s)
+		return err
+	})
 	serveProfiled := flag.String("serve-profile", "", "(the child process of -profile)")
 	flag.Parse()
 	if *serveProfiled != "" {

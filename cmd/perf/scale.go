@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tableplay/tableplay/core/odata"
@@ -203,13 +205,18 @@ func scaleEntity(pk, rk string, i int) []byte {
 // scalePartition is partition p's key.
 func scalePartition(p int) string { return fmt.Sprintf("part%05d", p) }
 
-// scaleClient is a table client of the account at endpoint.
-func scaleClient(endpoint, table string) (*aztables.Client, *aztables.ServiceClient, func(), error) {
+// idleLimit closes the client's idle connections before Node's
+// keepAliveTimeout (5 s in Azurite) could close them under a new request.
+const idleLimit = 4 * time.Second
+
+// scaleClient is a table client of the account at endpoint, for up to
+// conns clients at once.
+func scaleClient(endpoint, table string, conns int) (*aztables.Client, *aztables.ServiceClient, func(), error) {
 	cred, err := aztables.NewSharedKeyCredential(rest.WellKnownAccount, rest.WellKnownKey)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConns: scaleLoaders + 2, MaxIdleConnsPerHost: scaleLoaders + 2}}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConns: conns + 2, MaxIdleConnsPerHost: conns + 2, IdleConnTimeout: idleLimit}}
 	svc, err := aztables.NewServiceClientWithSharedKey(endpoint, cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
 		Transport: hc,
 		Retry:     policy.RetryOptions{MaxRetries: -1},
@@ -220,19 +227,25 @@ func scaleClient(endpoint, table string) (*aztables.Client, *aztables.ServiceCli
 	return svc.NewClient(table), svc, hc.CloseIdleConnections, nil
 }
 
+// loaded is what loadScale did.
+type loaded struct {
+	took   time.Duration
+	size   int64 // the entities' size by the service's formula
+	resets int   // batches whose connection was reset, each read back (see submitChecked)
+}
+
 // loadScale creates the table "scale" and inserts n entities in batches
-// of scaleBatch from scaleLoaders clients, and returns how long that took
-// and the entities' size by the service's formula.
-func loadScale(ctx context.Context, endpoint string, n int) (time.Duration, int64, error) {
-	c, svc, done, err := scaleClient(endpoint, "scale")
+// of scaleBatch from scaleLoaders clients.
+func loadScale(ctx context.Context, endpoint string, n int) (loaded, error) {
+	c, svc, done, err := scaleClient(endpoint, "scale", scaleLoaders)
 	if err != nil {
-		return 0, 0, err
+		return loaded{}, err
 	}
 	defer done()
 	if _, err := svc.CreateTable(ctx, "scale", nil); err != nil {
-		return 0, 0, err
+		return loaded{}, err
 	}
-	var logical atomic.Int64
+	var logical, resets atomic.Int64
 	batches := n / scaleBatch
 	perPartition := scaleRows / scaleBatch
 	next := make(chan int, scaleLoaders)
@@ -257,9 +270,15 @@ func loadScale(ctx context.Context, endpoint string, n int) (time.Duration, int6
 					logical.Add(int64(e.Size()))
 					actions[r] = aztables.TransactionAction{ActionType: aztables.TransactionTypeAdd, Entity: body}
 				}
-				bctx, cancel := context.WithTimeout(ctx, opLimit)
-				_, err := c.SubmitTransaction(bctx, actions, nil)
-				cancel()
+				r, err := submitChecked(ctx, func(ctx context.Context) error {
+					bctx, cancel := context.WithTimeout(ctx, opLimit)
+					defer cancel()
+					_, err := c.SubmitTransaction(bctx, actions, nil)
+					return err
+				}, func(ctx context.Context) (int, error) {
+					return batchLanded(ctx, c, pk, b%perPartition*scaleBatch, b*scaleBatch)
+				}, scaleBatch)
+				resets.Add(int64(r))
 				if err != nil {
 					errs <- fmt.Errorf("batch %d: %w", b, err)
 					return
@@ -281,13 +300,43 @@ feed:
 	if ferr == nil && len(errs) > 0 {
 		ferr = <-errs
 	}
-	return time.Since(begin), logical.Load(), ferr
+	return loaded{took: time.Since(begin), size: logical.Load(), resets: int(resets.Load())}, ferr
+}
+
+// batchLanded counts the entities of a batch (rows first… of partition pk,
+// entities i… of scaleEntity) stored with the name they were sent with.
+func batchLanded(ctx context.Context, c *aztables.Client, pk string, first, i int) (int, error) {
+	qctx, cancel := context.WithTimeout(ctx, opLimit)
+	defer cancel()
+	filter := "PartitionKey eq '" + pk + "' and RowKey ge '" + rowKey(first) + "' and RowKey lt '" + rowKey(first+scaleBatch) + "'"
+	p := c.NewListEntitiesPager(&aztables.ListEntitiesOptions{Filter: to.Ptr(filter), Select: to.Ptr("RowKey,Name")})
+	n := 0
+	for pages := 0; p.More() && pages <= scaleBatch; pages++ {
+		page, err := p.NextPage(qctx)
+		if err != nil {
+			return 0, err
+		}
+		for _, raw := range page.Entities {
+			var e struct{ RowKey, Name string }
+			if err := json.Unmarshal(raw, &e); err != nil {
+				return 0, err
+			}
+			row, err := strconv.Atoi(e.RowKey)
+			if err != nil || row < first || row >= first+scaleBatch {
+				return 0, fmt.Errorf("read back %s/%s, not of the batch", pk, e.RowKey)
+			}
+			if e.Name == "Cust "+strconv.Itoa(i+row-first) {
+				n++
+			}
+		}
+	}
+	return n, nil
 }
 
 // checkLast reads the last entity loaded: the account came back whole to
 // its end.
 func checkLast(ctx context.Context, endpoint string, n int) error {
-	c, _, done, err := scaleClient(endpoint, "scale")
+	c, _, done, err := scaleClient(endpoint, "scale", 1)
 	if err != nil {
 		return err
 	}
@@ -303,9 +352,8 @@ func checkLast(ctx context.Context, endpoint string, n int) error {
 // peak every 20 ms until the process is gone; the channel gets the last
 // peak read.
 func samplePeak(pid int) (chan int64, error) {
-	clear := "/proc/" + strconv.Itoa(pid) + "/clear_refs"
-	if err := os.WriteFile(clear, []byte("5"), 0); err != nil {
-		return nil, fmt.Errorf("reset the peak RSS: %w", err)
+	if err := resetPeak(pid); err != nil {
+		return nil, err
 	}
 	m, err := readMemory(pid)
 	if err != nil {
@@ -324,6 +372,14 @@ func samplePeak(pid int) (chan int64, error) {
 		out <- peak
 	}()
 	return out, nil
+}
+
+// resetPeak sets the process's peak RSS (VmHWM) to its RSS now.
+func resetPeak(pid int) error {
+	if err := os.WriteFile("/proc/"+strconv.Itoa(pid)+"/clear_refs", []byte("5"), 0); err != nil {
+		return fmt.Errorf("reset the peak RSS: %w", err)
+	}
+	return nil
 }
 
 // dirSize is the bytes of the files in dir.
@@ -350,6 +406,8 @@ type scaleRow struct {
 	size   int64  // the entities' size by the service's formula
 	after  memory // after loading (peak: the whole load, compactions included)
 	heap   int64  // live heap after loading; -1 unknown
+	resets int    // batches of the load met by a reset connection
+	mixed  *mixResult
 	// Durable runs only:
 	disk        int64         // data directory after loading and a clean stop
 	stop        time.Duration // SIGTERM to exit
@@ -363,7 +421,7 @@ type scaleRow struct {
 // scaleRun loads n entities into tableplay (memory and --data) and, when
 // asked, Azurite, printing each row as it is measured.
 func scaleRun(ctx context.Context, cfg config, n int, w io.Writer) error {
-	mem, err := scaleTableplay(ctx, cfg.server, n, "")
+	mem, err := scaleTableplay(ctx, cfg.server, n, "", cfg.mixed)
 	if err != nil {
 		return fmt.Errorf("in memory: %w", err)
 	}
@@ -373,13 +431,13 @@ func scaleRun(ctx context.Context, cfg config, n int, w io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	dur, err := scaleTableplay(ctx, cfg.server, n, dir)
+	dur, err := scaleTableplay(ctx, cfg.server, n, dir, 0)
 	if err != nil {
 		return fmt.Errorf("--data: %w", err)
 	}
 	printScale(w, dur)
 	if cfg.vs == "azurite" {
-		az, err := scaleAzurite(ctx, cfg.azurite, n)
+		az, err := scaleAzurite(ctx, cfg.azurite, n, cfg.mixed, w)
 		if err != nil {
 			return fmt.Errorf("azurite: %w", err)
 		}
@@ -388,9 +446,10 @@ func scaleRun(ctx context.Context, cfg config, n int, w io.Writer) error {
 	return nil
 }
 
-// scaleTableplay measures one tableplay: in memory when dir is "", else
-// durable in dir, stopped cleanly and restarted.
-func scaleTableplay(ctx context.Context, bin string, n int, dir string) (scaleRow, error) {
+// scaleTableplay measures one tableplay: in memory when dir is "" (then
+// with a mixed phase of that long after the load, unless 0), else durable
+// in dir, stopped cleanly and restarted.
+func scaleTableplay(ctx context.Context, bin string, n int, dir string, mixed time.Duration) (scaleRow, error) {
 	row := scaleRow{server: "tableplay in memory", n: n, heap: -1, restartHeap: -1}
 	args := []string{"--in-memory"}
 	if dir != "" {
@@ -401,11 +460,23 @@ func scaleTableplay(ctx context.Context, bin string, n int, dir string) (scaleRo
 		return row, err
 	}
 	defer s.stop()
-	if row.load, row.size, err = loadScale(ctx, s.endpoint, n); err != nil {
+	l, err := loadScale(ctx, s.endpoint, n)
+	if err != nil {
 		return row, err
 	}
+	row.load, row.size, row.resets = l.took, l.size, l.resets
 	if err := s.measure(&row.after, &row.heap); err != nil {
 		return row, err
+	}
+	if dir == "" && mixed > 0 {
+		m, err := mixedPhase(ctx, s.server, n, mixed)
+		if err != nil {
+			return row, err
+		}
+		if err := s.measure(&m.after, &m.heap); err != nil {
+			return row, err
+		}
+		row.mixed = &m
 	}
 	var sampled chan int64
 	if dir != "" {
@@ -455,14 +526,19 @@ func (s *scaleServer) measure(m *memory, heap *int64) error {
 	return err
 }
 
-func scaleAzurite(ctx context.Context, script string, n int) (scaleRow, error) {
+// scaleAzurite measures Azurite in memory, then a mixed phase of that long
+// unless 0; it first prints how Azurite runs to w.
+func scaleAzurite(ctx context.Context, script string, n int, mixed time.Duration, w io.Writer) (scaleRow, error) {
 	row := scaleRow{server: "azurite in memory", n: n, heap: -1, restartHeap: -1}
 	s, err := startAzurite(ctx, script)
 	if err != nil {
 		return row, err
 	}
 	defer s.stop()
-	if row.load, row.size, err = loadScale(ctx, s.endpoint, n); err != nil {
+	fmt.Fprintln(w, azuriteSetup(ctx, script))
+	l, err := loadScale(ctx, s.endpoint, n)
+	row.load, row.size, row.resets = l.took, l.size, l.resets
+	if err != nil {
 		// Say whether Azurite died, and with how much memory if not.
 		time.Sleep(time.Second)
 		if how := s.exit(); how != "" {
@@ -473,8 +549,53 @@ func scaleAzurite(ctx context.Context, script string, n int) (scaleRow, error) {
 		}
 		return row, err
 	}
-	row.after, err = readMemory(s.pid)
+	if row.after, err = readMemory(s.pid); err != nil || mixed == 0 {
+		return row, err
+	}
+	m, err := mixedPhase(ctx, s, n, mixed)
+	if err != nil {
+		return row, err
+	}
+	m.after, err = readMemory(s.pid)
+	row.mixed = &m
 	return row, err
+}
+
+// mixedPhase resets s's peak RSS and runs the mixed phase on it.
+func mixedPhase(ctx context.Context, s *server, n int, d time.Duration) (mixResult, error) {
+	if err := resetPeak(s.pid); err != nil {
+		return mixResult{}, err
+	}
+	m, err := runMixed(ctx, s.endpoint, n, d, uint64(n))
+	if err != nil {
+		return m, fmt.Errorf("%s: %w", s.name, err)
+	}
+	return m, nil
+}
+
+// azuriteSetup says how Azurite runs here: its version, Node's, the V8
+// heap limit (NODE_OPTIONS passes through to it) and its flags.
+func azuriteSetup(ctx context.Context, script string) string {
+	version := "?"
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(script), "..", "..", "..", "package.json")); err == nil {
+		var p struct{ Version string }
+		if json.Unmarshal(b, &p) == nil {
+			version = p.Version
+		}
+	}
+	limit := "?"
+	out, err := exec.CommandContext(ctx, "node", "-p", "process.version + ' ' + require('v8').getHeapStatistics().heap_size_limit").Output()
+	if f := strings.Fields(string(out)); err == nil && len(f) == 2 {
+		if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+			limit = f[0] + ", V8 heap limit " + mb(n)
+		}
+	}
+	opts := os.Getenv("NODE_OPTIONS")
+	if opts == "" {
+		opts = "unset"
+	}
+	return fmt.Sprintf("azurite %s (node %s, NODE_OPTIONS %s): %s; keep-alive timeout its default 5 s, the client closing idle connections after %s",
+		version, limit, opts, strings.Join(azuriteFlags, " "), idleLimit)
 }
 
 func mb(n int64) string {
@@ -504,4 +625,10 @@ func printScale(w io.Writer, r scaleRow) {
 			mb(r.restarted.peak), mb(r.restartHeap))
 	}
 	fmt.Fprintln(w)
+	if r.resets > 0 {
+		fmt.Fprintf(w, "  %d batches of the load met a reset connection: each was read back, and sent again only if none of it was stored\n", r.resets)
+	}
+	if r.mixed != nil {
+		printMixed(w, *r.mixed)
+	}
 }

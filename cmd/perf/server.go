@@ -90,6 +90,10 @@ func startAnnouncing(ctx context.Context, bin string, args ...string) (*server, 
 	}
 }
 
+// azuriteFlags are Azurite's options besides its address.
+var azuriteFlags = []string{"--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--silent", "--disableTelemetry",
+	"--disableProductStyleUrl"}
+
 // startAzurite runs Azurite's table service in memory on a free loopback port.
 // --loose and --skipApiVersionCheck let the SDK's headers and version in.
 // It runs in a scratch folder, in case it writes anything there.
@@ -109,9 +113,8 @@ func startAzurite(ctx context.Context, script string) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, "node", script, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port),
-		"--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--silent", "--disableTelemetry",
-		"--disableProductStyleUrl")
+	args := append([]string{script, "--tableHost", "127.0.0.1", "--tablePort", strconv.Itoa(port)}, azuriteFlags...)
+	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = work
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
