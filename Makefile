@@ -178,10 +178,13 @@ perf: perf-bins $(if $(filter azurite,$(PERF_VS)),azurite)
 ## --data: load rate, RSS, peak, live heap, bytes per entity, data directory,
 ## restart time and memory after it (not part of make test; 1M needs ~10 GB
 ## free). SCALE_VS=azurite loads Azurite in memory side by side (as perf).
+## After each in-memory load, SCALE_MIXED (0: none) of 16 clients' random
+## point reads, merges and partition queries: ops/s, p50/p99, memory after.
 SCALE_N ?= 100k,300k,1M
 SCALE_VS ?=
+SCALE_MIXED ?= 5m
 scale: perf-bins $(if $(filter azurite,$(SCALE_VS)),azurite)
-	./bin/perf -server bin/tableplay-api -scale $(SCALE_N) $(if $(SCALE_VS),-vs $(SCALE_VS))
+	./bin/perf -server bin/tableplay-api -scale $(SCALE_N) -scale-mixed $(SCALE_MIXED) $(if $(SCALE_VS),-vs $(SCALE_VS))
 
 ## record-azurite: rewrite core/rest/testdata/azurite, Azurite 3.37's answers
 ## (pinned in cmd/perf/azurite, installed on first use) to the requests of the
