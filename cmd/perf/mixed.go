@@ -195,7 +195,7 @@ func runMixed(ctx context.Context, endpoint string, n int, d time.Duration, seed
 					octx, ocancel := context.WithTimeout(ctx, opLimit)
 					defer ocancel()
 					return mixDo(octx, c, op, cl, seq, &s.rows)
-				})
+				}, func(err error) { logReset(begin, fmt.Sprintf("mixed %s", op.kind), err) })
 				s.resets += resets
 				if err != nil {
 					once.Do(func() {
@@ -264,7 +264,7 @@ func mixTitle(d time.Duration) string {
 
 // printMixed prints a mixed phase's line, under its server's row.
 func printMixed(w io.Writer, r mixResult) {
-	fmt.Fprintf(w, "  mixed %s: %d ops (%d reads, %d merges, %d queries of %d rows in all), %.0f ops/s, p50 %s ms, p99 %s ms (read %s, merge %s, query %s); "+
+	fmt.Fprintf(w, "  mixed %s: %d ops (%d reads, %d merges, %d queries of %d rows in all), %.0f ops/s, p50 %s ms, p99 %s ms (read %s, merge %s, query %s ms); "+
 		"RSS %s, peak %s, live %s; resets %d; ops/s per %s:",
 		r.elapsed.Round(time.Second), r.total(), r.ops[mixRead], r.ops[mixMerge], r.ops[mixQuery], r.rows,
 		float64(r.total())/r.elapsed.Seconds(), ms(r.p50), ms(r.p99), ms(r.kindP99[mixRead]), ms(r.kindP99[mixMerge]), ms(r.kindP99[mixQuery]),

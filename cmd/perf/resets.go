@@ -31,13 +31,17 @@ func isReset(ctx context.Context, err error) bool {
 
 // retryResets runs op, again while its connection is reset, up to
 // resetAttempts times; op must be safe to repeat (a read, a query, a merge
-// of the same values). It returns how many resets it met.
-func retryResets(ctx context.Context, op func(context.Context) error) (int, error) {
+// of the same values). It returns how many resets it met, each told to
+// onReset unless nil.
+func retryResets(ctx context.Context, op func(context.Context) error, onReset func(error)) (int, error) {
 	resets := 0
 	for {
 		err := op(ctx)
 		if !isReset(ctx, err) {
 			return resets, err
+		}
+		if onReset != nil {
+			onReset(err)
 		}
 		if resets++; resets == resetAttempts {
 			return resets, fmt.Errorf("%d resets in a row: %w", resets, err)
@@ -52,14 +56,18 @@ func retryResets(ctx context.Context, op func(context.Context) error) (int, erro
 // None: it is sent again; should that be refused (the first one landed
 // meanwhile: EntityAlreadyExists), it is read back once more rather than
 // counted blindly. Any other count is an error, as is a reset too many.
-func submitChecked(ctx context.Context, submit func(context.Context) error, landed func(context.Context) (int, error), want int) (int, error) {
+// Each reset is told to onReset unless nil.
+func submitChecked(ctx context.Context, submit func(context.Context) error, landed func(context.Context) (int, error), want int, onReset func(error)) (int, error) {
 	err := submit(ctx)
 	resets := 0
 	for isReset(ctx, err) {
+		if onReset != nil {
+			onReset(err)
+		}
 		if resets++; resets == resetAttempts {
 			return resets, fmt.Errorf("%d resets in a row: %w", resets, err)
 		}
-		n, lerr := readBack(ctx, landed)
+		n, lerr := readBack(ctx, landed, onReset)
 		switch {
 		case lerr != nil:
 			return resets, fmt.Errorf("%w; reading the batch back: %v", err, lerr)
@@ -70,7 +78,7 @@ func submitChecked(ctx context.Context, submit func(context.Context) error, land
 		}
 		err = submit(ctx)
 		if err != nil && !isReset(ctx, err) {
-			if n, lerr := readBack(ctx, landed); lerr == nil && n == want {
+			if n, lerr := readBack(ctx, landed, onReset); lerr == nil && n == want {
 				return resets, nil
 			}
 			return resets, fmt.Errorf("sent again after a reset: %w", err)
@@ -80,12 +88,12 @@ func submitChecked(ctx context.Context, submit func(context.Context) error, land
 }
 
 // readBack is landed, itself sent again after a reset.
-func readBack(ctx context.Context, landed func(context.Context) (int, error)) (int, error) {
+func readBack(ctx context.Context, landed func(context.Context) (int, error), onReset func(error)) (int, error) {
 	var n int
 	_, err := retryResets(ctx, func(ctx context.Context) error {
 		var err error
 		n, err = landed(ctx)
 		return err
-	})
+	}, onReset)
 	return n, err
 }

@@ -80,7 +80,7 @@ func TestSubmitChecked(t *testing.T) {
 		}, func(context.Context) (int, error) {
 			read++
 			return c.landed[read-1], nil
-		}, 100)
+		}, 100, nil)
 		if (err == nil) != c.ok || sent != c.sent || resets != c.resets || read != len(c.landed) {
 			t.Errorf("%s: err %v, sent %d, resets %d, read back %d", c.name, err, sent, resets, read)
 		}

@@ -277,7 +277,7 @@ func loadScale(ctx context.Context, endpoint string, n int) (loaded, error) {
 					return err
 				}, func(ctx context.Context) (int, error) {
 					return batchLanded(ctx, c, pk, b%perPartition*scaleBatch, b*scaleBatch)
-				}, scaleBatch)
+				}, scaleBatch, func(err error) { logReset(begin, fmt.Sprintf("batch %d", b), err) })
 				resets.Add(int64(r))
 				if err != nil {
 					errs <- fmt.Errorf("batch %d: %w", b, err)
@@ -301,6 +301,12 @@ feed:
 		ferr = <-errs
 	}
 	return loaded{took: time.Since(begin), size: logical.Load(), resets: int(resets.Load())}, ferr
+}
+
+// logReset tells of a connection reset under an operation, begin being
+// when its phase began.
+func logReset(begin time.Time, what string, err error) {
+	fmt.Fprintf(os.Stderr, "perf: %.1fs: %s: %v; sent again or read back\n", time.Since(begin).Seconds(), what, err)
 }
 
 // batchLanded counts the entities of a batch (rows first… of partition pk,
