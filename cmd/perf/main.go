@@ -92,7 +92,7 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		printScaleHeader(os.Stdout)
+		printScaleHeader(os.Stdout, cfg.mixed)
 		for _, n := range sizes {
 			if err := scaleRun(ctx, cfg, n, os.Stdout); err != nil {
 				return err

@@ -611,8 +611,12 @@ func mb(n int64) string {
 	return fmt.Sprintf("%.0f MB", float64(n)/1e6)
 }
 
-// printScaleHeader prints the table's head and what its columns mean.
-func printScaleHeader(w io.Writer) {
+// printScaleHeader prints the table's head and what its columns mean, and
+// what the mixed phase of d does unless d is 0.
+func printScaleHeader(w io.Writer, d time.Duration) {
+	if d > 0 {
+		fmt.Fprintln(w, mixTitle(d))
+	}
 	fmt.Fprintln(w, "RSS and peak (VmRSS, VmHWM) after loading; live: the heap after a collection; B/ent: RSS per entity;")
 	fmt.Fprintln(w, "logical: the entities' size by the service's formula; disk: the data directory after a clean stop;")
 	fmt.Fprintln(w, "stop: SIGTERM to exit; restart: exec to listening with the account loaded (cpu: the server's CPU time until then);")
