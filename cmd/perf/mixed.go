@@ -121,8 +121,10 @@ type mixResult struct {
 	perBin       []float64 // ops/s in each whole interval
 	width        time.Duration
 	rows, resets int
-	after        memory // peak: over the phase
-	heap         int64  // live heap after it; -1 unknown
+	serverCPU    time.Duration // the server's CPU time over the phase
+	clientCPU    time.Duration // this process's (the SDK's clients')
+	after        memory        // peak: over the phase
+	heap         int64         // live heap after it; -1 unknown
 }
 
 func (r mixResult) total() int {
@@ -262,12 +264,21 @@ func mixTitle(d time.Duration) string {
 		mixClients, d, mixReads, mixMerges, mixQueries, mixQueryMin, scaleRows, mixBin(d))
 }
 
+// perOp is d per operation in µs, "-" when unknown.
+func perOp(d time.Duration, ops int) string {
+	if d <= 0 || ops == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", float64(d.Microseconds())/float64(ops))
+}
+
 // printMixed prints a mixed phase's line, under its server's row.
 func printMixed(w io.Writer, r mixResult) {
 	fmt.Fprintf(w, "  mixed %s: %d ops (%d reads, %d merges, %d queries of %d rows in all), %.0f ops/s, p50 %s ms, p99 %s ms (read %s, merge %s, query %s ms); "+
-		"RSS %s, peak %s, live %s; resets %d; ops/s per %s:",
+		"CPU µs/op: server %s, client %s; RSS %s, peak %s, live %s; resets %d; ops/s per %s:",
 		r.elapsed.Round(time.Second), r.total(), r.ops[mixRead], r.ops[mixMerge], r.ops[mixQuery], r.rows,
 		float64(r.total())/r.elapsed.Seconds(), ms(r.p50), ms(r.p99), ms(r.kindP99[mixRead]), ms(r.kindP99[mixMerge]), ms(r.kindP99[mixQuery]),
+		perOp(r.serverCPU, r.total()), perOp(r.clientCPU, r.total()),
 		mb(r.after.rss), mb(r.after.peak), mb(r.heap), r.resets, r.width)
 	for _, v := range r.perBin {
 		fmt.Fprintf(w, " %.0f", v)

@@ -567,16 +567,31 @@ func scaleAzurite(ctx context.Context, script string, n int, mixed time.Duration
 	return row, err
 }
 
-// mixedPhase resets s's peak RSS and runs the mixed phase on it.
+// mixedPhase resets s's peak RSS and runs the mixed phase on it, reading
+// the server's and this process's CPU time around it.
 func mixedPhase(ctx context.Context, s *server, n int, d time.Duration) (mixResult, error) {
 	if err := resetPeak(s.pid); err != nil {
+		return mixResult{}, err
+	}
+	server, err := readUsage(s.pid)
+	if err != nil {
+		return mixResult{}, err
+	}
+	client, err := readUsage(os.Getpid())
+	if err != nil {
 		return mixResult{}, err
 	}
 	m, err := runMixed(ctx, s.endpoint, n, d, uint64(n))
 	if err != nil {
 		return m, fmt.Errorf("%s: %w", s.name, err)
 	}
-	return m, nil
+	server2, err := readUsage(s.pid)
+	if err != nil {
+		return m, err
+	}
+	client2, err := readUsage(os.Getpid())
+	m.serverCPU, m.clientCPU = server2.cpu-server.cpu, client2.cpu-client.cpu
+	return m, err
 }
 
 // azuriteSetup says how Azurite runs here: its version, Node's, the V8
