@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"syscall"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -25,8 +26,11 @@ func isReset(ctx context.Context, err error) bool {
 	if err == nil || ctx.Err() != nil || errors.As(err, &re) {
 		return false
 	}
+	// net/http does not export the error it returns for a request written
+	// on a connection the server had closed: its text is all there is.
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		strings.Contains(err.Error(), "http: server closed idle connection")
 }
 
 // retryResets runs op, again while its connection is reset, up to

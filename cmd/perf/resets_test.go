@@ -32,7 +32,8 @@ func conflict() error {
 // other errors and a cancelled context are not.
 func TestIsReset(t *testing.T) {
 	ctx := context.Background()
-	for _, err := range []error{resetErr, io.EOF, &url.Error{Op: "Post", Err: io.ErrUnexpectedEOF}, syscall.EPIPE} {
+	for _, err := range []error{resetErr, io.EOF, &url.Error{Op: "Post", Err: io.ErrUnexpectedEOF}, syscall.EPIPE,
+		&url.Error{Op: "Post", Err: errors.New("http: server closed idle connection")}} {
 		if !isReset(ctx, err) {
 			t.Errorf("%v is not a reset", err)
 		}
