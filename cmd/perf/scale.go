@@ -276,7 +276,11 @@ func loadScale(ctx context.Context, endpoint string, n int) (loaded, error) {
 					_, err := c.SubmitTransaction(bctx, actions, nil)
 					return err
 				}, func(ctx context.Context) (int, error) {
-					return batchLanded(ctx, c, pk, b%perPartition*scaleBatch, b*scaleBatch)
+					n, err := batchLanded(ctx, c, pk, b%perPartition*scaleBatch, b*scaleBatch)
+					if err == nil {
+						fmt.Fprintf(os.Stderr, "perf: %.1fs: batch %d read back: %d of its %d entities stored\n", time.Since(begin).Seconds(), b, n, scaleBatch)
+					}
+					return n, err
 				}, scaleBatch, func(err error) { logReset(begin, fmt.Sprintf("batch %d", b), err) })
 				resets.Add(int64(r))
 				if err != nil {
@@ -306,7 +310,7 @@ feed:
 // logReset tells of a connection reset under an operation, begin being
 // when its phase began.
 func logReset(begin time.Time, what string, err error) {
-	fmt.Fprintf(os.Stderr, "perf: %.1fs: %s: %v; sent again or read back\n", time.Since(begin).Seconds(), what, err)
+	fmt.Fprintf(os.Stderr, "perf: %.1fs: %s: %v\n", time.Since(begin).Seconds(), what, err)
 }
 
 // batchLanded counts the entities of a batch (rows first… of partition pk,
