@@ -133,3 +133,29 @@ func TestLoadScaleResets(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryResets: a mixed operation is sent again after each reset, up to
+// resetAttempts, and not after an answer.
+func TestRetryResets(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		answers []error
+		resets  int
+		ok      bool
+	}{
+		{[]error{nil}, 0, true},
+		{[]error{resetErr, io.EOF, nil}, 2, true},
+		{[]error{conflict()}, 0, false},
+		{[]error{resetErr, conflict()}, 1, false},
+		{[]error{resetErr, resetErr, resetErr, resetErr}, resetAttempts, false},
+	} {
+		sent, told := 0, 0
+		resets, err := retryResets(ctx, func(context.Context) error {
+			sent++
+			return c.answers[sent-1]
+		}, func(error) { told++ })
+		if (err == nil) != c.ok || resets != c.resets || told != c.resets || sent != len(c.answers) {
+			t.Errorf("%v: err %v, resets %d, told %d, sent %d", c.answers, err, resets, told, sent)
+		}
+	}
+}
