@@ -1,8 +1,6 @@
 package entity
 
 import (
-	"sync/atomic"
-
 	"github.com/tableplay/tableplay/core/edm"
 )
 
@@ -31,8 +29,10 @@ type Entity struct {
 	// not walk every property of every match again. It also marks the
 	// entity as kept: read-only from then on. Clone drops it.
 	KeptSize int
-	// members caches a kept entity's encoded members (CacheMembers).
-	members atomic.Pointer[Members]
+	// slot and cache are where a kept entity's encoded members are
+	// cached (CacheIn, CacheMembers); nil for any other entity.
+	slot  *MemberSlot
+	cache *MemberCache
 }
 
 // Names of the system properties.
@@ -59,33 +59,6 @@ func (e *Entity) Get(name string) (edm.Value, bool) {
 		}
 	}
 	return edm.Value{}, false
-}
-
-// Members are an entity written as the OData JSON members of a
-// minimal-metadata body (odata.etag, the keys, Timestamp, then each property
-// after its type annotation where one is needed), and JSON[Props:] its
-// custom properties alone, as full metadata writes them too.
-type Members struct {
-	// JSON is the members, without the braces around them.
-	JSON []byte
-	// Props is the offset in JSON where the custom properties begin.
-	Props int
-}
-
-// CachedMembers returns the members cached for e, nil when none are.
-func (e *Entity) CachedMembers() *Members { return e.members.Load() }
-
-// CacheMembers keeps m, e's encoded members, for the next reader to copy
-// instead of encoding e again; only for an entity the store keeps
-// (KeptSize set), whose fields no longer change: for any other it does
-// nothing. Readers encoding a kept entity at the same time may each store
-// their own copy: the copies are the same. The encoding is made when an
-// entity is first written out rather than when it is stored, so that
-// entities loaded in bulk and not yet read cost no encoding.
-func (e *Entity) CacheMembers(m *Members) {
-	if e.KeptSize > 0 {
-		e.members.Store(m)
-	}
 }
 
 // Clone returns a copy whose property slice can be changed independently

@@ -111,6 +111,7 @@ type blockLoader struct {
 	order          []*table
 	t              *table // the table whose entities come
 	last           item   // its last entity
+	pack           packer
 	entities       uint64
 	max            edm.Ticks
 }
@@ -200,14 +201,15 @@ func (l *blockLoader) entityBlock(batch *entityBatch) error {
 	if l.t == nil {
 		return errors.New("entities before any table")
 	}
-	for _, it := range batch.items {
-		if l.last.e != nil && !itemLess(l.last, it) {
-			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, it.e.PartitionKey, it.e.RowKey)
+	for _, e := range batch.entities {
+		it := itemOf(l.t.pack(&l.pack, e, e.Timestamp), e.PartitionKey, e.RowKey)
+		if l.last.r != nil && !itemLess(l.last, it) {
+			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, e.PartitionKey, e.RowKey)
 		}
 		l.t.work.Load(it)
 		l.last = it
 		l.entities++
-		if ts := it.e.Timestamp; ts > l.t.last {
+		if ts := e.Timestamp; ts > l.t.last {
 			l.t.last = ts
 		}
 	}
@@ -220,11 +222,11 @@ func (l *blockLoader) entityBlock(batch *entityBatch) error {
 	return nil
 }
 
-// entityBatch is an entity block decoded and checked: its entities as tree
-// items, up to the one err is about.
+// entityBatch is an entity block decoded and checked: its entities, up to
+// the one err is about.
 type entityBatch struct {
-	items []item
-	err   error
+	entities []*entity.Entity
+	err      error
 }
 
 // decodeEntities decodes and checks the entity block b. It applies every
@@ -253,7 +255,7 @@ func decodeEntities(b []byte) (out entityBatch) {
 		d.names[i] = blockName{name: name, n: n}
 	}
 	n := r.count(4)
-	out.items = make([]item, 0, n)
+	out.entities = make([]*entity.Entity, 0, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		e, err := d.entity(&r, i+1, n)
 		if err != nil {
@@ -263,7 +265,7 @@ func decodeEntities(b []byte) (out entityBatch) {
 		if e == nil {
 			break
 		}
-		out.items = append(out.items, itemOf(e))
+		out.entities = append(out.entities, e)
 	}
 	out.err = r.done()
 	return out

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -77,8 +78,15 @@ func (t *table) writeBlocks(emit func([]byte) error) (uint64, error) {
 	}
 	var w entityBlock
 	var count uint64
-	t.view().Scan(func(it item) bool {
-		err = w.add(it.e)
+	v := t.view()
+	dict := t.names.load() // after the view: it has every name the view's rows use
+	var e entity.Entity
+	var props []entity.Property
+	v.Scan(func(it item) bool {
+		n, _ := it.r.count()
+		props = slices.Grow(props[:0], n)[:n]
+		it.r.decode(dict, &e, props)
+		err = w.add(&e)
 		count++
 		if err == nil && len(w.body) >= blockTarget {
 			err = emit(w.block())
