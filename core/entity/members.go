@@ -11,6 +11,10 @@ type Members struct {
 	JSON []byte
 	// Props is the offset in JSON where the custom properties begin.
 	Props int
+	// entity is the entity these members encode, kept with them by
+	// CacheMembers: a store reading its entity again returns it rather
+	// than decoding it again.
+	entity *Entity
 }
 
 // MemberSlot is where one stored entity's encoded members are cached: the
@@ -40,8 +44,24 @@ func NewMemberCache(limit int64) *MemberCache { return &MemberCache{limit: limit
 // Used is the bytes of encodings the cache holds.
 func (c *MemberCache) Used() int64 { return c.used.Load() }
 
-// cost is what m holds in memory: its bytes and its struct.
-func cost(m *Members) int64 { return int64(cap(m.JSON)) + 32 }
+// cost is what m holds in memory: its bytes, its struct and its entity's
+// struct and properties (their strings are the store's).
+func cost(m *Members) int64 {
+	n := int64(cap(m.JSON)) + 48
+	if m.entity != nil {
+		n += 96 + 32*int64(cap(m.entity.Properties))
+	}
+	return n
+}
+
+// Entity returns the entity cached in the slot with its members, nil when
+// none is: the store's entity as read out before, read-only.
+func (s *MemberSlot) Entity() *Entity {
+	if m := s.m.Load(); m != nil && m != released {
+		return m.entity
+	}
+	return nil
+}
 
 // Release empties the slot of an entity the store no longer holds and
 // returns its encoding's bytes to c; later writers cache nothing there.
@@ -67,17 +87,22 @@ func (e *Entity) CachedMembers() *Members {
 	return nil
 }
 
-// CacheMembers keeps m, e's encoded members, for the next reader to copy
-// instead of encoding e again; only for an entity read from the store
-// (CacheIn) while its cache has room: otherwise it does nothing. Readers
+// CacheMembers keeps m, e's encoded members, and a copy of e, for the next
+// reader to copy instead of decoding and encoding e again; only for an
+// entity read from the store (CacheIn) while its cache has room: otherwise
+// it does nothing. m must be new, not yet shared. Readers
 // encoding one entity at the same time may race; the first keeps its
 // copy (the copies are the same). The encoding is made when an entity is
 // first written out rather than when it is stored, so that entities
 // loaded in bulk and not yet read cost no encoding.
 func (e *Entity) CacheMembers(m *Members) {
-	if e.slot == nil {
+	if e.slot == nil || e.slot.m.Load() != nil {
 		return
 	}
+	// The entity is kept too, in its own memory: e may be one of a page's
+	// entities cut from a shared chunk, which would keep the whole chunk.
+	m.entity = &Entity{PartitionKey: e.PartitionKey, RowKey: e.RowKey, Timestamp: e.Timestamp,
+		Properties: append([]Property(nil), e.Properties...), KeptSize: e.KeptSize, slot: e.slot, cache: e.cache}
 	n := cost(m)
 	if e.cache.used.Add(n) > e.cache.limit {
 		e.cache.used.Add(-n)

@@ -111,7 +111,6 @@ type blockLoader struct {
 	order          []*table
 	t              *table // the table whose entities come
 	last           item   // its last entity
-	pack           packer
 	entities       uint64
 	max            edm.Ticks
 }
@@ -202,7 +201,7 @@ func (l *blockLoader) entityBlock(batch *entityBatch) error {
 		return errors.New("entities before any table")
 	}
 	for _, e := range batch.entities {
-		it := itemOf(l.t.pack(&l.pack, e, e.Timestamp), e.PartitionKey, e.RowKey)
+		it := itemOf(l.t.pack(e, e.Timestamp, nil), e.PartitionKey, e.RowKey)
 		if l.last.r != nil && !itemLess(l.last, it) {
 			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, e.PartitionKey, e.RowKey)
 		}

@@ -17,9 +17,10 @@ type keeper struct {
 	// entity: the last chunk is cut to it, so a batch of 100 leaves no
 	// unused structs alive beside its entities.
 	left int
-	// pack packs the commit's rows, its buffer and the names of the row
-	// packed before reused.
-	pack packer
+	// rows is the chunk a batch's row structs are cut from, as entities
+	// are; rowsLeft is left's count for them.
+	rows     []row
+	rowsLeft int
 	// hint is where in the tree the commit's last operation went: a
 	// batch's entities, one partition in key order as clients mostly send
 	// them, then cost a few comparisons each rather than a full search.
@@ -78,7 +79,7 @@ const keepEntities = 32
 // newKeeper readies a commit of ops operations on t, a transaction when
 // tx.
 func newKeeper(t *table, ops int, tx bool) keeper {
-	k := keeper{shared: ops > 1, left: ops, cache: t.cache}
+	k := keeper{shared: ops > 1, left: ops, rowsLeft: ops, cache: t.cache}
 	if tx {
 		k.undo = make([]step, 0, ops)
 	}
@@ -97,6 +98,21 @@ func (k *keeper) entity() *entity.Entity {
 	e := &k.entities[0]
 	k.entities = k.entities[1:]
 	return e
+}
+
+// row returns a new, empty row: for a batch, from a chunk of at most
+// keepEntities (a chunk lives while any of its rows does).
+func (k *keeper) row() *row {
+	if !k.shared {
+		return new(row)
+	}
+	if len(k.rows) == 0 {
+		k.rows = make([]row, max(1, min(k.rowsLeft, keepEntities)))
+	}
+	k.rowsLeft--
+	r := &k.rows[0]
+	k.rows = k.rows[1:]
+	return r
 }
 
 // keep readies an entity the store is about to hold, its Timestamp final:

@@ -213,7 +213,7 @@ func apply(t *table, tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, 
 	next = sortedProperties(next, merged)
 	next.Timestamp = ts
 	k.keep(next)
-	r := t.pack(&k.pack, next, ts)
+	r := t.pack(next, ts, k.row())
 	prev, _ := tr.SetHint(itemOf(r, next.PartitionKey, next.RowKey), &k.hint)
 	k.did(r, prev.r)
 	return next, nil
@@ -227,10 +227,10 @@ func insert(t *table, tr *tree, e *entity.Entity, ts edm.Ticks, k *keeper) (*ent
 	next.PartitionKey, next.RowKey, next.Properties = e.PartitionKey, e.RowKey, e.Properties
 	next.Timestamp = ts
 	k.keep(next)
-	r := t.pack(&k.pack, next, ts)
+	r := t.pack(next, ts, k.row())
 	if prev, exists := tr.SetHint(itemOf(r, next.PartitionKey, next.RowKey), &k.hint); exists {
 		tr.SetHint(prev, &k.hint)
-		*next = entity.Entity{}
+		*next, *r = entity.Entity{}, row{}
 		return nil, tableerr.New(tableerr.EntityAlreadyExists)
 	}
 	k.did(r, nil)

@@ -111,9 +111,8 @@ func (s *Store) redoWrite(c change) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var p packer
 	for _, e := range put {
-		prev, _ := t.work.Set(itemOf(t.pack(&p, e, e.Timestamp), e.PartitionKey, e.RowKey))
+		prev, _ := t.work.Set(itemOf(t.pack(e, e.Timestamp, nil), e.PartitionKey, e.RowKey))
 		t.release(prev.r)
 	}
 	for _, k := range c.Delete {

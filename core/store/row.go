@@ -83,9 +83,13 @@ type packer struct {
 	last []uint32
 }
 
-// pack makes e, with Timestamp ts and formula size size, a row; names are
-// the table's (its lock held).
-func (p *packer) pack(n *names, e *entity.Entity, ts edm.Ticks, size int) *row {
+// maxKeptBuffer bounds the buffer a packer keeps between rows: one very
+// large entity does not leave its table holding a buffer its size.
+const maxKeptBuffer = 64 << 10
+
+// pack makes e, with Timestamp ts and formula size size, a row, in r when
+// not nil; names are the table's (its lock held).
+func (p *packer) pack(n *names, e *entity.Entity, ts edm.Ticks, size int, r *row) *row {
 	if p.of != n {
 		p.of, p.last = n, p.last[:0]
 	}
@@ -117,8 +121,14 @@ func (p *packer) pack(n *names, e *entity.Entity, ts edm.Ticks, size int) *row {
 		// Every value the store holds has a known type (the entity rules).
 		b, _ = appendBlockValue(b, pr.Value)
 	}
-	p.buf = b
-	return &row{data: string(b), ts: ts, size: int32(size)}
+	if r == nil {
+		r = new(row)
+	}
+	r.data, r.ts, r.size = string(b), ts, int32(size)
+	if p.buf = b; cap(b) > maxKeptBuffer {
+		p.buf = nil
+	}
+	return r
 }
 
 // rowReader reads a row's data, which the store itself wrote: no checks.
@@ -265,9 +275,15 @@ func (r *row) decode(dict []string, e *entity.Entity, props []entity.Property) {
 	*e = entity.Entity{PartitionKey: pk, RowKey: rk, Timestamp: r.ts, Properties: props[:n:n], KeptSize: int(r.size)}
 }
 
-// entity returns the row's entity, new, its members cached within c (nil:
-// an entity of the writer's, which caches nothing).
+// entity returns the row's entity, its members cached within c (nil: an
+// entity of the writer's, new, which caches nothing): the one cached with
+// its members, or a new one.
 func (r *row) entity(dict []string, c *entity.MemberCache) *entity.Entity {
+	if c != nil {
+		if e := r.members.Entity(); e != nil {
+			return e
+		}
+	}
 	n, _ := r.count()
 	e := new(entity.Entity)
 	r.decode(dict, e, make([]entity.Property, n))
@@ -277,23 +293,34 @@ func (r *row) entity(dict []string, c *entity.MemberCache) *entity.Entity {
 	return e
 }
 
-// entities decodes rows into new entities, a few allocations for them
-// all rather than two each.
+// entities returns the rows' entities: those cached with their members,
+// the others decoded, a few allocations for them all rather than two each.
 func entities(rows []*row, dict []string, c *entity.MemberCache) []*entity.Entity {
-	total := 0
-	for _, r := range rows {
-		n, _ := r.count()
-		total += n
-	}
 	out := make([]*entity.Entity, len(rows))
-	es := make([]entity.Entity, len(rows))
+	total, missing := 0, 0
+	for i, r := range rows {
+		if out[i] = r.members.Entity(); out[i] == nil {
+			n, _ := r.count()
+			total += n
+			missing++
+		}
+	}
+	if missing == 0 {
+		return out
+	}
+	es := make([]entity.Entity, missing)
 	props := make([]entity.Property, total)
 	for i, r := range rows {
+		if out[i] != nil {
+			continue
+		}
 		n, _ := r.count()
-		r.decode(dict, &es[i], props[:n])
-		es[i].CacheIn(&r.members, c)
+		e := &es[0]
+		es = es[1:]
+		r.decode(dict, e, props[:n])
+		e.CacheIn(&r.members, c)
 		props = props[n:]
-		out[i] = &es[i]
+		out[i] = e
 	}
 	return out
 }

@@ -250,13 +250,12 @@ func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.T
 			}
 			t.acl = append(t.acl, id)
 		}
-		var p packer
 		for ei, se := range st.Entities {
 			e, err := restoreEntity(se)
 			if err != nil {
 				return nil, 0, fmt.Errorf("%s, entity %d: %v", where, ei+1, err)
 			}
-			if _, replaced := t.work.Set(itemOf(t.pack(&p, e, e.Timestamp), e.PartitionKey, e.RowKey)); replaced {
+			if _, replaced := t.work.Set(itemOf(t.pack(e, e.Timestamp, nil), e.PartitionKey, e.RowKey)); replaced {
 				return nil, 0, fmt.Errorf("%s, entity %d: PartitionKey %q and RowKey %q appear twice", where, ei+1, e.PartitionKey, e.RowKey)
 			}
 			if e.Timestamp > t.last {

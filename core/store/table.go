@@ -1,6 +1,8 @@
 package store
 
 import (
+	"encoding/binary"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -133,6 +135,7 @@ type table struct {
 	// names are the property names the table's rows refer to by index,
 	// written under mu (packing a row), read without it.
 	names names
+	packer packer // guarded by mu: its buffer serves every commit
 	// cache bounds the encoded members the table's rows keep.
 	cache *entity.MemberCache
 }
@@ -145,14 +148,15 @@ const maxInterned = 4096
 // a copy of a large table read once.
 const cacheBudget = 16 << 20
 
-// pack makes e, a checked entity with Timestamp ts, a row of t. Call with
-// t.mu held.
-func (t *table) pack(p *packer, e *entity.Entity, ts edm.Ticks) *row {
+// pack makes e, a checked entity with Timestamp ts, a row of t, in r when
+// not nil (a new row otherwise). Call with t.mu held, or before t is
+// shared.
+func (t *table) pack(e *entity.Entity, ts edm.Ticks, r *row) *row {
 	size := e.KeptSize
 	if size <= 0 {
 		size = e.Size()
 	}
-	return p.pack(&t.names, e, ts, size)
+	return t.packer.pack(&t.names, e, ts, size, r)
 }
 
 // release lets go of r, a row the table no longer holds, and of its
@@ -197,6 +201,12 @@ func (t *table) published() { t.snap.Store(nil) }
 
 // probe is a search key for the tree.
 func probe(pk, rk string) item {
-	b := appendBlockString(make([]byte, 0, len(pk)+len(rk)+4), pk)
-	return itemOf(&row{data: string(appendBlockString(b, rk))}, pk, rk)
+	var b strings.Builder // one allocation: the string is the builder's
+	var n [binary.MaxVarintLen64]byte
+	b.Grow(len(pk) + len(rk) + 2*binary.MaxVarintLen64)
+	b.Write(binary.AppendUvarint(n[:0], uint64(len(pk))))
+	b.WriteString(pk)
+	b.Write(binary.AppendUvarint(n[:0], uint64(len(rk))))
+	b.WriteString(rk)
+	return itemOf(&row{data: b.String()}, pk, rk)
 }
