@@ -389,3 +389,45 @@ func (x *record) resolve(name string) int {
 	x.memo = append(x.memo, memoName{name, idx})
 	return idx
 }
+
+// remap returns, for rows whose name references index names (a snapshot
+// block's), the references into t's dictionary (name index<<1, or 1 for a
+// name written inline), and whether they are the same as the block's, so
+// that its rows can be kept as they are. t is not yet shared.
+func (t *table) remap(names []string) ([]uint64, bool) {
+	out := make([]uint64, len(names))
+	same := true
+	for i, n := range names {
+		idx, ok := t.names.lookup(n)
+		if !ok {
+			out[i], same = 1, false
+			continue
+		}
+		out[i] = uint64(idx) << 1
+		same = same && idx == uint32(i)
+	}
+	return out, same
+}
+
+// rename rewrites rw's name references from names's indexes to refs (as
+// remap made them).
+func (t *table) rename(rw *row, names []string, refs []uint64) {
+	n, rd := rw.count()
+	b := append(t.packer.buf[:0], rw.data[:rd.i]...)
+	for i := 0; i < n; i++ {
+		ni := rd.uvarint() >> 1
+		if ref := refs[ni]; ref&1 == 0 {
+			b = binary.AppendUvarint(b, ref)
+		} else {
+			b = binary.AppendUvarint(b, uint64(len(names[ni]))<<1|1)
+			b = append(b, names[ni]...)
+		}
+		at := rd.i
+		rd.skipValue()
+		b = append(b, rw.data[at:rd.i]...)
+	}
+	rw.data = string(b)
+	if t.packer.buf = b; cap(b) > maxKeptBuffer {
+		t.packer.buf = nil
+	}
+}
