@@ -134,7 +134,7 @@ type table struct {
 
 	// names are the property names the table's rows refer to by index,
 	// written under mu (packing a row), read without it.
-	names names
+	names  names
 	packer packer // guarded by mu: its buffer serves every commit
 	// cache bounds the encoded members the table's rows keep.
 	cache *entity.MemberCache
