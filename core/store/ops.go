@@ -180,7 +180,8 @@ func apply(t *table, tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, 
 	if op.Kind == Insert {
 		return insert(t, tr, e, ts, k)
 	}
-	found, exists := tr.GetHint(probe(e.PartitionKey, e.RowKey), &k.hint)
+	found, exists := tr.GetHint(probeIn(&t.key, e.PartitionKey, e.RowKey), &k.hint)
+	t.key.data = ""
 	cur := found.r
 	switch op.Kind {
 	case Replace, Merge, Delete:
@@ -199,7 +200,14 @@ func apply(t *table, tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, 
 	var next *entity.Entity
 	merged := exists && (op.Kind == Merge || op.Kind == InsertOrMerge)
 	if merged {
-		next = cur.entity(t.names.list, nil).Merge(e)
+		// The current entity is decoded into the table's scratch
+		// properties: Merge copies what it keeps.
+		n, _ := cur.count()
+		var base entity.Entity
+		t.scratch = slices.Grow(t.scratch[:0], n)[:n]
+		cur.decode(t.names.list, &base, t.scratch)
+		next = base.Merge(e)
+		clear(t.scratch)
 		if err := entity.CheckLimits(next); err != nil {
 			return nil, err
 		}

@@ -134,8 +134,10 @@ type table struct {
 
 	// names are the property names the table's rows refer to by index,
 	// written under mu (packing a row), read without it.
-	names  names
-	packer packer // guarded by mu: its buffer serves every commit
+	names   names
+	packer  packer            // guarded by mu: its buffer serves every commit
+	scratch []entity.Property // guarded by mu: a merge's current properties
+	key     row               // guarded by mu: a write's search key
 	// cache bounds the encoded members the table's rows keep.
 	cache *entity.MemberCache
 }
@@ -200,7 +202,10 @@ func (t *table) drop(then func() uint64) uint64 {
 func (t *table) published() { t.snap.Store(nil) }
 
 // probe is a search key for the tree.
-func probe(pk, rk string) item {
+func probe(pk, rk string) item { return probeIn(new(row), pk, rk) }
+
+// probeIn is probe with r as the key's row.
+func probeIn(r *row, pk, rk string) item {
 	var b strings.Builder // one allocation: the string is the builder's
 	var n [binary.MaxVarintLen64]byte
 	b.Grow(len(pk) + len(rk) + 2*binary.MaxVarintLen64)
@@ -208,5 +213,6 @@ func probe(pk, rk string) item {
 	b.WriteString(pk)
 	b.Write(binary.AppendUvarint(n[:0], uint64(len(rk))))
 	b.WriteString(rk)
-	return itemOf(&row{data: b.String()}, pk, rk)
+	r.data = b.String()
+	return itemOf(r, pk, rk)
 }
