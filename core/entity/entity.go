@@ -25,12 +25,14 @@ type Entity struct {
 	// Properties are the custom properties, without the keys and Timestamp.
 	Properties []Property
 	// KeptSize, when not 0, is Size() as the store measured it when it
-	// kept the entity, so that filling a query page (bounded by size) does
-	// not walk every property of every match again. It also marks the
-	// entity as kept: read-only from then on. Clone drops it.
+	// kept the entity (an entity the store returns, read out of its
+	// packed form or just written), so that nothing walks every property
+	// again to measure it. It also marks the entity as kept: read-only from
+	// then on (readers may share it). Clone drops it.
 	KeptSize int
-	// slot and cache are where a kept entity's encoded members are
-	// cached (CacheIn, CacheMembers); nil for any other entity.
+	// slot and cache are where the encoded members of an entity read
+	// from the store are cached (CacheIn, CacheMembers); nil for any
+	// other entity.
 	slot  *MemberSlot
 	cache *MemberCache
 }

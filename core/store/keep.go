@@ -21,6 +21,10 @@ type keeper struct {
 	// are; rowsLeft is left's count for them.
 	rows     []row
 	rowsLeft int
+	// packed is, in a batch, the data of each insert's row, packed ahead
+	// into one string (prepack); op is the operation being applied.
+	packed []string
+	op     int
 	// hint is where in the tree the commit's last operation went: a
 	// batch's entities, one partition in key order as clients mostly send
 	// them, then cost a few comparisons each rather than a full search.
@@ -113,6 +117,42 @@ func (k *keeper) row() *row {
 	r := &k.rows[0]
 	k.rows = k.rows[1:]
 	return r
+}
+
+// prepack packs, for a batch, the rows its inserts will store into one
+// string, a slice of it each: one allocation rather than one a row. (An
+// insert's row does not depend on the table's state: its properties keep
+// the client's order, and its Timestamp is the row struct's.) The string
+// lives while any of the batch's rows does, as the chunks do. Call with
+// t.mu held.
+func (k *keeper) prepack(t *table, ops []Op) {
+	if !k.shared {
+		return
+	}
+	ends := make([]int, len(ops))
+	b := t.packer.buf[:0]
+	for i, op := range ops {
+		if op.Kind == Insert && op.Entity != nil {
+			b = t.packer.appendRow(b, &t.names, op.Entity)
+		}
+		ends[i] = len(b)
+	}
+	all := string(b)
+	t.packer.keep(b)
+	k.packed = make([]string, len(ops))
+	start := 0
+	for i, end := range ends {
+		k.packed[i], start = all[start:end], end
+	}
+}
+
+// prepacked returns the data prepack made for the operation being
+// applied, "" for none.
+func (k *keeper) prepacked() string {
+	if k.op < len(k.packed) {
+		return k.packed[k.op]
+	}
+	return ""
 }
 
 // keep readies an entity the store is about to hold, its Timestamp final:

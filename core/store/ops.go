@@ -122,7 +122,9 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	ts := stamp(s.clock, t.last, floor)
 	out = out[:len(ops)]
 	k := newKeeper(t, len(ops), tx)
+	k.prepack(t, ops)
 	for i, op := range ops {
+		k.op = i
 		if err := s.checkProfile(op); err != nil {
 			k.rollback(work)
 			return nil, 0, &TxError{Index: i, Err: err}
@@ -235,7 +237,13 @@ func insert(t *table, tr *tree, e *entity.Entity, ts edm.Ticks, k *keeper) (*ent
 	next.PartitionKey, next.RowKey, next.Properties = e.PartitionKey, e.RowKey, e.Properties
 	next.Timestamp = ts
 	k.keep(next)
-	r := t.pack(next, ts, k.row())
+	var r *row
+	if data := k.prepacked(); data != "" {
+		r = k.row()
+		r.data, r.ts, r.size = data, ts, int32(next.KeptSize)
+	} else {
+		r = t.pack(next, ts, k.row())
+	}
 	if prev, exists := tr.SetHint(itemOf(r, next.PartitionKey, next.RowKey), &k.hint); exists {
 		tr.SetHint(prev, &k.hint)
 		*next, *r = entity.Entity{}, row{}

@@ -90,10 +90,30 @@ const maxKeptBuffer = 64 << 10
 // pack makes e, with Timestamp ts and formula size size, a row, in r when
 // not nil; names are the table's (its lock held).
 func (p *packer) pack(n *names, e *entity.Entity, ts edm.Ticks, size int, r *row) *row {
+	b := p.appendRow(p.buf[:0], n, e)
+	if r == nil {
+		r = new(row)
+	}
+	r.data, r.ts, r.size = string(b), ts, int32(size)
+	p.keep(b)
+	return r
+}
+
+// keep keeps b, the buffer last used, for the next row, unless it grew
+// large.
+func (p *packer) keep(b []byte) {
+	if p.buf = b; cap(b) > maxKeptBuffer {
+		p.buf = nil
+	}
+}
+
+// appendRow appends the data of e's row to b; names are the table's (its
+// lock held).
+func (p *packer) appendRow(b []byte, n *names, e *entity.Entity) []byte {
 	if p.of != n {
 		p.of, p.last = n, p.last[:0]
 	}
-	b := appendBlockString(p.buf[:0], e.PartitionKey)
+	b = appendBlockString(b, e.PartitionKey)
 	b = appendBlockString(b, e.RowKey)
 	b = binary.AppendUvarint(b, uint64(len(e.Properties)))
 	for i := range e.Properties {
@@ -121,14 +141,7 @@ func (p *packer) pack(n *names, e *entity.Entity, ts edm.Ticks, size int, r *row
 		// Every value the store holds has a known type (the entity rules).
 		b, _ = appendBlockValue(b, pr.Value)
 	}
-	if r == nil {
-		r = new(row)
-	}
-	r.data, r.ts, r.size = string(b), ts, int32(size)
-	if p.buf = b; cap(b) > maxKeptBuffer {
-		p.buf = nil
-	}
-	return r
+	return b
 }
 
 // rowReader reads a row's data, which the store itself wrote: no checks.
@@ -427,7 +440,5 @@ func (t *table) rename(rw *row, names []string, refs []uint64) {
 		b = append(b, rw.data[at:rd.i]...)
 	}
 	rw.data = string(b)
-	if t.packer.buf = b; cap(b) > maxKeptBuffer {
-		t.packer.buf = nil
-	}
+	t.packer.keep(b)
 }
