@@ -21,10 +21,12 @@ import (
 //	  the value as a snapshot block holds it (appendBlockValue): a type
 //	    code byte, then the value
 //
-// A row is two allocations (the struct, 40 bytes, and data) where an entity
-// was an entity struct, a property slice and its strings: no pointers but
-// data's for the collector to trace. Values are read out of data without
-// copies (edm.BytesValue).
+// A row is two allocations (the struct, 40 bytes, and data; a batch's
+// rows share chunks of structs and one string of data) where an entity was
+// an entity struct, a property slice and its strings, with two pointers
+// (data and the cached encoding) for the collector to trace rather than
+// one a property. Values are read out of data without copies
+// (edm.BytesValue).
 type row struct {
 	data    string
 	ts      edm.Ticks
