@@ -182,8 +182,13 @@ func keyLen(f *Field) int {
 
 // CheckLimits returns the first of the whole-entity rules (property count,
 // entity size) that e breaks, or nil; the store applies it to merge results.
-func CheckLimits(e *Entity) *tableerr.Error {
-	if vs := limitViolations(e.PropertyCount(), e.Size()); len(vs) > 0 {
+func CheckLimits(e *Entity) *tableerr.Error { return CheckCountAndSize(e.PropertyCount(), e.Size()) }
+
+// CheckCountAndSize is CheckLimits for an entity of count properties
+// (PropertyCount) and size bytes by the formula (Size), known without
+// building it.
+func CheckCountAndSize(count, size int) *tableerr.Error {
+	if vs := limitViolations(count, size); len(vs) > 0 {
 		return vs[0].err
 	}
 	return nil

@@ -1,8 +1,6 @@
 package entity
 
 import (
-	"sync/atomic"
-
 	"github.com/tableplay/tableplay/core/edm"
 )
 
@@ -27,12 +25,16 @@ type Entity struct {
 	// Properties are the custom properties, without the keys and Timestamp.
 	Properties []Property
 	// KeptSize, when not 0, is Size() as the store measured it when it
-	// kept the entity, so that filling a query page (bounded by size) does
-	// not walk every property of every match again. It also marks the
-	// entity as kept: read-only from then on. Clone drops it.
+	// kept the entity (an entity the store returns, read out of its
+	// packed form or just written), so that nothing walks every property
+	// again to measure it. It also marks the entity as kept: read-only from
+	// then on (readers may share it). Clone drops it.
 	KeptSize int
-	// members caches a kept entity's encoded members (CacheMembers).
-	members atomic.Pointer[Members]
+	// slot and cache are where the encoded members of an entity read
+	// from the store are cached (CacheIn, CacheMembers); nil for any
+	// other entity.
+	slot  *MemberSlot
+	cache *MemberCache
 }
 
 // Names of the system properties.
@@ -59,33 +61,6 @@ func (e *Entity) Get(name string) (edm.Value, bool) {
 		}
 	}
 	return edm.Value{}, false
-}
-
-// Members are an entity written as the OData JSON members of a
-// minimal-metadata body (odata.etag, the keys, Timestamp, then each property
-// after its type annotation where one is needed), and JSON[Props:] its
-// custom properties alone, as full metadata writes them too.
-type Members struct {
-	// JSON is the members, without the braces around them.
-	JSON []byte
-	// Props is the offset in JSON where the custom properties begin.
-	Props int
-}
-
-// CachedMembers returns the members cached for e, nil when none are.
-func (e *Entity) CachedMembers() *Members { return e.members.Load() }
-
-// CacheMembers keeps m, e's encoded members, for the next reader to copy
-// instead of encoding e again; only for an entity the store keeps
-// (KeptSize set), whose fields no longer change: for any other it does
-// nothing. Readers encoding a kept entity at the same time may each store
-// their own copy: the copies are the same. The encoding is made when an
-// entity is first written out rather than when it is stored, so that
-// entities loaded in bulk and not yet read cost no encoding.
-func (e *Entity) CacheMembers(m *Members) {
-	if e.KeptSize > 0 {
-		e.members.Store(m)
-	}
 }
 
 // Clone returns a copy whose property slice can be changed independently

@@ -22,7 +22,7 @@ func mustParse(t *testing.T, s string) Node {
 func evalBoth(t *testing.T, n Node, e *entity.Entity) bool {
 	t.Helper()
 	got := n.Eval(e)
-	if c := Compile(n)(e, e.Properties); c != got {
+	if c := Compile(n)(e); c != got {
 		t.Errorf("%s on %+v: Eval %v, Compile %v", String(n), e, got, c)
 	}
 	return got

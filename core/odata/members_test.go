@@ -22,6 +22,7 @@ func TestEncodedMembersMatchFreshEncoding(t *testing.T) {
 		cached := e.Clone()
 		cached.Timestamp = e.Timestamp
 		cached.KeptSize = cached.Size() // kept: its first writing caches its members
+		cached.CacheIn(new(entity.MemberSlot), entity.NewMemberCache(1<<20))
 		for _, level := range []Level{NoMetadata, MinimalMetadata, FullMetadata} {
 			c := &Context{Base: "http://127.0.0.1:10002/devstoreaccount1", Account: "devstoreaccount1", Table: "t", Level: level}
 			for _, sel := range []*Projection{nil, {Names: []string{"age", "RowKey", "missing"}, Text: "age,RowKey,missing"}} {
@@ -54,6 +55,7 @@ func TestKeptEntityWrittenConcurrently(t *testing.T) {
 		t.Fatal("an entity the store does not keep cached its members")
 	}
 	e.KeptSize = e.Size()
+	e.CacheIn(new(entity.MemberSlot), entity.NewMemberCache(1<<20))
 	got := make(chan string, 8)
 	for range 8 {
 		go func() { got <- string(AppendEntities(nil, c, page, nil)) }()
@@ -79,6 +81,7 @@ func TestSingleEntityWritingKeepsNothing(t *testing.T) {
 	}
 	e.Timestamp = edm.Ticks(638000000001234567)
 	e.KeptSize = e.Size()
+	e.CacheIn(new(entity.MemberSlot), entity.NewMemberCache(1<<20))
 	for _, level := range []Level{NoMetadata, MinimalMetadata, FullMetadata} {
 		c := &Context{Base: "http://127.0.0.1:10002/devstoreaccount1", Account: "devstoreaccount1", Table: "t", Level: level}
 		if got, want := string(AppendEntity(nil, c, e, nil)), string(AppendEntity(nil, c, e.Clone(), nil)); got != want {

@@ -24,7 +24,6 @@ type Store struct {
 	onChange func()
 	journal  Journal // nil: the account lives in memory only
 
-	probes sync.Pool // *entity.Entity search keys for Get: a point read allocates nothing
 }
 
 // Options configure a Store.
@@ -49,7 +48,6 @@ func New(o Options) *Store {
 		pr = profile.Default()
 	}
 	s := &Store{clock: o.Clock, profile: pr, tables: map[string]*table{}, props: defaultProperties(), onChange: o.OnChange, journal: o.Journal}
-	s.probes.New = func() any { return new(entity.Entity) }
 	return s
 }
 

@@ -200,15 +200,21 @@ func (l *blockLoader) entityBlock(batch *entityBatch) error {
 	if l.t == nil {
 		return errors.New("entities before any table")
 	}
-	for _, it := range batch.items {
-		if l.last.e != nil && !itemLess(l.last, it) {
-			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, it.e.PartitionKey, it.e.RowKey)
+	remap, same := l.t.remap(batch.names)
+	for _, rw := range batch.rows {
+		if !same {
+			l.t.rename(rw, batch.names, remap)
+		}
+		pk, rk := rw.keys()
+		it := itemOf(rw, pk, rk)
+		if l.last.r != nil && !itemLess(l.last, it) {
+			return fmt.Errorf("table %q, entity %d: PartitionKey %q and RowKey %q out of order or repeated", l.t.name, l.entities+1, pk, rk)
 		}
 		l.t.work.Load(it)
 		l.last = it
 		l.entities++
-		if ts := it.e.Timestamp; ts > l.t.last {
-			l.t.last = ts
+		if rw.ts > l.t.last {
+			l.t.last = rw.ts
 		}
 	}
 	if l.t.last > l.max {
@@ -220,24 +226,27 @@ func (l *blockLoader) entityBlock(batch *entityBatch) error {
 	return nil
 }
 
-// entityBatch is an entity block decoded and checked: its entities as tree
-// items, up to the one err is about.
+// entityBatch is an entity block decoded and checked: its rows, whose
+// name references are indexes into the block's names (not yet the
+// table's), up to the one err is about.
 type entityBatch struct {
-	items []item
+	names []string
+	rows  []*row
 	err   error
 }
 
 // decodeEntities decodes and checks the entity block b. It applies every
 // rule Build applies (entity.CheckName, CheckKey, CheckValue, CheckLimits),
 // each property name once for the block rather than once per entity, and
-// builds the entities itself: their structs and property slices cut from
-// shared chunks, each entity's text (keys, strings, binaries, guids) in
-// one string, so that an entity costs about one allocation rather than
-// ten.
+// builds the rows itself: a row's properties are the block's bytes (a row
+// holds values as a block does) with the name indexes moved over a bit,
+// checked as they are copied, and its structs are cut from shared chunks,
+// so that an entity costs about one allocation.
 func decodeEntities(b []byte) (out entityBatch) {
 	r := blockReader{b: b[1:]}
 	var d entityDecoder
 	d.names = make([]blockName, r.count(1))
+	out.names = make([]string, len(d.names))
 	for i := range d.names {
 		name := r.string()
 		if r.err != nil {
@@ -251,19 +260,20 @@ func decodeEntities(b []byte) (out entityBatch) {
 			return entityBatch{err: ruleError(terr)}
 		}
 		d.names[i] = blockName{name: name, n: n}
+		out.names[i] = name
 	}
 	n := r.count(4)
-	out.items = make([]item, 0, n)
+	out.rows = make([]*row, 0, n)
 	for i := uint64(0); i < n && r.err == nil; i++ {
-		e, err := d.entity(&r, i+1, n)
+		rw, err := d.row(&r, i+1, n)
 		if err != nil {
 			out.err = err
 			return out
 		}
-		if e == nil {
+		if rw == nil {
 			break
 		}
-		out.items = append(out.items, itemOf(e))
+		out.rows = append(out.rows, rw)
 	}
 	out.err = r.done()
 	return out
@@ -278,38 +288,21 @@ type blockName struct {
 	last uint64
 }
 
-// entityDecoder builds the entities of one block.
+// entityDecoder builds the rows of one block.
 type entityDecoder struct {
 	names []blockName
-	ents  []entity.Entity   // the chunk entity structs are cut from
-	props []entity.Property // the chunk property slices are cut from
-	text  []byte            // the entity's text while it is read
-	parts []textPart
+	rows  []row  // the chunk row structs are cut from
+	buf   []byte // the row's data while it is read
 }
 
-// textPart is a property whose value lies in the entity's text: the
-// property's index, the value's type and where it lies.
-type textPart struct {
-	prop int
-	t    edm.Type
-	a, b int
-}
+// chunkRows is how many row structs a chunk holds (about 1.5 KiB).
+const chunkRows = 32
 
-// Chunk sizes, as entity.Slab's: 32 entity structs (about 2.5 KiB) and 512
-// properties (20 KiB); an entity with more than a quarter chunk of
-// properties gets a slice of its own.
-const (
-	chunkEntities = 32
-	chunkProps    = 512
-)
-
-// entity reads and checks the next entity, number seq of the block's n;
-// nil and no error when the reader failed (r.err says why).
-func (d *entityDecoder) entity(r *blockReader, seq, n uint64) (*entity.Entity, error) {
-	d.text, d.parts = append(d.text[:0], r.bytes()...), d.parts[:0]
-	pkEnd := len(d.text)
-	d.text = append(d.text, r.bytes()...)
-	rkEnd := len(d.text)
+// row reads and checks the next entity, number seq of the block's n; nil
+// and no error when the reader failed (r.err says why).
+func (d *entityDecoder) row(r *blockReader, seq, n uint64) (*row, error) {
+	b := appendBlockBytes(d.buf[:0], r.bytes())
+	b = appendBlockBytes(b, r.bytes())
 	ts := r.ticks()
 	count := r.count(2)
 	if r.err != nil {
@@ -318,14 +311,15 @@ func (d *entityDecoder) entity(r *blockReader, seq, n uint64) (*entity.Entity, e
 	if count > entity.MaxProperties-3 {
 		return nil, ruleError(entity.TooManyProperties(int(count) + 3))
 	}
-	props := d.propSlice(int(count))
+	b = binary.AppendUvarint(b, count)
 	size := 4 // the formula's constant, then each name's share
-	for j := range props {
+	for j := uint64(0); j < count; j++ {
 		ni := r.uvarint()
 		if r.err == nil && ni >= uint64(len(d.names)) {
 			return nil, fmt.Errorf("a property name index %d of %d", ni, len(d.names))
 		}
-		v, t, raw, inText := r.value()
+		at := r.b
+		r.value()
 		if r.err != nil {
 			return nil, nil
 		}
@@ -334,68 +328,47 @@ func (d *entityDecoder) entity(r *blockReader, seq, n uint64) (*entity.Entity, e
 			return nil, fmt.Errorf("property %q: repeated", name.name)
 		}
 		name.last = seq
-		props[j].Name = name.name
 		size += 8 + 2*name.n
-		if inText {
-			d.parts = append(d.parts, textPart{j, t, len(d.text), len(d.text) + len(raw)})
-			d.text = append(d.text, raw...)
-			continue
-		}
-		props[j].Value = v
+		b = binary.AppendUvarint(b, ni<<1)
+		b = append(b, at[:len(at)-len(r.b)]...) // the value as r.value checked it
 	}
-	text := string(d.text)
-	for _, p := range d.parts {
-		props[p.prop].Value = edm.BytesValue(p.t, text[p.a:p.b])
-	}
-	e := d.entityStruct(n - seq + 1)
-	e.PartitionKey, e.RowKey, e.Timestamp, e.Properties = text[:pkEnd], text[pkEnd:rkEnd], ts, props
-	if terr := entity.CheckKey(entity.PartitionKey, e.PartitionKey); terr != nil {
+	d.buf = b
+	rw := d.rowStruct(n - seq + 1)
+	rw.data, rw.ts = string(b), ts
+	pk, rk := rw.keys()
+	if terr := entity.CheckKey(entity.PartitionKey, pk); terr != nil {
 		return nil, ruleError(terr)
 	}
-	if terr := entity.CheckKey(entity.RowKey, e.RowKey); terr != nil {
+	if terr := entity.CheckKey(entity.RowKey, rk); terr != nil {
 		return nil, ruleError(terr)
 	}
-	size += 2 * (edm.UTF16Len(e.PartitionKey) + edm.UTF16Len(e.RowKey))
-	for j := range props {
-		vs, terr := entity.CheckValue(props[j].Name, props[j].Value)
+	size += 2 * (edm.UTF16Len(pk) + edm.UTF16Len(rk))
+	props, rd := rw.count()
+	for range props {
+		ni := rd.uvarint() >> 1
+		vs, terr := entity.CheckValue(d.names[ni].name, rd.value())
 		if terr != nil {
 			return nil, ruleError(terr)
 		}
 		size += vs
 	}
-	// Kept, as keeper.keep marks what the store holds: read-only, its
-	// size measured.
-	e.KeptSize = size
-	if terr := entity.CheckLimits(e); terr != nil {
+	if terr := entity.CheckCountAndSize(props+3, size); terr != nil {
 		return nil, ruleError(terr)
 	}
-	return e, nil
+	rw.size = int32(size)
+	return rw, nil
 }
 
-// propSlice returns a property slice of length n, cut from the chunk
-// unless n is large.
-func (d *entityDecoder) propSlice(n int) []entity.Property {
-	if n > chunkProps/4 {
-		return make([]entity.Property, n)
+// rowStruct returns an empty row from the chunk; left is how many the
+// block still needs, this one included, so that its last chunk is no
+// larger than that.
+func (d *entityDecoder) rowStruct(left uint64) *row {
+	if len(d.rows) == 0 {
+		d.rows = make([]row, min(left, chunkRows))
 	}
-	if cap(d.props)-len(d.props) < n {
-		d.props = make([]entity.Property, 0, chunkProps)
-	}
-	at := len(d.props)
-	d.props = d.props[:at+n]
-	return d.props[at : at+n : at+n] // capped: an append cannot reach the next entity's
-}
-
-// entityStruct returns an empty entity from the chunk; left is how many
-// the block still needs, this one included, so that its last chunk is
-// no larger than that.
-func (d *entityDecoder) entityStruct(left uint64) *entity.Entity {
-	if len(d.ents) == 0 {
-		d.ents = make([]entity.Entity, min(left, chunkEntities))
-	}
-	e := &d.ents[0]
-	d.ents = d.ents[1:]
-	return e
+	rw := &d.rows[0]
+	d.rows = d.rows[1:]
+	return rw
 }
 
 // strictJSON decodes one JSON value with no unknown fields.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -77,8 +78,15 @@ func (t *table) writeBlocks(emit func([]byte) error) (uint64, error) {
 	}
 	var w entityBlock
 	var count uint64
-	t.view().Scan(func(it item) bool {
-		err = w.add(it.e)
+	v := t.view()
+	dict := t.names.load() // after the view: it has every name the view's rows use
+	var e entity.Entity
+	var props []entity.Property
+	v.Scan(func(it item) bool {
+		n, _ := it.r.count()
+		props = slices.Grow(props[:0], n)[:n]
+		it.r.decode(dict, &e, props)
+		err = w.add(&e)
 		count++
 		if err == nil && len(w.body) >= blockTarget {
 			err = emit(w.block())
@@ -149,31 +157,29 @@ func appendBlockBytes(b, s []byte) []byte {
 }
 
 // appendBlockValue appends v; ok is false for a value of no known type.
+// The codes are blockTypes' indexes, written out: this runs for every
+// property of every entity packed or written.
 func appendBlockValue(b []byte, v edm.Value) (_ []byte, ok bool) {
-	t := v.Type()
-	for code, bt := range blockTypes {
-		if bt == t {
-			b = append(b, byte(code))
-			break
-		}
-	}
-	switch t {
-	case edm.String, edm.Binary:
-		return appendBlockString(b, v.Str()), true
+	switch v.Type() {
+	case edm.String:
+		return appendBlockString(append(b, 0), v.Str()), true
+	case edm.Binary:
+		return appendBlockString(append(b, 1), v.Str()), true
 	case edm.Boolean:
 		if v.Bool() {
-			return append(b, 1), true
+			return append(b, 2, 1), true
 		}
-		return append(b, 0), true
-	case edm.Int32, edm.Int64:
-		return binary.AppendVarint(b, v.Int()), true
-	case edm.DateTime:
-		return binary.AppendVarint(b, int64(v.Ticks())), true
+		return append(b, 2, 0), true
+	case edm.Int32:
+		return binary.AppendVarint(append(b, 3), v.Int()), true
+	case edm.Int64:
+		return binary.AppendVarint(append(b, 4), v.Int()), true
 	case edm.Double:
-		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), true
+		return binary.LittleEndian.AppendUint64(append(b, 5), math.Float64bits(v.Float())), true
+	case edm.DateTime:
+		return binary.AppendVarint(append(b, 6), int64(v.Ticks())), true
 	case edm.Guid:
-		g := v.GuidBytes()
-		return append(b, g[:]...), true
+		return append(append(b, 7), v.Str()...), true
 	}
 	// Every value the store holds has one of the types above.
 	return b, false

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/tableplay/tableplay/core/odata"
@@ -17,6 +18,19 @@ func heapBody(pk, rk string, i int) []byte {
 		`"Note":"a short note about the order, roughly fifty chars"}`, pk, rk, i, i, i%100, i%100, i*10)
 }
 
+// scaleBody is an entity shaped as cmd/perf's scale runs load them (its
+// scaleEntity): ten properties of mixed types, about 340 bytes by the
+// service's size formula.
+func scaleBody(pk, rk string, i int) []byte {
+	return []byte(`{"PartitionKey":"` + pk + `","RowKey":"` + rk + `","Name":"Cust ` + strconv.Itoa(i) +
+		`","Email":"c` + strconv.Itoa(i) + `@ex.io","City":"Leeds","Age":` + strconv.Itoa(18+i%60) +
+		`,"Balance":` + strconv.Itoa(i%100000) + `.25,"Active":` + strconv.FormatBool(i%2 == 0) +
+		`,"Joined@odata.type":"Edm.DateTime","Joined":"2021-06-09T01:17:13.` + fmt.Sprintf("%07d", i%10000000) + `Z"` +
+		`,"Visits@odata.type":"Edm.Int64","Visits":"` + strconv.Itoa(9876543210+i) + `"` +
+		`,"Id@odata.type":"Edm.Guid","Id":"c9da6455-213d-42c9-9a79-` + fmt.Sprintf("%012d", i) + `"` +
+		`,"Notes":"` + []string{"vip", "std", "new"}[i%3] + `"}`)
+}
+
 // heapEntities is how many entities the heap benchmarks load.
 const heapEntities = 100_000
 
@@ -24,15 +38,21 @@ const heapEntities = 100_000
 // batch's parts, 100 a transaction, and returns the store and their size
 // by the service's formula.
 func heapStore(b *testing.B) (*Store, int) {
+	return heapStoreOf(b, heapBody, "tenant-%05d", "order-%09d")
+}
+
+// heapStoreOf is heapStore for entities of body's shape, keys made with
+// the formats pkf (of the batch's number) and rkf (of the entity's).
+func heapStoreOf(b *testing.B, body func(pk, rk string, i int) []byte, pkf, rkf string) (*Store, int) {
 	s := New(Options{Clock: stalled()})
 	s.CreateTable("heap")
 	size := 0
 	for start := 0; start < heapEntities; start += 100 {
-		pk := fmt.Sprintf("tenant-%05d", start/100)
+		pk := fmt.Sprintf(pkf, start/100)
 		var dec odata.Decoder
 		ops := make([]Op, 0, 100)
 		for i := start; i < start+100; i++ {
-			e, err := dec.Entity(heapBody(pk, fmt.Sprintf("order-%09d", i), i))
+			e, err := dec.Entity(body(pk, fmt.Sprintf(rkf, i), i))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -78,6 +98,18 @@ func BenchmarkHeapPerEntity(b *testing.B) {
 	_, size := heapStore(b)
 	heapOf(b, size, func() any {
 		s, _ := heapStore(b)
+		return s
+	})
+}
+
+// BenchmarkHeapPerEntityScale is BenchmarkHeapPerEntity for entities of
+// make scale's shape (about 340 bytes by the formula, keys as it makes
+// them).
+func BenchmarkHeapPerEntityScale(b *testing.B) {
+	scale := func() (*Store, int) { return heapStoreOf(b, scaleBody, "part%05d", "%08d") }
+	_, size := scale()
+	heapOf(b, size, func() any {
+		s, _ := scale()
 		return s
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -354,8 +355,8 @@ func runModel(t *testing.T, seed int64, steps int) {
 		}
 		// Point reads agree with the ordered walk.
 		for _, e := range all {
-			if got, err := s.Get("tbl", e.PartitionKey, e.RowKey); err != nil || got != e {
-				fail(step, "Get %q/%q: %v, %v; the walk has %p", e.PartitionKey, e.RowKey, got, err, e)
+			if got, err := s.Get("tbl", e.PartitionKey, e.RowKey); err != nil || !reflect.DeepEqual(entityRecord(got), entityRecord(e)) {
+				fail(step, "Get %q/%q: %v, %v; the walk has %v", e.PartitionKey, e.RowKey, got, err, e)
 			}
 		}
 		for i := 0; i < 5; i++ {

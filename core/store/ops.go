@@ -121,20 +121,22 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	work := t.work
 	ts := stamp(s.clock, t.last, floor)
 	out = out[:len(ops)]
-	k := newKeeper(len(ops), tx)
+	k := newKeeper(t, len(ops), tx)
+	k.prepack(t, ops)
 	for i, op := range ops {
+		k.op = i
 		if err := s.checkProfile(op); err != nil {
 			k.rollback(work)
 			return nil, 0, &TxError{Index: i, Err: err}
 		}
-		e, err := apply(work, op, ts, &k)
+		e, err := apply(t, work, op, ts, &k)
 		if err != nil {
 			k.rollback(work)
 			return nil, 0, &TxError{Index: i, Err: err}
 		}
-		t.intern(e, k.lastNames())
 		out[i] = e
 	}
+	k.held()
 	t.last = ts
 	t.published()
 	seq := s.record(func() change { return writeChange(t.name, ts, ops, out) })
@@ -170,23 +172,25 @@ func (s *Store) checkProfile(op Op) *tableerr.Error {
 	})
 }
 
-// apply performs op on tr with Timestamp ts.
-func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.Error) {
+// apply performs op on tr, t's tree, with Timestamp ts, and returns the
+// entity stored (as a new Entity; the tree holds its row).
+func apply(t *table, tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.Error) {
 	e := op.Entity
 	if op.Kind == Delete && op.IfMatch.Kind == MatchNone {
 		return nil, tableerr.New(tableerr.MissingRequiredHeader)
 	}
 	if op.Kind == Insert {
-		return insert(tr, e, ts, k)
+		return insert(t, tr, e, ts, k)
 	}
-	found, exists := tr.GetHint(itemOf(e), &k.hint)
-	cur := found.e
+	found, exists := tr.GetHint(probeIn(&t.key, e.PartitionKey, e.RowKey), &k.hint)
+	t.key.data = ""
+	cur := found.r
 	switch op.Kind {
 	case Replace, Merge, Delete:
 		if !exists {
 			return nil, tableerr.New(tableerr.ResourceNotFound)
 		}
-		if op.IfMatch.Kind == MatchETag && op.IfMatch.ETag != cur.Timestamp {
+		if op.IfMatch.Kind == MatchETag && op.IfMatch.ETag != cur.ts {
 			return nil, tableerr.New(tableerr.UpdateConditionNotSatisfied)
 		}
 	}
@@ -196,8 +200,16 @@ func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.
 		return nil, nil
 	}
 	var next *entity.Entity
-	if exists && (op.Kind == Merge || op.Kind == InsertOrMerge) {
-		next = cur.Merge(e)
+	merged := exists && (op.Kind == Merge || op.Kind == InsertOrMerge)
+	if merged {
+		// The current entity is decoded into the table's scratch
+		// properties: Merge copies what it keeps.
+		n, _ := cur.count()
+		var base entity.Entity
+		t.scratch = slices.Grow(t.scratch[:0], n)[:n]
+		cur.decode(t.names.list, &base, t.scratch)
+		next = base.Merge(e)
+		clear(t.scratch)
 		if err := entity.CheckLimits(next); err != nil {
 			return nil, err
 		}
@@ -208,28 +220,36 @@ func apply(tr *tree, op Op, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.
 	// The live service returns an entity written through PUT or MERGE with
 	// its properties in ordinal name order; an insert keeps the order the
 	// client sent.
-	next = sortedProperties(next, exists && (op.Kind == Merge || op.Kind == InsertOrMerge))
+	next = sortedProperties(next, merged)
 	next.Timestamp = ts
 	k.keep(next)
-	prev, _ := tr.SetHint(itemOf(next), &k.hint)
-	k.did(next, prev.e)
+	r := t.pack(next, ts, k.row())
+	prev, _ := tr.SetHint(itemOf(r, next.PartitionKey, next.RowKey), &k.hint)
+	k.did(r, prev.r)
 	return next, nil
 }
 
 // insert stores e, which must be new, with Timestamp ts: in one descent of
-// the tree, which tells by replacing whether the key was there (the entity
-// it replaced is then put back: the tree is as before).
-func insert(tr *tree, e *entity.Entity, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.Error) {
+// the tree, which tells by replacing whether the key was there (the row it
+// replaced is then put back: the tree is as before).
+func insert(t *table, tr *tree, e *entity.Entity, ts edm.Ticks, k *keeper) (*entity.Entity, *tableerr.Error) {
 	next := k.entity()
 	next.PartitionKey, next.RowKey, next.Properties = e.PartitionKey, e.RowKey, e.Properties
 	next.Timestamp = ts
 	k.keep(next)
-	if prev, exists := tr.SetHint(itemOf(next), &k.hint); exists {
+	var r *row
+	if data := k.prepacked(); data != "" {
+		r = k.row()
+		r.data, r.ts, r.size = data, ts, int32(next.KeptSize)
+	} else {
+		r = t.pack(next, ts, k.row())
+	}
+	if prev, exists := tr.SetHint(itemOf(r, next.PartitionKey, next.RowKey), &k.hint); exists {
 		tr.SetHint(prev, &k.hint)
-		k.unkeep(next)
+		*next, *r = entity.Entity{}, row{}
 		return nil, tableerr.New(tableerr.EntityAlreadyExists)
 	}
-	k.did(next, nil)
+	k.did(r, nil)
 	return next, nil
 }
 
@@ -254,13 +274,11 @@ func (s *Store) Get(tableName, pk, rk string) (*entity.Entity, *tableerr.Error) 
 	if err != nil {
 		return nil, err
 	}
-	key := s.probes.Get().(*entity.Entity)
-	key.PartitionKey, key.RowKey = pk, rk
-	it, ok := t.view().Get(itemOf(key))
-	key.PartitionKey, key.RowKey = "", ""
-	s.probes.Put(key)
+	it, ok := t.view().Get(probe(pk, rk))
 	if !ok {
 		return nil, tableerr.New(tableerr.ResourceNotFound)
 	}
-	return it.e, nil
+	// A point read may reuse an encoding a query page cached, and caches
+	// none itself (odata writes a single entity without keeping it).
+	return it.r.entity(t.names.load(), t.cache), nil
 }

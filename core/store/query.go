@@ -19,7 +19,8 @@ type Query struct {
 	// previous page, or empty.
 	NextPartitionKey, NextRowKey string
 	// Within, if set, hides the entities it rejects, as if they were not in
-	// the table (a shared access signature's key range).
+	// the table (a shared access signature's key range). The entity it is
+	// given holds the keys and Timestamp only, and only for the call.
 	Within func(*entity.Entity) bool
 }
 
@@ -98,39 +99,56 @@ func (s *Store) Query(tableName string, q Query) (Page, *tableerr.Error) {
 	fixed := r.PartitionFixed()
 	match := filter.Compile(q.Filter)
 	size := 0
-	page.Entities = make([]*entity.Entity, 0, min(top, 64))
+	rows := make([]*row, 0, min(top, 64))
 	// The key bounds are tested only where they are set, so that a scan of
-	// the whole table reads an entity's keys only once it matches.
+	// the whole table reads a row's keys only once it matches.
 	pkBounded := r.PKLow.Set || r.PKHigh.Set
-	t.view().Ascend(start, func(it item) bool {
-		e := it.e
-		if pkBounded && !r.PKHigh.BelowHigh(e.PartitionKey) {
-			return false
+	v := t.view()
+	rec := record{dict: t.names.load()} // after the view: see names
+	var keys entity.Entity
+	v.Ascend(start, func(it item) bool {
+		rw := it.r
+		if pkBounded || fixed {
+			pk, rk := rw.keys()
+			if pkBounded && !r.PKHigh.BelowHigh(pk) || fixed && !r.RKHigh.BelowHigh(rk) {
+				return false
+			}
+			page.Scanned++
+			if pkBounded && !r.PKLow.AboveLow(pk) || fixed && !r.RKLow.AboveLow(rk) {
+				return true
+			}
+		} else {
+			page.Scanned++
 		}
-		if fixed && !r.RKHigh.BelowHigh(e.RowKey) {
-			return false
+		if q.Within != nil {
+			keys.PartitionKey, keys.RowKey = rw.keys()
+			keys.Timestamp = rw.ts
+			if !q.Within(&keys) {
+				return true
+			}
 		}
-		page.Scanned++
-		if pkBounded && !r.PKLow.AboveLow(e.PartitionKey) || fixed && !r.RKLow.AboveLow(e.RowKey) {
-			return true
-		}
-		if q.Within != nil && !q.Within(e) || match != nil && !match(e, e.Properties) {
-			return true
+		if match != nil {
+			rec.r = rw
+			if !match(&rec) {
+				return true
+			}
 		}
 		n := 0
-		if len(page.Entities) < top {
-			n = e.Size()
+		if len(rows) < top {
+			n = int(rw.size)
 		}
-		if len(page.Entities) == top || len(page.Entities) > 0 && size+n > MaxPageBytes {
+		if len(rows) == top || len(rows) > 0 && size+n > MaxPageBytes {
 			page.Scanned-- // the look-ahead entity belongs to the next page
-			page.NextPartitionKey = EncodeToken(e.PartitionKey)
-			page.NextRowKey = EncodeToken(e.RowKey)
+			pk, rk := rw.keys()
+			page.NextPartitionKey = EncodeToken(pk)
+			page.NextRowKey = EncodeToken(rk)
 			return false
 		}
-		page.Entities = append(page.Entities, e)
+		rows = append(rows, rw)
 		size += n
 		return true
 	})
+	page.Entities = entities(rows, rec.dict, t.cache)
 	return page, nil
 }
 

@@ -112,10 +112,12 @@ func (s *Store) redoWrite(c change) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, e := range put {
-		t.work.Set(itemOf(e))
+		prev, _ := t.work.Set(itemOf(t.pack(e, e.Timestamp, nil), e.PartitionKey, e.RowKey))
+		t.release(prev.r)
 	}
 	for _, k := range c.Delete {
-		t.work.Delete(probe(k[0], k[1]))
+		prev, _ := t.work.Delete(probe(k[0], k[1]))
+		t.release(prev.r)
 	}
 	if ts > t.last {
 		t.last = ts

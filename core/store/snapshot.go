@@ -64,10 +64,11 @@ func (s *Store) Snapshot() []byte {
 	doc := snapshotDoc{Format: SnapshotFormat, Version: SnapshotVersion, Properties: &props, Tables: make([]snapshotTable, 0, len(tables))}
 	for _, t := range tables {
 		v := t.view()
+		dict := t.names.load() // after the view: it has every name the view's rows use
 		st := snapshotTable{Name: t.name, Created: t.created.String(), Entities: make([]snapshotEntity, 0, v.Len())}
 		st.ACL = t.policies()
 		v.Scan(func(it item) bool {
-			st.Entities = append(st.Entities, entityRecord(it.e))
+			st.Entities = append(st.Entities, entityRecord(it.r.entity(dict, nil)))
 			return true
 		})
 		doc.Tables = append(doc.Tables, st)
@@ -254,7 +255,7 @@ func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.T
 			if err != nil {
 				return nil, 0, fmt.Errorf("%s, entity %d: %v", where, ei+1, err)
 			}
-			if _, replaced := t.work.Set(itemOf(e)); replaced {
+			if _, replaced := t.work.Set(itemOf(t.pack(e, e.Timestamp, nil), e.PartitionKey, e.RowKey)); replaced {
 				return nil, 0, fmt.Errorf("%s, entity %d: PartitionKey %q and RowKey %q appear twice", where, ei+1, e.PartitionKey, e.RowKey)
 			}
 			if e.Timestamp > t.last {

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"slices"
+	"encoding/binary"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,19 +15,24 @@ import (
 // tree is the ordered set of a table's entities.
 type tree = btree.BTreeG[item]
 
-// item is a tree entry: the entity and a packed form of its keys inline, so
-// that most comparisons in a search touch only the node being searched (a
-// large table does not fit in the CPU caches; following the entity and key
-// pointers at every step would cost a cache miss each). An item is 24 bytes
+// item is a tree entry: the entity's row and a packed form of its keys
+// inline, so that most comparisons in a search touch only the node being
+// searched (a large table does not fit in the CPU caches; following the row
+// pointer at every step would cost a cache miss each). An item is 24 bytes
 // with one pointer: a million entities' nodes are a few tens of megabytes
 // for the collector to scan, not twice that.
 type item struct {
 	pk, rk uint64 // packed keys, see prefix
-	e      *entity.Entity
+	r      *row
 }
 
-func itemOf(e *entity.Entity) item {
-	return item{prefix(e.PartitionKey), prefix(e.RowKey), e}
+// itemOf is the tree entry of r, whose keys are pk and rk.
+func itemOf(r *row, pk, rk string) item { return item{prefix(pk), prefix(rk), r} }
+
+// rowItem is the tree entry of r.
+func rowItem(r *row) item {
+	pk, rk := r.keys()
+	return itemOf(r, pk, rk)
 }
 
 // noPrefix marks a key whose first 8 bytes are not all ASCII: byte order and
@@ -73,19 +78,21 @@ func quickCompare(pa, pb uint64) (c int, ok bool) {
 func itemLess(a, b item) bool {
 	c, ok := quickCompare(a.pk, b.pk)
 	if !ok {
-		c = edm.CompareStrings(a.e.PartitionKey, b.e.PartitionKey)
+		c = edm.CompareStrings(a.r.pk(), b.r.pk())
 	}
 	if c != 0 {
 		return c < 0
 	}
 	if c, ok = quickCompare(a.rk, b.rk); !ok {
-		c = edm.CompareStrings(a.e.RowKey, b.e.RowKey)
+		c = edm.CompareStrings(a.r.rk(), b.r.rk())
 	}
 	return c < 0
 }
 
 // keyLess orders two entities as the tree does.
-func keyLess(a, b *entity.Entity) bool { return itemLess(itemOf(a), itemOf(b)) }
+func keyLess(a, b *entity.Entity) bool {
+	return itemLess(probe(a.PartitionKey, a.RowKey), probe(b.PartitionKey, b.RowKey))
+}
 
 // compacted returns a copy of tr whose nodes hold no unused room. A tree
 // filled in key order, as a snapshot loads, splits each full node in
@@ -125,57 +132,45 @@ type table struct {
 
 	snap atomic.Pointer[tree] // readers' snapshot; nil after a write
 
-	// names holds one copy of each property name the table's entities use
-	// (up to maxInterned), guarded by mu: entities share it, so a scan
-	// comparing names reads one hot string rather than one per entity.
-	names map[string]string
+	// names are the property names the table's rows refer to by index,
+	// written under mu (packing a row), read without it.
+	names   names
+	packer  packer            // guarded by mu: its buffer serves every commit
+	scratch []entity.Property // guarded by mu: a merge's current properties
+	key     row               // guarded by mu: a write's search key
+	// cache bounds the encoded members the table's rows keep.
+	cache *entity.MemberCache
 }
 
-// maxInterned bounds a table's shared property names.
+// maxInterned bounds a table's dictionary of property names.
 const maxInterned = 4096
 
-// intern makes e's property names the table's shared copies. e is the entity
-// just written, not yet visible to any reader; t.mu is held. last, when not
-// nil, holds the shared names of the commit's entity before, by position: a
-// batch's entities mostly repeat one another's names, found then without a
-// lookup.
-func (t *table) intern(e *entity.Entity, last *[]string) {
-	if e == nil {
-		return
+// cacheBudget is the bytes of encoded members a table keeps for its
+// query pages: enough for a few thousand rows read again and again, not
+// a copy of a large table read once.
+const cacheBudget = 16 << 20
+
+// pack makes e, a checked entity with Timestamp ts, a row of t, in r when
+// not nil (a new row otherwise). Call with t.mu held, or before t is
+// shared.
+func (t *table) pack(e *entity.Entity, ts edm.Ticks, r *row) *row {
+	size := e.KeptSize
+	if size <= 0 {
+		size = e.Size()
 	}
-	if t.names == nil {
-		t.names = make(map[string]string)
-	}
-	for i := range e.Properties {
-		p := &e.Properties[i]
-		if last != nil && i < len(*last) && (*last)[i] == p.Name {
-			p.Name = (*last)[i]
-			continue
-		}
-		n, ok := t.names[p.Name]
-		if !ok && len(t.names) < maxInterned {
-			n, ok = strings.Clone(p.Name), true // not a slice of a request body
-			t.names[n] = n
-		}
-		if !ok {
-			// Past the table's shared names, a name of its own: one cut
-			// from the request's text would keep all of that text alive.
-			p.Name = strings.Clone(p.Name)
-			continue
-		}
-		p.Name = n
-		if last == nil {
-			continue
-		}
-		if len(*last) <= i {
-			*last = slices.Grow(*last, max(16, i+1)-len(*last))[:i+1]
-		}
-		(*last)[i] = n
+	return t.packer.pack(&t.names, e, ts, size, r)
+}
+
+// release lets go of r, a row the table no longer holds, and of its
+// cached encoding.
+func (t *table) release(r *row) {
+	if r != nil {
+		r.members.Release(t.cache)
 	}
 }
 
 func newTable(name string, created edm.Ticks) *table {
-	return &table{name: name, created: created, work: newTree()}
+	return &table{name: name, created: created, work: newTree(), cache: entity.NewMemberCache(cacheBudget)}
 }
 
 // view returns a consistent, immutable snapshot of the table.
@@ -207,6 +202,17 @@ func (t *table) drop(then func() uint64) uint64 {
 func (t *table) published() { t.snap.Store(nil) }
 
 // probe is a search key for the tree.
-func probe(pk, rk string) item {
-	return item{pk: prefix(pk), rk: prefix(rk), e: &entity.Entity{PartitionKey: pk, RowKey: rk}}
+func probe(pk, rk string) item { return probeIn(new(row), pk, rk) }
+
+// probeIn is probe with r as the key's row.
+func probeIn(r *row, pk, rk string) item {
+	var b strings.Builder // one allocation: the string is the builder's
+	var n [binary.MaxVarintLen64]byte
+	b.Grow(len(pk) + len(rk) + 2*binary.MaxVarintLen64)
+	b.Write(binary.AppendUvarint(n[:0], uint64(len(pk))))
+	b.WriteString(pk)
+	b.Write(binary.AppendUvarint(n[:0], uint64(len(rk))))
+	b.WriteString(rk)
+	r.data = b.String()
+	return itemOf(r, pk, rk)
 }

@@ -28,15 +28,15 @@ func TestItemOrderMatchesUTF16(t *testing.T) {
 	}
 	for i := 0; i < 100000; i++ {
 		a, b := probe(key(), key()), probe(key(), key())
-		want := edm.CompareStrings(a.e.PartitionKey, b.e.PartitionKey)
+		want := edm.CompareStrings(a.r.pk(), b.r.pk())
 		if want == 0 {
-			want = edm.CompareStrings(a.e.RowKey, b.e.RowKey)
+			want = edm.CompareStrings(a.r.rk(), b.r.rk())
 		}
 		if got := itemLess(a, b); got != (want < 0) {
-			t.Fatalf("itemLess(%q/%q, %q/%q) = %v, want %v", a.e.PartitionKey, a.e.RowKey, b.e.PartitionKey, b.e.RowKey, got, want < 0)
+			t.Fatalf("itemLess(%q/%q, %q/%q) = %v, want %v", a.r.pk(), a.r.rk(), b.r.pk(), b.r.rk(), got, want < 0)
 		}
 		if got := itemLess(b, a); got != (want > 0) {
-			t.Fatalf("itemLess(%q/%q, %q/%q) = %v, want %v", b.e.PartitionKey, b.e.RowKey, a.e.PartitionKey, a.e.RowKey, got, want > 0)
+			t.Fatalf("itemLess(%q/%q, %q/%q) = %v, want %v", b.r.pk(), b.r.rk(), a.r.pk(), a.r.rk(), got, want > 0)
 		}
 	}
 }

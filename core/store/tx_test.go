@@ -13,8 +13,8 @@ import (
 
 // writerState is the table's tree as its writer holds it (not a reader's
 // snapshot, which a failed transaction leaves as it was whatever it did),
-// read without taking a snapshot: every item's packed keys, entity and
-// properties as stored.
+// read without taking a snapshot: every item's packed keys, row and
+// the row's fields as stored.
 func writerState(t testing.TB, s *Store, table string) string {
 	t.Helper()
 	tb, err := s.tableFor(table)
@@ -25,7 +25,7 @@ func writerState(t testing.TB, s *Store, table string) string {
 	defer tb.mu.Unlock()
 	var b strings.Builder
 	tb.work.Scan(func(it item) bool {
-		fmt.Fprintf(&b, "%x %x %p %v %p\n", it.pk, it.rk, it.e, entityRecord(it.e), it.e.Properties)
+		fmt.Fprintf(&b, "%x %x %p %q %d %d\n", it.pk, it.rk, it.r, it.r.data, it.r.ts, it.r.size)
 		return true
 	})
 	return b.String()

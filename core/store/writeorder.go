@@ -39,18 +39,21 @@ type writePos struct {
 	pk, rk string
 }
 
-func writeLess(e *entity.Entity, p writePos) bool {
-	if e.Timestamp != p.at {
-		return e.Timestamp < p.at
+func writeLess(r *row, p writePos) bool {
+	if r.ts != p.at {
+		return r.ts < p.at
 	}
-	if e.PartitionKey != p.pk {
-		return e.PartitionKey < p.pk
+	pk, rk := r.keys()
+	if pk != p.pk {
+		return pk < p.pk
 	}
-	return e.RowKey < p.rk
+	return rk < p.rk
 }
 
-func writeCompare(a, b *entity.Entity) int {
-	return cmp.Or(cmp.Compare(a.Timestamp, b.Timestamp), strings.Compare(a.PartitionKey, b.PartitionKey), strings.Compare(a.RowKey, b.RowKey))
+func writeCompare(a, b *row) int {
+	apk, ark := a.keys()
+	bpk, brk := b.keys()
+	return cmp.Or(cmp.Compare(a.ts, b.ts), strings.Compare(apk, bpk), strings.Compare(ark, brk))
 }
 
 // EncodeCosmosToken makes the NextPartitionKey naming the entity a
@@ -110,20 +113,33 @@ func (t *table) queryWriteOrder(q Query, top int) (Page, *tableerr.Error) {
 	}
 	match := filter.Compile(q.Filter)
 	keep := top + 1 // the page and the entity its token names
-	var best []*entity.Entity
-	t.view().Ascend(probe("", ""), func(it item) bool {
-		e := it.e
+	var best []*row
+	v := t.view()
+	rec := record{dict: t.names.load()} // after the view: see names
+	var keys entity.Entity
+	v.Ascend(probe("", ""), func(it item) bool {
+		rw := it.r
+		pk, rk := rw.keys()
 		page.Scanned++
-		if !r.PKLow.AboveLow(e.PartitionKey) || !r.PKHigh.BelowHigh(e.PartitionKey) {
+		if !r.PKLow.AboveLow(pk) || !r.PKHigh.BelowHigh(pk) {
 			return true
 		}
-		if r.PartitionFixed() && (!r.RKLow.AboveLow(e.RowKey) || !r.RKHigh.BelowHigh(e.RowKey)) {
+		if r.PartitionFixed() && (!r.RKLow.AboveLow(rk) || !r.RKHigh.BelowHigh(rk)) {
 			return true
 		}
-		if writeLess(e, from) || q.Within != nil && !q.Within(e) || match != nil && !match(e, e.Properties) {
+		if writeLess(rw, from) {
 			return true
 		}
-		if best = append(best, e); len(best) == 2*keep {
+		if q.Within != nil {
+			keys.PartitionKey, keys.RowKey, keys.Timestamp = pk, rk, rw.ts
+			if !q.Within(&keys) {
+				return true
+			}
+		}
+		if rec.r = rw; match != nil && !match(&rec) {
+			return true
+		}
+		if best = append(best, rw); len(best) == 2*keep {
 			slices.SortFunc(best, writeCompare)
 			best = best[:keep]
 		}
@@ -132,16 +148,18 @@ func (t *table) queryWriteOrder(q Query, top int) (Page, *tableerr.Error) {
 	slices.SortFunc(best, writeCompare)
 	best = best[:min(keep, len(best))]
 	size := 0
-	page.Entities = make([]*entity.Entity, 0, min(top, len(best)))
-	for _, e := range best {
-		n := e.Size()
-		if len(page.Entities) == top || len(page.Entities) > 0 && size+n > MaxPageBytes {
-			page.NextPartitionKey = EncodeCosmosToken(e.Timestamp, e.PartitionKey, e.RowKey)
+	rows := make([]*row, 0, min(top, len(best)))
+	for _, rw := range best {
+		n := int(rw.size)
+		if len(rows) == top || len(rows) > 0 && size+n > MaxPageBytes {
+			pk, rk := rw.keys()
+			page.NextPartitionKey = EncodeCosmosToken(rw.ts, pk, rk)
 			page.NextRowKey = CosmosRowToken
 			break
 		}
-		page.Entities = append(page.Entities, e)
+		rows = append(rows, rw)
 		size += n
 	}
+	page.Entities = entities(rows, rec.dict, t.cache)
 	return page, nil
 }
