@@ -87,6 +87,13 @@ func (e *Entity) CachedMembers() *Members {
 	return nil
 }
 
+// CanCache reports whether CacheMembers would keep e's members now: e was
+// read from the store, nothing is cached for it yet and its cache has room.
+// An encoder asks first, so as not to encode apart what it would not keep.
+func (e *Entity) CanCache() bool {
+	return e.slot != nil && e.slot.m.Load() == nil && e.cache.used.Load() < e.cache.limit
+}
+
 // CacheMembers keeps m, e's encoded members, and a copy of e, for the next
 // reader to copy instead of decoding and encoding e again; only for an
 // entity read from the store (CacheIn) while its cache has room: otherwise

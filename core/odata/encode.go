@@ -123,7 +123,7 @@ func AppendEntity(b []byte, c *Context, e *entity.Entity, sel *Projection) []byt
 		first = false
 	}
 	s := sel.prepare()
-	b = appendEntityMembers(b, c, e, &s, first, false)
+	b = appendEntityMembers(b, c, e, &s, first)
 	return append(b, '}')
 }
 
@@ -187,7 +187,7 @@ func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projec
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = appendEntityMembers(b, c, e, &s, true, true)
+		b = appendEntityMembers(b, c, e, &s, true)
 		b = append(b, '}')
 		if i > 0 && len(b)-start+len(end) > limit {
 			return append(b[:before], end...), i
@@ -212,20 +212,14 @@ func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []b
 // appendEntityMembers writes an entity's members in the live order:
 // odata.type, odata.id, odata.etag, odata.editLink (as the level asks), then
 // PartitionKey, RowKey, Timestamp and the custom properties, each annotation
-// just before its value. keep says e's encoded members are kept for the
-// next reader, when e is a stored entity: so they are for a query page,
-// which a client may fetch again and again and whose encoding costs
-// several times its copying, but not for a single entity (a point read, the
-// answer to a write), whose encoding is a small part of its request, so
-// that reading rows at random does not double their memory.
-func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, first, keep bool) []byte {
+// just before its value. e's encoded members are kept for the next reader
+// when e was read from the store (a query page, a point read, which a client
+// may ask for again and again) and its table's cache has room: a bounded
+// budget, so that reading rows at random cannot double their memory.
+func appendEntityMembers(b []byte, c *Context, e *entity.Entity, s *selection, first bool) []byte {
 	var m *entity.Members
-	switch {
-	case c.Level == NoMetadata || !s.all || c.Emulator != nil:
-	case keep:
+	if c.Level != NoMetadata && s.all && c.Emulator == nil {
 		m = members(e)
-	default:
-		m = e.CachedMembers()
 	}
 	return appendMembersWith(b, c, e, s, first, m)
 }
@@ -375,7 +369,7 @@ func members(e *entity.Entity) *entity.Members {
 	if m := e.CachedMembers(); m != nil {
 		return m
 	}
-	if e.KeptSize == 0 {
+	if e.KeptSize == 0 || !e.CanCache() {
 		return nil
 	}
 	json, props := Members(e)

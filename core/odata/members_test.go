@@ -70,34 +70,53 @@ func TestKeptEntityWrittenConcurrently(t *testing.T) {
 	}
 }
 
-// A kept entity written on its own (a point read, the answer to its write)
-// is written as ever and keeps no encoded members, so that reading rows at
-// random does not grow the account; a query page keeps them, in about as
-// many bytes as they are long.
-func TestSingleEntityWritingKeepsNothing(t *testing.T) {
-	e, err := DecodeEntity([]byte(pyMinimalBody))
-	if err != nil {
-		t.Fatal(err)
+// An entity read from the store and written on its own (a point read) is
+// written as ever and keeps its encoded members, in about as many bytes as
+// they are long, while its table's cache has room; with none left, or for
+// an entity not read from the store (the answer to a write), nothing is
+// kept.
+func TestSingleEntityWritingKeepsWithinBudget(t *testing.T) {
+	read := func(budget int64) *entity.Entity {
+		e, err := DecodeEntity([]byte(pyMinimalBody))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Timestamp = edm.Ticks(638000000001234567)
+		e.KeptSize = e.Size()
+		e.CacheIn(new(entity.MemberSlot), entity.NewMemberCache(budget))
+		return e
 	}
-	e.Timestamp = edm.Ticks(638000000001234567)
-	e.KeptSize = e.Size()
-	e.CacheIn(new(entity.MemberSlot), entity.NewMemberCache(1<<20))
 	for _, level := range []Level{NoMetadata, MinimalMetadata, FullMetadata} {
 		c := &Context{Base: "http://127.0.0.1:10002/devstoreaccount1", Account: "devstoreaccount1", Table: "t", Level: level}
-		if got, want := string(AppendEntity(nil, c, e, nil)), string(AppendEntity(nil, c, e.Clone(), nil)); got != want {
-			t.Errorf("level %v: kept\n%s\nwant\n%s", level, got, want)
+		e := read(1 << 20)
+		want := string(AppendEntity(nil, c, e.Clone(), nil))
+		if got := string(AppendEntity(nil, c, e, nil)); got != want {
+			t.Errorf("level %v: first writing\n%s\nwant\n%s", level, got, want)
+		}
+		if got := string(AppendEntity(nil, c, e, nil)); got != want {
+			t.Errorf("level %v: from the kept members\n%s\nwant\n%s", level, got, want)
+		}
+		if kept := e.CachedMembers() != nil; kept != (level != NoMetadata) {
+			t.Errorf("level %v: members kept %v", level, kept)
 		}
 	}
-	if e.CachedMembers() != nil {
-		t.Fatal("writing a single entity kept its members")
-	}
-	AppendEntities(nil, &Context{Level: MinimalMetadata}, []*entity.Entity{e}, nil)
+	e := read(1 << 20)
+	AppendEntity(nil, &Context{Level: MinimalMetadata}, e, nil)
 	m := e.CachedMembers()
 	if m == nil {
-		t.Fatal("a query page kept nothing")
+		t.Fatal("a point read kept nothing")
 	}
 	if cap(m.JSON) > len(m.JSON)+len(m.JSON)/8 { // an allocation's size class rounds up by less
-
 		t.Fatalf("kept members hold %d bytes of room for %d", cap(m.JSON), len(m.JSON))
+	}
+	full := read(0)
+	AppendEntity(nil, &Context{Level: MinimalMetadata}, full, nil)
+	if full.CachedMembers() != nil {
+		t.Fatal("an entity whose cache is full kept its members")
+	}
+	answer := read(1 << 20).Clone() // Clone drops the slot, as a write's answer has none
+	AppendEntity(nil, &Context{Level: MinimalMetadata}, answer, nil)
+	if answer.CachedMembers() != nil {
+		t.Fatal("an entity not read from the store kept its members")
 	}
 }

@@ -185,10 +185,16 @@ func TestMembersCacheBudget(t *testing.T) {
 	if cached == 0 || cached == rows || used < cacheBudget/2 {
 		t.Fatalf("%d of %d rows cached in %d bytes: the budget was not reached or not held", cached, rows, used)
 	}
-	// A point read reuses an encoding but keeps none.
+	// A point read reuses the encoding a page cached; past the budget,
+	// its own writing keeps nothing.
 	e, _ := s.Get("tbl", "p0", rk(0))
 	if e.CachedMembers() == nil {
 		t.Fatal("a point read of a row a page cached did not find its encoding")
+	}
+	last, _ := s.Get("tbl", "p"+strconv.Itoa(rows-100), rk(rows-1))
+	odata.AppendEntity(nil, c, last, nil)
+	if tb.cache.Used() > cacheBudget {
+		t.Fatalf("a point read past the budget: %d bytes cached, budget %d", tb.cache.Used(), cacheBudget)
 	}
 	// Deleting every row gives every byte back.
 	for start := 0; start < rows; start += 100 {
