@@ -37,6 +37,7 @@ const (
 	mixKinds
 )
 
+// String names the kind as the printed figures do.
 func (k mixKind) String() string { return [...]string{"read", "merge", "query"}[k] }
 
 // mixOp is one mixed operation: entity row of partition part, and for a

@@ -282,7 +282,9 @@ func loadScale(ctx context.Context, endpoint string, n int) (loaded, error) {
 					}
 					return n, err
 				}, scaleBatch, func(err error) { logReset(begin, fmt.Sprintf("batch %d", b), err) })
-				resets.Add(int64(r))
+				if r > 0 { // a batch, however many resets it met
+					resets.Add(1)
+				}
 				if err != nil {
 					errs <- fmt.Errorf("batch %d: %w", b, err)
 					return
@@ -413,10 +415,11 @@ type scaleRow struct {
 	server string
 	n      int
 	load   time.Duration
-	size   int64  // the entities' size by the service's formula
-	after  memory // after loading (peak: the whole load, compactions included)
-	heap   int64  // live heap after loading; -1 unknown
-	resets int    // batches of the load met by a reset connection
+	cpu    time.Duration // the server's CPU time while loading
+	size   int64         // the entities' size by the service's formula
+	after  memory        // after loading (peak: the whole load, compactions included)
+	heap   int64         // live heap after loading; -1 unknown
+	resets int           // batches of the load met by a reset connection
 	mixed  *mixResult
 	// Durable runs only:
 	disk        int64         // data directory after loading and a clean stop
@@ -470,11 +473,18 @@ func scaleTableplay(ctx context.Context, bin string, n int, dir string, mixed ti
 		return row, err
 	}
 	defer s.stop()
+	before, err := readUsage(s.pid)
+	if err != nil {
+		return row, err
+	}
 	l, err := loadScale(ctx, s.endpoint, n)
 	if err != nil {
 		return row, err
 	}
 	row.load, row.size, row.resets = l.took, l.size, l.resets
+	if row.cpu, err = cpuSince(s.pid, before); err != nil {
+		return row, err
+	}
 	if err := s.measure(&row.after, &row.heap); err != nil {
 		return row, err
 	}
@@ -546,8 +556,15 @@ func scaleAzurite(ctx context.Context, script string, n int, mixed time.Duration
 	}
 	defer s.stop()
 	fmt.Fprintln(w, azuriteSetup(ctx, script))
+	before, err := readUsage(s.pid)
+	if err != nil {
+		return row, err
+	}
 	l, err := loadScale(ctx, s.endpoint, n)
 	row.load, row.size, row.resets = l.took, l.size, l.resets
+	if err == nil {
+		row.cpu, err = cpuSince(s.pid, before)
+	}
 	if err != nil {
 		// Say whether Azurite died, and with how much memory if not.
 		time.Sleep(time.Second)
@@ -636,16 +653,18 @@ func printScaleHeader(w io.Writer, d time.Duration) {
 	if d > 0 {
 		fmt.Fprintln(w, mixTitle(d))
 	}
-	fmt.Fprintln(w, "RSS and peak (VmRSS, VmHWM) after loading; live: the heap after a collection; B/ent: RSS per entity;")
+	fmt.Fprintln(w, "µs/ent: the server's CPU time while loading, per entity; RSS and peak (VmRSS, VmHWM) after loading;")
+	fmt.Fprintln(w, "live: the heap after a collection; B/ent: RSS per entity;")
 	fmt.Fprintln(w, "logical: the entities' size by the service's formula; disk: the data directory after a clean stop;")
 	fmt.Fprintln(w, "stop: SIGTERM to exit; restart: exec to listening with the account loaded (cpu: the server's CPU time until then);")
 	fmt.Fprintln(w, "stop peak: the RSS peak during the clean stop (which compacts), against the RSS before it; ' marks figures after the restart")
-	fmt.Fprintf(w, "%-20s %9s %8s %9s %9s %9s %6s %9s %9s %6s %6s %6s %8s %6s %9s %9s %9s\n", "server", "entities", "load/s", "RSS", "peak", "live", "B/ent",
+	fmt.Fprintf(w, "%-20s %9s %8s %6s %9s %9s %9s %6s %9s %9s %6s %6s %6s %8s %6s %9s %9s %9s\n", "server", "entities", "load/s", "µs/ent", "RSS", "peak", "live", "B/ent",
 		"logical", "disk", "×log", "stop", "×peak", "restart", "cpu", "RSS'", "peak'", "live'")
 }
 
 func printScale(w io.Writer, r scaleRow) {
-	fmt.Fprintf(w, "%-20s %9d %8.0f %9s %9s %9s %6d %9s", r.server, r.n, float64(r.n)/r.load.Seconds(), mb(r.after.rss), mb(r.after.peak), mb(r.heap),
+	fmt.Fprintf(w, "%-20s %9d %8.0f %6.1f %9s %9s %9s %6d %9s", r.server, r.n, float64(r.n)/r.load.Seconds(), float64(r.cpu.Microseconds())/float64(r.n),
+		mb(r.after.rss), mb(r.after.peak), mb(r.heap),
 		r.after.rss/int64(r.n), mb(r.size))
 	if r.restart > 0 {
 		fmt.Fprintf(w, " %9s %6.2f %5.1fs %6.2f %7.1fs %5.1fs %9s %9s %9s", mb(r.disk), float64(r.disk)/float64(r.size), r.stop.Seconds(),
@@ -660,4 +679,10 @@ func printScale(w io.Writer, r scaleRow) {
 	if r.mixed != nil {
 		printMixed(w, *r.mixed)
 	}
+}
+
+// cpuSince is the CPU time process pid has used since before.
+func cpuSince(pid int, before usage) (time.Duration, error) {
+	u, err := readUsage(pid)
+	return u.cpu - before.cpu, err
 }

@@ -278,7 +278,7 @@ func (s *Store) Get(tableName, pk, rk string) (*entity.Entity, *tableerr.Error) 
 	if !ok {
 		return nil, tableerr.New(tableerr.ResourceNotFound)
 	}
-	// A point read may reuse an encoding a query page cached, and caches
-	// none itself (odata writes a single entity without keeping it).
+	// The row's cached entity, when a read before kept one with its
+	// encoding; else a fresh decoding, whose writing may keep one.
 	return it.r.entity(t.names.load(), t.cache), nil
 }

@@ -145,9 +145,9 @@ type table struct {
 // maxInterned bounds a table's dictionary of property names.
 const maxInterned = 4096
 
-// cacheBudget is the bytes of encoded members a table keeps for its
-// query pages: enough for a few thousand rows read again and again, not
-// a copy of a large table read once.
+// cacheBudget is the bytes of encoded members a table keeps for the rows
+// its query pages and point reads write out: enough for a few thousand
+// rows read again and again, not a copy of a large table read once.
 const cacheBudget = 16 << 20
 
 // pack makes e, a checked entity with Timestamp ts, a row of t, in r when
