@@ -24,18 +24,22 @@ type MemberSlot struct {
 	m atomic.Pointer[Members]
 }
 
-// released marks a slot whose entity the store no longer holds: nothing
-// is cached there again (a reader of an older view may still write the
-// entity out; it encodes it afresh).
-var released = &Members{}
-
 // MemberCache bounds the bytes of the encoded members cached in its slots:
 // an encoding that would pass the limit is not kept, so that reading many
 // entities cannot grow the heap by their encodings beyond it.
 type MemberCache struct {
 	limit int64
 	used  atomic.Int64
+	// released fills the slot of an entity the store no longer holds:
+	// nothing is cached there again (a reader of an older view may still
+	// write the entity out; it encodes it afresh). It holds no entity, as
+	// no encoding kept in a slot does.
+	released Members
 }
+
+// held reports whether m is an encoding kept in a slot (not nil, not a
+// cache's released).
+func (m *Members) held() bool { return m != nil && m.entity != nil }
 
 // NewMemberCache returns a cache that keeps at most limit bytes of
 // encodings.
@@ -57,7 +61,7 @@ func cost(m *Members) int64 {
 // Entity returns the entity cached in the slot with its members, nil when
 // none is: the store's entity as read out before, read-only.
 func (s *MemberSlot) Entity() *Entity {
-	if m := s.m.Load(); m != nil && m != released {
+	if m := s.m.Load(); m.held() {
 		return m.entity
 	}
 	return nil
@@ -66,7 +70,7 @@ func (s *MemberSlot) Entity() *Entity {
 // Release empties the slot of an entity the store no longer holds and
 // returns its encoding's bytes to c; later writers cache nothing there.
 func (s *MemberSlot) Release(c *MemberCache) {
-	if m := s.m.Swap(released); m != nil && m != released {
+	if m := s.m.Swap(&c.released); m.held() {
 		c.used.Add(-cost(m))
 	}
 }
@@ -81,7 +85,7 @@ func (e *Entity) CachedMembers() *Members {
 	if e.slot == nil {
 		return nil
 	}
-	if m := e.slot.m.Load(); m != released {
+	if m := e.slot.m.Load(); m.held() {
 		return m
 	}
 	return nil

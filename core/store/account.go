@@ -23,7 +23,6 @@ type Store struct {
 	props    ServiceProperties // guarded by mu
 	onChange func()
 	journal  Journal // nil: the account lives in memory only
-
 }
 
 // Options configure a Store.

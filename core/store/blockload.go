@@ -247,11 +247,17 @@ func decodeEntities(b []byte) (out entityBatch) {
 	var d entityDecoder
 	d.names = make([]blockName, r.count(1))
 	out.names = make([]string, len(d.names))
+	listed := make(map[string]bool, len(d.names))
 	for i := range d.names {
 		name := r.string()
 		if r.err != nil {
 			return entityBatch{err: r.err}
 		}
+		// Two indexes of one name would let an entity hold the name twice.
+		if listed[name] {
+			return entityBatch{err: fmt.Errorf("property name %q listed twice", name)}
+		}
+		listed[name] = true
 		if isReserved(name) {
 			return entityBatch{err: fmt.Errorf("property name %q is not a custom property", name)}
 		}

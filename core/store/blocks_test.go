@@ -197,6 +197,28 @@ func TestBlocksCheckValues(t *testing.T) {
 	}
 }
 
+// A block whose name list gives one name twice is refused: its entities
+// could otherwise hold that name twice, one property under each index.
+func TestBlocksNameListedTwice(t *testing.T) {
+	s := newStore(t, "Tab")
+	if _, err := s.Apply("Tab", Op{Kind: Insert, Entity: ent("a", "1", i32("Aa", 1), i32("Ab", 2))}); err != nil {
+		t.Fatal(err)
+	}
+	blocks := blocksOf(t, s)
+	if err := newStore(t).LoadBlocks(feed(blocks)); err != nil {
+		t.Fatalf("the unchanged blocks: %v", err)
+	}
+	bs := append([][]byte{}, blocks...)
+	bs[2] = bytes.Replace(bytes.Clone(bs[2]), []byte{2, 'A', 'b'}, []byte{2, 'A', 'a'}, 1)
+	if bytes.Equal(bs[2], blocks[2]) {
+		t.Fatalf("no name Ab in the block %v", blocks[2])
+	}
+	err := newStore(t).LoadBlocks(feed(bs))
+	if err == nil || !strings.Contains(err.Error(), "listed twice") {
+		t.Fatalf("a name listed twice: %v", err)
+	}
+}
+
 // FuzzLoadBlocks: any blocks (the input split at its 0xFF bytes) are
 // loaded or refused, never a panic; what loads writes back to blocks that
 // load to the same account.

@@ -62,7 +62,7 @@ func (n *names) lookup(name string) (uint32, bool) {
 	i := uint32(len(n.list))
 	n.index[name] = i
 	n.list = append(n.list, name)
-	l := n.list
+	l := n.list[:len(n.list):len(n.list)] // a reader's append copies, never writes into the writer's array
 	n.pub.Store(&l)
 	return i, true
 }
@@ -290,9 +290,9 @@ func (r *row) decode(dict []string, e *entity.Entity, props []entity.Property) {
 	*e = entity.Entity{PartitionKey: pk, RowKey: rk, Timestamp: r.ts, Properties: props[:n:n], KeptSize: int(r.size)}
 }
 
-// entity returns the row's entity, its members cached within c (nil: an
-// entity of the writer's, new, which caches nothing): the one cached with
-// its members, or a new one.
+// entity returns the row's entity, its members cached within c (nil: one
+// that caches nothing, as a snapshot's export): the one cached with its
+// members, or a new one.
 func (r *row) entity(dict []string, c *entity.MemberCache) *entity.Entity {
 	if c != nil {
 		if e := r.members.Entity(); e != nil {
