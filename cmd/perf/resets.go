@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"syscall"
 
@@ -28,8 +29,10 @@ func isReset(ctx context.Context, err error) bool {
 	}
 	// net/http does not export the error it returns for a request written
 	// on a connection the server had closed: its text is all there is.
+	// net.ErrClosed: the transport closed the connection on the reset
+	// while the request's body was still being written.
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
 		strings.Contains(err.Error(), "http: server closed idle connection")
 }
 

@@ -33,7 +33,8 @@ func conflict() error {
 func TestIsReset(t *testing.T) {
 	ctx := context.Background()
 	for _, err := range []error{resetErr, io.EOF, &url.Error{Op: "Post", Err: io.ErrUnexpectedEOF}, syscall.EPIPE,
-		&url.Error{Op: "Post", Err: errors.New("http: server closed idle connection")}} {
+		&url.Error{Op: "Post", Err: errors.New("http: server closed idle connection")},
+		&url.Error{Op: "Post", Err: &net.OpError{Op: "write", Net: "tcp", Err: net.ErrClosed}}} {
 		if !isReset(ctx, err) {
 			t.Errorf("%v is not a reset", err)
 		}

@@ -231,7 +231,7 @@ func scaleClient(endpoint, table string, conns int) (*aztables.Client, *aztables
 type loaded struct {
 	took   time.Duration
 	size   int64 // the entities' size by the service's formula
-	resets int   // batches whose connection was reset, each read back (see submitChecked)
+	resets int   // resets met by the batches (not their read-backs), each read back (see submitChecked)
 }
 
 // loadScale creates the table "scale" and inserts n entities in batches
@@ -282,9 +282,7 @@ func loadScale(ctx context.Context, endpoint string, n int) (loaded, error) {
 					}
 					return n, err
 				}, scaleBatch, func(err error) { logReset(begin, fmt.Sprintf("batch %d", b), err) })
-				if r > 0 { // a batch, however many resets it met
-					resets.Add(1)
-				}
+				resets.Add(int64(r))
 				if err != nil {
 					errs <- fmt.Errorf("batch %d: %w", b, err)
 					return
@@ -419,7 +417,7 @@ type scaleRow struct {
 	size   int64         // the entities' size by the service's formula
 	after  memory        // after loading (peak: the whole load, compactions included)
 	heap   int64         // live heap after loading; -1 unknown
-	resets int           // batches of the load met by a reset connection
+	resets int           // resets met by the load's batches
 	mixed  *mixResult
 	// Durable runs only:
 	disk        int64         // data directory after loading and a clean stop
@@ -674,7 +672,7 @@ func printScale(w io.Writer, r scaleRow) {
 	}
 	fmt.Fprintln(w)
 	if r.resets > 0 {
-		fmt.Fprintf(w, "  %d batches of the load met a reset connection: each was read back, and sent again only if none of it was stored\n", r.resets)
+		fmt.Fprintf(w, "  the load's batches met %d reset connections: each batch was read back, and sent again only if none of it was stored\n", r.resets)
 	}
 	if r.mixed != nil {
 		printMixed(w, *r.mixed)
