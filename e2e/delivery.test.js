@@ -156,13 +156,16 @@ test("a checkout served by tableplay serve --web: each revisit (every file reval
 // then by 38 KB brotli and 55 KB gzip (measured) for profiles (Cosmos DB for Table and
 // Azurite 3.37 answers, where they differ) and for connecting to another
 // endpoint (requests signed or carrying a SAS, code for it, comparing two
-// answers). A host that compresses nothing sends the brotli and the
-// decoder's gzip (79.5 KB, measured), about 1.32 MB; gzip is only the fallback for a copy without the decoder.
-test("the engine stays within its download budget: 1.245 MB brotli and an 85 KB decoder, 1.705 MB gzip", () => {
+// answers); then by 7 KB brotli and 15 KB gzip (measured: 1,246,894 and
+// 1,712,650 bytes) for the store's packed rows (a third of the memory an
+// entity took, in the page's engine as in the server). A host that
+// compresses nothing sends the brotli and the decoder's gzip (79.5 KB,
+// measured), about 1.33 MB; gzip is only the fallback for a copy without the decoder.
+test("the engine stays within its download budget: 1.252 MB brotli and an 85 KB decoder, 1.72 MB gzip", () => {
   const size = (name) => statSync(path.join(root, "web", "build", name)).size;
-  assert.ok(size("app.wasm.br") <= 1_245_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
+  assert.ok(size("app.wasm.br") <= 1_252_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
   assert.ok(size("unbrotli.wasm.gz") <= 85_000, `unbrotli.wasm.gz is ${size("unbrotli.wasm.gz")} bytes`);
-  assert.ok(size("app.wasm.gz") <= 1_705_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
+  assert.ok(size("app.wasm.gz") <= 1_720_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
 });
 
 test("make site holds every page file, with compressed variants and the hosts' files", () => {
