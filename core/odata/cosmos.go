@@ -55,20 +55,9 @@ func appendCosmosEntities(b []byte, c *Context, es []*entity.Entity, sel *Projec
 	if sel != nil {
 		tail += len(sel.Text)
 	}
-	wrote := len(es)
-	for i, e := range es {
-		before := len(b)
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
-		b = appendCosmosMembers(b, c, e, &s, true)
-		b = append(b, '}')
-		if i > 0 && len(b)-start+tail > limit {
-			b, wrote = b[:before], i
-			break
-		}
-	}
+	b, wrote := appendObjectsWithin(b, es, start, tail, limit, func(b []byte, e *entity.Entity) []byte {
+		return appendCosmosMembers(b, c, e, &s, true)
+	})
 	b = append(b, ']')
 	if c.Level == NoMetadata {
 		return append(b, '}'), wrote

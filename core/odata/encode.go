@@ -181,19 +181,31 @@ func AppendEntitiesWithin(b []byte, c *Context, es []*entity.Entity, sel *Projec
 	}
 	b = append(b, `"value":[`...)
 	const end = "]}"
+	b, wrote := appendObjectsWithin(b, es, start, len(end), limit, func(b []byte, e *entity.Entity) []byte {
+		return appendEntityMembers(b, c, e, &s, true)
+	})
+	return append(b, end...), wrote
+}
+
+// appendObjectsWithin writes es as comma-separated JSON objects, their
+// members by members, and stops before the entity that would take the
+// body (begun at start, tail bytes still to come after the objects) past
+// limit (F-PAGE-BYTES); the first is always written. It returns how many
+// it wrote.
+func appendObjectsWithin(b []byte, es []*entity.Entity, start, tail, limit int, members func([]byte, *entity.Entity) []byte) ([]byte, int) {
 	for i, e := range es {
 		before := len(b)
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = appendEntityMembers(b, c, e, &s, true)
+		b = members(b, e)
 		b = append(b, '}')
-		if i > 0 && len(b)-start+len(end) > limit {
-			return append(b[:before], end...), i
+		if i > 0 && len(b)-start+tail > limit {
+			return b[:before], i
 		}
 	}
-	return append(b, end...), len(es)
+	return b, len(es)
 }
 
 func appendMetadataURL(b []byte, c *Context, suffix string, sel *Projection) []byte {
