@@ -42,20 +42,7 @@ func writeSnapshot(dir string, gen uint64, write func(emit func([]byte) error) e
 	if err == nil {
 		err = ready()
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, final)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
+	return commitTemp(f, tmp, final, err)
 }
 
 // writeFrame writes payload as one frame without copying it.
