@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/store/storetest"
 )
 
 // crash releases the directory as a killed process does: whatever was
@@ -166,32 +166,18 @@ func TestRecordsMissingStopTheStart(t *testing.T) {
 // frames of the change records of a workload. It returns the account.
 func legacyDir(t *testing.T, dir string) (recs [][]byte, want []byte) {
 	t.Helper()
-	j := &captured{}
+	j := &storetest.Journal{}
 	st := store.New(store.Options{Clock: clock, Journal: j})
 	workload(t, st, 20)
 	var seg []byte
-	for _, r := range j.recs {
+	for _, r := range j.Records() {
 		seg = appendFrame(seg, r)
 	}
 	if err := os.WriteFile(filepath.Join(dir, logName(1)), seg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return j.recs, st.Snapshot()
+	return j.Records(), st.Snapshot()
 }
-
-type captured struct {
-	mu   sync.Mutex
-	recs [][]byte
-}
-
-func (c *captured) Record(b []byte) uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.recs = append(c.recs, bytes.Clone(b))
-	return uint64(len(c.recs))
-}
-
-func (c *captured) Wait(uint64) error { return nil }
 
 // A data directory of the previous format loads, goes on in the new one,
 // and damage in it is judged as in the new one where its framing allows.

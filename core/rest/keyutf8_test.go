@@ -4,36 +4,19 @@ import (
 	"bytes"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/store/storetest"
 )
-
-// keptJournal keeps the change records a restart would replay.
-type keptJournal struct {
-	mu   sync.Mutex
-	recs [][]byte
-}
-
-func (j *keptJournal) Record(c []byte) uint64 {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.recs = append(j.recs, bytes.Clone(c))
-	return uint64(len(j.recs))
-}
-
-func (j *keptJournal) Wait(uint64) error { return nil }
 
 // restart replays what the journal kept into a new account, as a server's
 // start does from its log.
-func (j *keptJournal) restart(t *testing.T) *store.Store {
+func restart(t *testing.T, j *storetest.Journal) *store.Store {
 	t.Helper()
-	j.mu.Lock()
-	defer j.mu.Unlock()
 	st := store.New(store.Options{Clock: time.Now})
-	for _, r := range j.recs {
+	for _, r := range j.Records() {
 		if err := st.Redo(r); err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +43,7 @@ func call(h *Handler, method, target, body string, header ...string) *httptest.R
 // bytes that are not UTF-8 and lone surrogate escapes are read as U+FFFD, and
 // what is acknowledged is what a restart brings back.
 func TestKeysThatAreNotUTF8(t *testing.T) {
-	j := &keptJournal{}
+	j := &storetest.Journal{}
 	st := store.New(store.Options{Clock: time.Now, Journal: j})
 	h := testHandler(st)
 	if rec := call(h, "POST", "Tables", `{"TableName":"keys"}`); rec.Code != 204 && rec.Code != 201 {
@@ -116,7 +99,7 @@ func TestKeysThatAreNotUTF8(t *testing.T) {
 	if !strings.Contains(before, `"V":"x\ufffdy","W":"\ufffd","X":"\ud83d\ude00"`) {
 		t.Errorf("stored: %s", before)
 	}
-	again := j.restart(t)
+	again := restart(t, j)
 	if after := get(testHandler(again)); after != before || !bytes.Equal(again.Snapshot(), st.Snapshot()) {
 		t.Errorf("after a restart:\n%s\nbefore:\n%s", after, before)
 	}

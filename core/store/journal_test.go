@@ -10,34 +10,9 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/store/storetest"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
-
-// memJournal keeps records in memory; Wait fails once fail is set.
-type memJournal struct {
-	mu   sync.Mutex
-	recs [][]byte
-	fail error
-}
-
-func (j *memJournal) Record(c []byte) uint64 {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.recs = append(j.recs, append([]byte(nil), c...))
-	return uint64(len(j.recs))
-}
-
-func (j *memJournal) Wait(uint64) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.fail
-}
-
-func (j *memJournal) records() [][]byte {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return append([][]byte(nil), j.recs...)
-}
 
 // replay builds a fresh account from a snapshot (nil: none) and records.
 func replay(t testing.TB, snap []byte, recs [][]byte) *Store {
@@ -120,7 +95,7 @@ func TestJournalReplayEqualsState(t *testing.T) {
 	for seed := int64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewSource(seed))
-			j := &memJournal{}
+			j := &storetest.Journal{}
 			s := New(Options{Clock: stalled(), Journal: j})
 			var snaps [][]byte
 			succeeded := 0
@@ -132,7 +107,7 @@ func TestJournalReplayEqualsState(t *testing.T) {
 					snaps = append(snaps, s.Snapshot())
 				}
 			}
-			recs := j.records()
+			recs := j.Records()
 			// One record per change that took effect; none for a failure.
 			if len(recs) != succeeded || succeeded < 100 {
 				t.Fatalf("%d records for %d successful changes", len(recs), succeeded)
@@ -150,7 +125,7 @@ func TestJournalReplayEqualsState(t *testing.T) {
 // final state, whatever the snapshot already holds.
 func TestJournalReplayOverLaterSnapshot(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
-	j := &memJournal{}
+	j := &storetest.Journal{}
 	s := New(Options{Clock: stalled(), Journal: j})
 	type mark struct {
 		pos  int
@@ -161,7 +136,7 @@ func TestJournalReplayOverLaterSnapshot(t *testing.T) {
 	for step := 0; step < 800; step++ {
 		randomChange(r, s, nil)
 		if step%40 == 0 {
-			begun = append(begun, len(j.records()))
+			begun = append(begun, len(j.Records()))
 		}
 		if step%40 == 25 {
 			// The snapshot finishes later than it began.
@@ -169,7 +144,7 @@ func TestJournalReplayOverLaterSnapshot(t *testing.T) {
 		}
 	}
 	want := s.Snapshot()
-	recs := j.records()
+	recs := j.Records()
 	for _, m := range marks {
 		if got := replay(t, m.snap, recs[m.pos:]).Snapshot(); string(got) != string(want) {
 			t.Fatalf("snapshot begun at record %d, replayed: state differs", m.pos)
@@ -181,7 +156,7 @@ func TestJournalReplayOverLaterSnapshot(t *testing.T) {
 }
 
 func TestConcurrencyJournalOrder(t *testing.T) {
-	j := &memJournal{}
+	j := &storetest.Journal{}
 	s := New(Options{Clock: stalled(), Journal: j})
 	for _, n := range journalTables {
 		if _, err := s.CreateTable(n); err != nil {
@@ -200,18 +175,18 @@ func TestConcurrencyJournalOrder(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
-	if got, want := replay(t, nil, j.records()).Snapshot(), s.Snapshot(); string(got) != string(want) {
+	if got, want := replay(t, nil, j.Records()).Snapshot(), s.Snapshot(); string(got) != string(want) {
 		t.Fatalf("replay of concurrent changes differs:\n%s\n%s", want, got)
 	}
 }
 
 func TestJournalFailureIs500(t *testing.T) {
-	j := &memJournal{}
+	j := &storetest.Journal{}
 	s := New(Options{Clock: stalled(), Journal: j})
 	if _, err := s.CreateTable("tbl"); err != nil {
 		t.Fatal(err)
 	}
-	j.fail = errors.New("disk full")
+	j.Fail(errors.New("disk full"))
 	checks := map[string]*tableerr.Error{}
 	_, checks["create"] = s.CreateTable("other")
 	_, checks["insert"] = s.Apply("tbl", Op{Kind: Insert, Entity: ent("p", "r")})
@@ -236,7 +211,7 @@ func TestJournalFailureIs500(t *testing.T) {
 // A writer that found a table before it was deleted must not change it
 // after: its change would be recorded after the deletion.
 func TestWriteToDeletedTable(t *testing.T) {
-	j := &memJournal{}
+	j := &storetest.Journal{}
 	s := New(Options{Clock: stalled(), Journal: j})
 	if _, err := s.CreateTable("tbl"); err != nil {
 		t.Fatal(err)
@@ -251,7 +226,7 @@ func TestWriteToDeletedTable(t *testing.T) {
 	if _, err := s.setACL(tb, nil); code(err) != tableerr.TableNotFound {
 		t.Errorf("ACL of a deleted table: %v", err)
 	}
-	if n := len(j.records()); n != 2 {
+	if n := len(j.Records()); n != 2 {
 		t.Errorf("%d records, want create and delete", n)
 	}
 }
@@ -279,13 +254,13 @@ func TestRedoRejectsBadRecords(t *testing.T) {
 }
 
 func FuzzRedo(f *testing.F) {
-	j := &memJournal{}
+	j := &storetest.Journal{}
 	s := New(Options{Clock: stalled(), Journal: j})
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 200; i++ {
 		randomChange(r, s, nil)
 	}
-	for _, rec := range j.records() {
+	for _, rec := range j.Records() {
 		f.Add(rec)
 	}
 	f.Fuzz(func(t *testing.T, rec []byte) {
@@ -320,7 +295,7 @@ func TestSetACLTimesMustBeStorable(t *testing.T) {
 // Replaying a record records nothing: the log being replayed would get it
 // again, under a new number.
 func TestRedoRecordsNothing(t *testing.T) {
-	src := &memJournal{}
+	src := &storetest.Journal{}
 	s := New(Options{Clock: stalled(), Journal: src})
 	p := s.Properties()
 	p.Cors = []CorsRule{{AllowedOrigins: "*", AllowedMethods: "GET", MaxAgeInSeconds: 1}}
@@ -330,14 +305,14 @@ func TestRedoRecordsNothing(t *testing.T) {
 	if _, err := s.CreateTable("Alpha"); err != nil {
 		t.Fatal(err)
 	}
-	dst := &memJournal{}
+	dst := &storetest.Journal{}
 	r := New(Options{Clock: stalled(), Journal: dst})
-	for _, rec := range src.records() {
+	for _, rec := range src.Records() {
 		if err := r.Redo(rec); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := dst.records(); len(got) != 0 {
+	if got := dst.Records(); len(got) != 0 {
 		t.Errorf("replay recorded %q", got)
 	}
 }
