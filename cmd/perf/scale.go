@@ -26,6 +26,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/core/store/storetest"
 )
 
 // scaleLoaders are the clients that load a scale run's entities at once,
@@ -190,18 +191,6 @@ func (s *scaleServer) liveHeap() (int64, error) {
 	}
 }
 
-// scaleEntity is an entity of ten properties across the Edm types, about
-// 300 bytes by the service's formula; every value varies with i.
-func scaleEntity(pk, rk string, i int) []byte {
-	return []byte(`{"PartitionKey":"` + pk + `","RowKey":"` + rk + `","Name":"Cust ` + strconv.Itoa(i) +
-		`","Email":"c` + strconv.Itoa(i) + `@ex.io","City":"Leeds","Age":` + strconv.Itoa(18+i%60) +
-		`,"Balance":` + strconv.Itoa(i%100000) + `.25,"Active":` + strconv.FormatBool(i%2 == 0) +
-		`,"Joined@odata.type":"Edm.DateTime","Joined":"2021-06-09T01:17:13.` + fmt.Sprintf("%07d", i%10000000) + `Z"` +
-		`,"Visits@odata.type":"Edm.Int64","Visits":"` + strconv.Itoa(9876543210+i) + `"` +
-		`,"Id@odata.type":"Edm.Guid","Id":"c9da6455-213d-42c9-9a79-` + fmt.Sprintf("%012d", i) + `"` +
-		`,"Notes":"` + []string{"vip", "std", "new"}[i%3] + `"}`)
-}
-
 // scalePartition is partition p's key.
 func scalePartition(p int) string { return fmt.Sprintf("part%05d", p) }
 
@@ -261,7 +250,7 @@ func loadScale(ctx context.Context, endpoint string, n int) (loaded, error) {
 				actions := make([]aztables.TransactionAction, scaleBatch)
 				for r := range actions {
 					row := b%perPartition*scaleBatch + r
-					body := scaleEntity(pk, rowKey(row), b*scaleBatch+r)
+					body := storetest.ScaleEntity(pk, rowKey(row), b*scaleBatch+r)
 					e, terr := odata.DecodeEntity(body)
 					if terr != nil {
 						errs <- fmt.Errorf("scale entity: %s", terr.Message)
@@ -314,7 +303,7 @@ func logReset(begin time.Time, what string, err error) {
 }
 
 // batchLanded counts the entities of a batch (rows first… of partition pk,
-// entities i… of scaleEntity) stored with the name they were sent with.
+// entities i… of storetest.ScaleEntity) stored with the name they were sent with.
 func batchLanded(ctx context.Context, c *aztables.Client, pk string, first, i int) (int, error) {
 	qctx, cancel := context.WithTimeout(ctx, opLimit)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/store/storetest"
 )
 
 // TestParseSizes: counts with k and M suffixes; anything else, a zero, or
@@ -56,7 +57,7 @@ func TestParseMemstats(t *testing.T) {
 // service's formula, as the loader sent.
 func TestScaleEntity(t *testing.T) {
 	for _, i := range []int{0, 7, 999999} {
-		e, err := odata.DecodeEntity(scaleEntity(scalePartition(i/1000), rowKey(i%1000), i))
+		e, err := odata.DecodeEntity(storetest.ScaleEntity(scalePartition(i/1000), rowKey(i%1000), i))
 		if err != nil {
 			t.Fatalf("entity %d: %v", i, err.Message)
 		}

@@ -3,10 +3,10 @@ package store
 import (
 	"fmt"
 	"runtime"
-	"strconv"
 	"testing"
 
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/store/storetest"
 )
 
 // heapBody is an entity shaped as issue 30's scale runs load them: ten
@@ -16,19 +16,6 @@ func heapBody(pk, rk string, i int) []byte {
 		`"Amount":%d.25,"Amount@odata.type":"Edm.Double","Quantity":%d,"Total":"%d","Total@odata.type":"Edm.Int64","Paid":true,`+
 		`"Placed":"2024-05-01T12:00:00.0000000Z","Placed@odata.type":"Edm.DateTime","Ref":"0f8fad5b-d9cb-469f-a165-70867728950e","Ref@odata.type":"Edm.Guid",`+
 		`"Note":"a short note about the order, roughly fifty chars"}`, pk, rk, i, i, i%100, i%100, i*10)
-}
-
-// scaleBody is an entity shaped as cmd/perf's scale runs load them (its
-// scaleEntity): ten properties of mixed types, about 340 bytes by the
-// service's size formula.
-func scaleBody(pk, rk string, i int) []byte {
-	return []byte(`{"PartitionKey":"` + pk + `","RowKey":"` + rk + `","Name":"Cust ` + strconv.Itoa(i) +
-		`","Email":"c` + strconv.Itoa(i) + `@ex.io","City":"Leeds","Age":` + strconv.Itoa(18+i%60) +
-		`,"Balance":` + strconv.Itoa(i%100000) + `.25,"Active":` + strconv.FormatBool(i%2 == 0) +
-		`,"Joined@odata.type":"Edm.DateTime","Joined":"2021-06-09T01:17:13.` + fmt.Sprintf("%07d", i%10000000) + `Z"` +
-		`,"Visits@odata.type":"Edm.Int64","Visits":"` + strconv.Itoa(9876543210+i) + `"` +
-		`,"Id@odata.type":"Edm.Guid","Id":"c9da6455-213d-42c9-9a79-` + fmt.Sprintf("%012d", i) + `"` +
-		`,"Notes":"` + []string{"vip", "std", "new"}[i%3] + `"}`)
 }
 
 // heapEntities is how many entities the heap benchmarks load.
@@ -106,7 +93,7 @@ func BenchmarkHeapPerEntity(b *testing.B) {
 // make scale's shape (about 340 bytes by the formula, keys as it makes
 // them).
 func BenchmarkHeapPerEntityScale(b *testing.B) {
-	scale := func() (*Store, int) { return heapStoreOf(b, scaleBody, "part%05d", "%08d") }
+	scale := func() (*Store, int) { return heapStoreOf(b, storetest.ScaleEntity, "part%05d", "%08d") }
 	_, size := scale()
 	heapOf(b, size, func() any {
 		s, _ := scale()

@@ -1,5 +1,6 @@
 // Package storetest holds what the tests of the store and of its users
-// share: an in-memory journal that keeps every change record.
+// share: an in-memory journal that keeps every change record, and the
+// entity that make scale loads and the heap benchmarks measure.
 package storetest
 
 import (
