@@ -38,12 +38,13 @@ for (const [width, scheme] of layouts) {
     await page.screenshot({ path: shot(`loading-${width}-${scheme}`) });
     // A progress bar while the wasm loads.
     assert.equal(await page.getByRole("progressbar").isVisible(), true, "a progress bar while loading");
-    // Controls do nothing until the engine is ready: a form there is not
-    // submitted natively (as ?table-name=…), the account tools are inert.
-    if (await page.locator("#create-table").count()) {
-      await page.locator("#table-name").evaluate((i) => (i.value = "Early"));
-      await page.locator("#create-table button[type=submit]").click({ force: true, timeout: 2000 }).catch(() => {});
-    }
+    // Controls do nothing until the engine is ready: the panels and the
+    // account tools are inert, and the tables' form, which would submit
+    // natively (as ?table-name=…), is mounted only once the engine can
+    // take it over; a click where it will be reaches nothing.
+    assert.equal(await page.locator("main.layout").evaluate((e) => e.inert), true, "the panels are inert while loading");
+    assert.equal(await page.locator("#create-table").count(), 0, "the tables' form exists before the engine is ready");
+    await page.locator("#tables-panel").click({ force: true, timeout: 2000 });
     assert.equal(await page.locator(".account-tools").evaluate((e) => e.inert), true, "the account tools are inert while loading");
     await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
     assert.equal(new URL(page.url()).search, "", "the form was not submitted as a query string");

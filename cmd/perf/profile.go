@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -39,10 +40,11 @@ func startProfiled(ctx context.Context, dir string, hz int) (*server, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s, err := startAnnouncing(ctx, self, "-serve-profile", dir, "-profile-hz", strconv.Itoa(hz))
+	a, err := startAnnouncing(exec.CommandContext(ctx, self, "-serve-profile", dir, "-profile-hz", strconv.Itoa(hz)), startupLimit, 5*time.Second)
 	if err != nil {
 		return nil, err
 	}
+	s := a.server
 	s.name = "tableplay (profiled)"
 	base := s.endpoint[:len(s.endpoint)-len(rest.WellKnownAccount)-1]
 	s.profile = func(action, phase string) error {

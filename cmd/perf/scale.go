@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -113,59 +112,15 @@ func parseMemstats(line string) (int64, bool) {
 }
 
 // scaleServer is a tableplay serve run by the scale benchmark.
-type scaleServer struct {
-	*server
-	started time.Duration   // from exec to the announced address
-	lines   chan string     // its later stdout lines
-	exited  <-chan struct{} // closed once it exited
-}
+type scaleServer = announced
 
 // startScaled runs tableplay serve with the memstats signal on; args choose
-// memory or a data directory.
+// memory or a data directory. A clean stop of a large account may write its
+// snapshot first: it has minutes.
 func startScaled(ctx context.Context, bin string, args ...string) (*scaleServer, error) {
 	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--quiet"}, args...)...)
 	cmd.Env = append(os.Environ(), "TABLEPLAY_MEMSTATS=1")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	begin := time.Now()
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w (build it with make scale)", bin, err)
-	}
-	exited := make(chan struct{})
-	lines := make(chan string, 16)
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if a, ok := strings.CutPrefix(sc.Text(), "tableplay serving on http://"); ok {
-				addr <- a
-				continue
-			}
-			select {
-			case lines <- sc.Text():
-			default: // nobody asked: start-up lines
-			}
-		}
-		cmd.Wait()
-		close(exited)
-	}()
-	s := &scaleServer{lines: lines, exited: exited}
-	// A clean stop of a large account may write its snapshot first.
-	stop := sync.OnceFunc(func() { stopWithin(cmd, exited, 5*time.Minute) })
-	select {
-	case a := <-addr:
-		s.started = time.Since(begin)
-		s.server = &server{name: "tableplay", endpoint: "http://" + a + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}
-		return s, nil
-	case <-exited:
-		return nil, errors.New("tableplay exited before listening")
-	case <-time.After(10 * startupLimit):
-		stop()
-		return nil, errors.New("tableplay did not announce its address")
-	}
+	return startAnnouncing(cmd, 10*startupLimit, 5*time.Minute)
 }
 
 // liveHeap asks the server for its live heap (a collection first).

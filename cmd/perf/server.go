@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -43,48 +44,64 @@ func startTableplay(ctx context.Context, bin string) (*server, error) {
 	}
 	// In memory, as Azurite runs here (--inMemoryPersistence); and never
 	// the user's own data directory.
-	s, err := startAnnouncing(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", "--web", web)
+	a, err := startAnnouncing(exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--quiet", "--in-memory", "--web", web), startupLimit, 5*time.Second)
 	if err != nil {
 		os.RemoveAll(web)
 		return nil, err
 	}
+	s := a.server
 	stop := s.stop
 	s.stop = func() { stop(); os.RemoveAll(web) }
 	return s, nil
 }
 
-// startAnnouncing runs a server that prints "tableplay serving on
-// http://ADDR" once it listens.
-func startAnnouncing(ctx context.Context, bin string, args ...string) (*server, error) {
-	cmd := exec.CommandContext(ctx, bin, args...)
+// announced is a server process that printed its address.
+type announced struct {
+	*server
+	started time.Duration   // from exec to the announced address
+	lines   chan string     // its later stdout lines (dropped while nobody reads)
+	exited  <-chan struct{} // closed once it exited
+}
+
+// startAnnouncing runs cmd, a server that prints "tableplay serving on
+// http://ADDR" once it listens, waiting up to limit for that line; its stop
+// gives it grace to end after SIGTERM before it is killed.
+func startAnnouncing(cmd *exec.Cmd, limit, grace time.Duration) (*announced, error) {
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
 	cmd.Stderr = os.Stderr
+	begin := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w (build it with make perf)", bin, err)
+		return nil, fmt.Errorf("start %s: %w (build it with make perf)", cmd.Path, err)
 	}
 	exited := make(chan struct{})
-	stop := func() { stopProcess(cmd, exited) }
+	lines := make(chan string, 16)
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			if a, ok := strings.CutPrefix(sc.Text(), "tableplay serving on http://"); ok {
 				addr <- a
+				continue
+			}
+			select {
+			case lines <- sc.Text():
+			default: // nobody asked: start-up lines
 			}
 		}
 		cmd.Wait() // after the pipe is drained, as exec requires
 		close(exited)
 	}()
+	stop := sync.OnceFunc(func() { stopWithin(cmd, exited, grace) })
 	select {
 	case a := <-addr:
-		return &server{name: "tableplay", endpoint: "http://" + a + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}, nil
+		srv := &server{name: "tableplay", endpoint: "http://" + a + "/" + rest.WellKnownAccount, pid: cmd.Process.Pid, stop: stop}
+		return &announced{server: srv, started: time.Since(begin), lines: lines, exited: exited}, nil
 	case <-exited:
-		stop()
 		return nil, errors.New("tableplay exited before listening")
-	case <-time.After(startupLimit):
+	case <-time.After(limit):
 		stop()
 		return nil, errors.New("tableplay did not announce its address")
 	}

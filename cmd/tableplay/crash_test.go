@@ -428,9 +428,11 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 		c.kill(t)
 		cancel()
 		wg.Wait()
-		// SIGKILL leaves whole records (the kernel has them); a power cut
-		// can leave half of the last, unacknowledged write. Every third
-		// kill gets such a tail.
+		// A power cut can leave half of the last, unacknowledged write;
+		// every third kill gets such a tail. A SIGKILL can leave one too
+		// (a write crossing a page, half of it in the kernel's cache), so
+		// a cut after any kill is correct as long as no acknowledged write
+		// is lost (verify below); a torn tail not cut is a bug.
 		torn := kill%3 == 0
 		if torn {
 			tearTail(t, dir, r)
@@ -439,8 +441,8 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 		c = startChild(t, nil, args...)
 		// The start-up line says what was loaded and what was cut (stderr
 		// says it too, but may arrive after stdout).
-		if cut := strings.Contains(c.account(), "; cut "); cut != torn {
-			t.Errorf("after kill %d: torn tail %v, cut reported %v: %s", kill, torn, cut, c.account())
+		if cut := strings.Contains(c.account(), "; cut "); torn && !cut {
+			t.Errorf("after kill %d: a torn tail was not cut: %s", kill, c.account())
 		} else if cut {
 			cuts++
 		}
