@@ -19,6 +19,7 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/internal/transcript"
 )
 
 var update = flag.Bool("update", false, "rewrite the responses of the snapshot transcripts in testdata/transcripts (never in CI; live ones are never rewritten)")
@@ -123,24 +124,10 @@ func replay(t *testing.T, h http.Handler, reqText string) string {
 	return renderResponse(rec.Result())
 }
 
-// renderResponse writes a status line, the headers sorted by name and the body.
+// renderResponse reads r's body and writes r as a transcript holds it.
 func renderResponse(r *http.Response) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "HTTP/1.1 %d %s\n", r.StatusCode, http.StatusText(r.StatusCode))
-	keys := make([]string, 0, len(r.Header))
-	for k := range r.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range r.Header[k] {
-			fmt.Fprintf(&b, "%s: %s\n", k, v)
-		}
-	}
 	body, _ := io.ReadAll(r.Body)
-	b.WriteString("\n")
-	b.Write(body)
-	return b.String()
+	return transcript.Response(r, body)
 }
 
 // replayClock is the fixed time of every replay.

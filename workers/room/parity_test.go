@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +27,7 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/internal/transcript"
 )
 
 // serveNative serves an account through the native server's front (core/h1
@@ -79,24 +79,10 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// render writes an answer as the golden transcripts do: status line,
-// headers sorted by name, blank line, body.
+// render writes what was asked and its answer as the golden transcripts
+// hold answers.
 func render(what string, r *http.Response, body []byte) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\nHTTP/1.1 %d %s\n", what, r.StatusCode, http.StatusText(r.StatusCode))
-	keys := make([]string, 0, len(r.Header))
-	for k := range r.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range r.Header[k] {
-			fmt.Fprintf(&b, "%s: %s\n", k, v)
-		}
-	}
-	b.WriteString("\n")
-	b.Write(body)
-	return b.String()
+	return what + "\n" + transcript.Response(r, body)
 }
 
 // What differs between two runs of the same requests at the same clock:
