@@ -12,53 +12,43 @@ import (
 	"github.com/tableplay/tableplay/core/store"
 )
 
-// row is one property row of a draft, as the page sends it.
-type row struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
+// The page's operation, draft and property row, as window.tableplay takes
+// them.
+type (
+	pageOp = play.Operation
+	draft  = play.Draft
+	row    = play.Row
+)
 
-// draft is the page's entity draft.
-type draft struct {
-	PartitionKey string `json:"PartitionKey"`
-	RowKey       string `json:"RowKey"`
-	Properties   []row  `json:"properties"`
+// prop is a property row.
+func prop(name, typ, text string) row { return row{Name: name, Type: typ, Text: text} }
+
+// keyed is a draft with both keys.
+func keyed(pk, rk string, props ...row) draft {
+	return draft{PartitionKey: &pk, RowKey: &rk, Properties: props}
 }
 
 // allTypes is an entity with every Edm type at the values SDKs get wrong:
 // Int64 2^53+1, a DateTime with a 100 ns digit, an integral Double, Binary
 // and Guid.
 func allTypes(pk, rk string) draft {
-	return draft{PartitionKey: pk, RowKey: rk, Properties: []row{
-		{"Name", "Edm.String", "Zoë \"quoted\" 'single' \\ back"},
-		{"Active", "Edm.Boolean", "true"},
-		{"Count", "Edm.Int32", "-42"},
-		{"Whole", "Edm.Double", "20"},
-		{"Ratio", "Edm.Double", "0.1"},
-		{"Big", "Edm.Int64", "9007199254740993"},
-		{"When", "Edm.DateTime", "2026-11-22T12:34:56.1234567Z"},
-		{"Id", "Edm.Guid", "c9da6455-213d-42c9-9a79-3e9149a57833"},
-		{"Blob", "Edm.Binary", "AAEC/w=="},
-	}}
+	return keyed(pk, rk, []row{
+		prop("Name", "Edm.String", "Zoë \"quoted\" 'single' \\ back"),
+		prop("Active", "Edm.Boolean", "true"),
+		prop("Count", "Edm.Int32", "-42"),
+		prop("Whole", "Edm.Double", "20"),
+		prop("Ratio", "Edm.Double", "0.1"),
+		prop("Big", "Edm.Int64", "9007199254740993"),
+		prop("When", "Edm.DateTime", "2026-11-22T12:34:56.1234567Z"),
+		prop("Id", "Edm.Guid", "c9da6455-213d-42c9-9a79-3e9149a57833"),
+		prop("Blob", "Edm.Binary", "AAEC/w=="),
+	}...)
 }
+
+func ptr(d draft) *draft { return &d }
 
 func small(pk, rk, n string) draft {
-	return draft{PartitionKey: pk, RowKey: rk, Properties: []row{{"N", "Edm.Int32", n}, {"Label", "", "row " + rk}}}
-}
-
-// pageOp is an operation as window.tableplay takes it.
-type pageOp struct {
-	Kind             string   `json:"kind"`
-	Table            string   `json:"table,omitempty"`
-	Entity           *draft   `json:"entity,omitempty"`
-	IfMatch          string   `json:"ifMatch,omitempty"`
-	Filter           *string  `json:"filter,omitempty"`
-	Select           *string  `json:"select,omitempty"`
-	Top              int      `json:"top,omitempty"`
-	NextPartitionKey string   `json:"nextPartitionKey,omitempty"`
-	NextRowKey       string   `json:"nextRowKey,omitempty"`
-	Operations       []pageOp `json:"operations,omitempty"`
+	return keyed(pk, rk, prop("N", "Edm.Int32", n), prop("Label", "", "row "+rk))
 }
 
 // etag names the state of the stored entity: the current ETag, or a stale one.
@@ -96,12 +86,12 @@ func demo() []pageOp {
 	}
 }
 
-func keysOnly(pk, rk string) draft { return draft{PartitionKey: pk, RowKey: rk} }
+func keysOnly(pk, rk string) draft { return keyed(pk, rk) }
 
 func runCases() []runCase {
 	changed := allTypes("p1", "r1")
-	changed.Properties = append(changed.Properties[2:], row{"Extra", "Edm.Int64", "-9223372036854775808"})
-	merged := draft{PartitionKey: "p1", RowKey: "r1", Properties: []row{{"Count", "Edm.Int32", "7"}, {"Whole", "Edm.Double", "-0.5"}}}
+	changed.Properties = append(changed.Properties[2:], prop("Extra", "Edm.Int64", "-9223372036854775808"))
+	merged := keyed("p1", "r1", prop("Count", "Edm.Int32", "7"), prop("Whole", "Edm.Double", "-0.5"))
 	return []runCase{
 		{name: "createTable", op: pageOp{Kind: "createTable", Table: "Fresh"}},
 		{name: "deleteTable", setup: demo(), op: pageOp{Kind: "deleteTable", Table: "Demo"}},
@@ -170,7 +160,7 @@ func prepare(t *testing.T, c runCase, clock func() time.Time) prepared {
 	}
 	o := c.op
 	if c.etag != noETag {
-		e, err := s.Get(o.Table, o.Entity.PartitionKey, o.Entity.RowKey)
+		e, err := s.Get(o.Table, *o.Entity.PartitionKey, *o.Entity.RowKey)
 		if err != nil {
 			t.Fatalf("no entity for the ETag: %s", err.Code)
 		}

@@ -19,10 +19,10 @@ func TestCSharpGolden(t *testing.T) {
 		"insert.cs": entityOp("insert", allTypes("p9", "new")),
 		"query.cs": {Kind: "query", Table: "Demo", Filter: sp("PartitionKey eq 'p1' and RowKey ge 'r2'"),
 			Select: sp("PartitionKey,RowKey,N,Label"), Top: 2},
-		"delete-etag.cs": {Kind: "delete", Table: "Demo", Entity: &draft{PartitionKey: "p1", RowKey: "r1"}, IfMatch: etag},
+		"delete-etag.cs": {Kind: "delete", Table: "Demo", Entity: ptr(keyed("p1", "r1")), IfMatch: etag},
 		"batch.cs": {Kind: "batch", Operations: []pageOp{
 			entityOp("insertOrMerge", small("p1", "b2", "21")),
-			{Kind: "replace", Table: "Demo", Entity: &draft{PartitionKey: "p1", RowKey: "r2", Properties: small("p1", "r2", "20").Properties}, IfMatch: etag},
+			{Kind: "replace", Table: "Demo", Entity: ptr(small("p1", "r2", "20")), IfMatch: etag},
 			entityOp("delete", keysOnly("p1", "r4")),
 		}},
 	}

@@ -46,11 +46,11 @@ func TestLayoutIsGofmtOnRandomEntities(t *testing.T) {
 		{"Edm.Guid", "c9da6455-213d-42c9-9a79-3e9149a57833"}, {"Edm.DateTime", "2026-01-02T03:04:05Z"},
 	}
 	for n := 0; n < 400; n++ {
-		d := draft{PartitionKey: "p{", RowKey: fmt.Sprint(n)}
+		d := keyed("p{", fmt.Sprint(n))
 		for i, k := 0, 1+r.IntN(12); i < k; i++ {
 			ty := types[r.IntN(len(types))]
 			name := []string{"P", "Ü", "名前"}[r.IntN(3)] + strings.Repeat([]string{"x", "é"}[r.IntN(2)], []int{0, 1, 3, 10, 30, 37, 38, 39, 45, 90, 200}[r.IntN(11)]) + fmt.Sprint(i)
-			d.Properties = append(d.Properties, row{name, ty.typ, ty.text})
+			d.Properties = append(d.Properties, prop(name, ty.typ, ty.text))
 		}
 		kinds := []string{"insert", "replace", "insertOrMerge"}
 		o := pageOp{Kind: kinds[r.IntN(len(kinds))], Table: "T", Entity: &d}
