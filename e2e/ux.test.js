@@ -11,18 +11,26 @@ const env = useBrowser({ before, after });
 const shot = (name) => path.join(env.artifacts, `${process.env.SHOT_TAG ?? "after"}-${name}.png`);
 const layouts = [[1280, "light"], [390, "dark"]];
 
-async function open(width = 1280, colorScheme = "light", { slowEngine = 0 } = {}) {
+// open loads the page; with holdEngine the engine's download waits until
+// the returned release is called (or 30 s pass), so the loading state lasts
+// as long as the test looks at it, however slow the machine.
+async function open(width = 1280, colorScheme = "light", { holdEngine = false } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme });
   const page = await context.newPage();
-  if (slowEngine) {
+  let release = () => {};
+  if (holdEngine) {
+    const held = new Promise((r) => {
+      release = r;
+      setTimeout(r, 30000);
+    });
     await page.route("**/build/app.wasm*", async (route) => {
-      await new Promise((r) => setTimeout(r, slowEngine));
+      await held;
       await route.continue();
     });
   }
   await page.goto(env.server.url + "/");
-  if (!slowEngine) await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
-  return { page, context };
+  if (!holdEngine) await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
+  return { page, context, release };
 }
 
 async function createTable(page, name) {
@@ -33,7 +41,7 @@ async function createTable(page, name) {
 
 for (const [width, scheme] of layouts) {
   test(`states at ${width} px, ${scheme}: a progress bar while the engine loads, inert controls, disabled buttons that look disabled`, async () => {
-    const { page, context } = await open(width, scheme, { slowEngine: 2500 });
+    const { page, context, release } = await open(width, scheme, { holdEngine: true });
     await page.waitForSelector("#status");
     await page.screenshot({ path: shot(`loading-${width}-${scheme}`) });
     // A progress bar while the wasm loads.
@@ -46,6 +54,7 @@ for (const [width, scheme] of layouts) {
     assert.equal(await page.locator("#create-table").count(), 0, "the tables' form exists before the engine is ready");
     await page.locator("#tables-panel").click({ force: true, timeout: 2000 });
     assert.equal(await page.locator(".account-tools").evaluate((e) => e.inert), true, "the account tools are inert while loading");
+    release();
     await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
     assert.equal(new URL(page.url()).search, "", "the form was not submitted as a query string");
     assert.equal(await page.locator(".account-tools").evaluate((e) => e.inert), false);
