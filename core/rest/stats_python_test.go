@@ -3,13 +3,13 @@ package rest_test
 import (
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/internal/need"
 )
 
 // TestStatsAccountRepeatedOnTheSecondary: path-style, the Python SDK sends
@@ -64,10 +64,7 @@ func TestStatsAccountRepeatedOnTheSecondary(t *testing.T) {
 // does against the emulator.
 func TestPythonSDKStats(t *testing.T) {
 	if exec.Command("/usr/bin/python3", "-c", "import azure.data.tables").Run() != nil {
-		if os.Getenv("TABLEPLAY_REQUIRE_ALL") != "" {
-			t.Fatal("/usr/bin/python3 cannot import azure.data.tables: apt-get install python3-azure")
-		}
-		t.Skip("/usr/bin/python3 cannot import azure.data.tables: apt-get install python3-azure runs this test")
+		need.Missing(t, "azure.data.tables for /usr/bin/python3", "apt-get install python3-azure runs this test")
 	}
 	f := newFixture(t)
 	script := `import sys

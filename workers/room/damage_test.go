@@ -6,13 +6,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
+	"github.com/tableplay/tableplay/internal/need"
 )
 
 // sqlite runs each query on its room database file with Python's sqlite3
@@ -23,10 +24,7 @@ func sqlite(t *testing.T, queries [][2]string) []string {
 	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		if os.Getenv("TABLEPLAY_REQUIRE_ALL") != "" {
-			t.Fatal("python3 is missing")
-		}
-		t.Skip("python3 is missing: it edits the room's SQLite file")
+		need.Missing(t, "python3", "it edits the room's SQLite file (apt-get install python3)")
 	}
 	in, _ := json.Marshal(queries)
 	cmd := exec.Command(py, "-c", `import json, sqlite3, sys

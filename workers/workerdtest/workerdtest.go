@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tableplay/tableplay/internal/need"
 )
 
 // Root is the repository's root (this file is two levels below it).
@@ -36,10 +38,7 @@ func Bin(t testing.TB) string {
 	t.Helper()
 	p := filepath.Join(Root(), "node_modules", ".bin", "workerd")
 	if _, err := os.Stat(p); err != nil {
-		if v := os.Getenv("TABLEPLAY_REQUIRE_ALL"); v != "" && v != "0" {
-			t.Fatalf("workerd is missing (%v): run npm ci (TABLEPLAY_REQUIRE_ALL=%s makes this a failure)", err, v)
-		}
-		t.Skipf("workerd is missing (%v): run npm ci to run the workerd tests", err)
+		need.Missing(t, "workerd", fmt.Sprintf("%v: run npm ci to run the workerd tests", err))
 	}
 	return p
 }
