@@ -140,9 +140,11 @@ fresh-check:
 unit:
 	$(GO) test -count=1 ./...
 
-## race: the store's concurrency and model tests under the race detector
+## race: the packages whose code runs on many goroutines, every test of
+## them, under the race detector (about N min on 2 cores)
+RACE_PKGS := ./core/store/... ./persist ./core/h1 ./workers/entry
 race:
-	$(GO) test -count=1 -race -run 'TestConcurrency|TestModel|TestTransaction' ./core/store
+	$(GO) test -count=1 -race $(RACE_PKGS)
 
 ## wasm-core: core must compile for the browser too
 wasm-core:
@@ -225,49 +227,15 @@ check-docs:
 check-deps:
 	./scripts/check-deps
 
-## fuzz: run each fuzz target for FUZZTIME (seeds alone run in `make test`)
+## fuzz: run each fuzz target for FUZZTIME (seeds alone run in `make test`);
+## the targets are what `go test -list '^Fuzz'` finds in each package, so a
+## new one is run without being named here
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParseLiteral$$' -fuzztime $(FUZZTIME) ./core/edm
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEntity$$' -fuzztime $(FUZZTIME) ./core/odata
-	$(GO) test -run '^$$' -fuzz '^FuzzWithinDepth$$' -fuzztime $(FUZZTIME) ./core/odata
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/filter
-	$(GO) test -run '^$$' -fuzz '^FuzzCompleteLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
-	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZTIME) ./core/store
-	$(GO) test -run '^$$' -fuzz '^FuzzRedo$$' -fuzztime $(FUZZTIME) ./core/store
-	$(GO) test -run '^$$' -fuzz '^FuzzLoadBlocks$$' -fuzztime $(FUZZTIME) ./core/store
-	$(GO) test -run '^$$' -fuzz '^FuzzCheckCors$$' -fuzztime $(FUZZTIME) ./core/store
-	$(GO) test -run '^$$' -fuzz '^FuzzCosmosToken$$' -fuzztime $(FUZZTIME) ./core/store
-	$(GO) test -run '^$$' -fuzz '^FuzzReadFrames$$' -fuzztime $(FUZZTIME) ./persist
-	$(GO) test -run '^$$' -fuzz '^FuzzRecover$$' -fuzztime $(FUZZTIME) ./persist
-	$(GO) test -run '^$$' -fuzz '^FuzzReadSnapshot$$' -fuzztime $(FUZZTIME) ./persist
-	$(GO) test -run '^$$' -fuzz '^FuzzParseString$$' -fuzztime $(FUZZTIME) ./core/edm
-	$(GO) test -run '^$$' -fuzz '^FuzzAppendJSONString$$' -fuzztime $(FUZZTIME) ./core/edm
-	$(GO) test -run '^$$' -fuzz '^FuzzUTF16Len$$' -fuzztime $(FUZZTIME) ./core/edm
-	$(GO) test -run '^$$' -fuzz '^FuzzCanonicalKey$$' -fuzztime $(FUZZTIME) ./core/wire
-	$(GO) test -run '^$$' -fuzz '^FuzzHeaderCache$$' -fuzztime $(FUZZTIME) ./core/wire
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeBatchRepeatedParts$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzParseKeyPredicate$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzParseBatch$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzAzuriteBoundaries$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzParseBatchMatchesGo$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzTargetURL$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzReadBatchResponse$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzReplaceDecisionIDs$$' -fuzztime $(FUZZTIME) ./core/play
-	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./core/play
-	$(GO) test -run '^$$' -fuzz '^FuzzConnect$$' -fuzztime $(FUZZTIME) ./core/play
-	$(GO) test -run '^$$' -fuzz '^FuzzPartReader$$' -fuzztime $(FUZZTIME) ./core/wire
-	$(GO) test -run '^$$' -fuzz '^FuzzReadHeader$$' -fuzztime $(FUZZTIME) ./core/wire
-	$(GO) test -run '^$$' -fuzz '^FuzzParseAuthorization$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzParseSAS$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzParseFixdate$$' -fuzztime $(FUZZTIME) ./core/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzWithinDepth$$' -fuzztime $(FUZZTIME) ./core/xmlbody
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/mediatype
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./core/xmlbody
-	$(GO) test -run '^$$' -fuzz '^FuzzEscapeText$$' -fuzztime $(FUZZTIME) ./core/xmlbody
-	$(GO) test -run '^$$' -fuzz '^FuzzMAC$$' -fuzztime $(FUZZTIME) ./core/mac
-	$(GO) test -run '^$$' -fuzz '^FuzzParseLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
-	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./core/docscheck
-	$(GO) test -run '^$$' -fuzz '^FuzzConn$$' -fuzztime $(FUZZTIME) ./core/h1
-	$(GO) test -run '^$$' -fuzz '^FuzzMenu$$' -fuzztime $(FUZZTIME) ./core/lesson
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./core/tablecsv
+	@targets=$$($(GO) test -list '^Fuzz' ./... | awk '/^Fuzz/ { t[n++] = $$1; next } /^ok/ { for (i = 0; i < n; i++) print $$2 "=" t[i]; n = 0 }'); \
+	[ -n "$$targets" ] || { echo "fuzz: go test -list found no targets"; exit 1; }; \
+	echo "$$(echo "$$targets" | wc -w) fuzz targets"; \
+	for pt in $$targets; do \
+		pkg=$${pt%%=*}; target=$${pt#*=}; echo "$$pkg $$target"; \
+		$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
