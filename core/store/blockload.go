@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"sync/atomic"
 	"unicode/utf8"
@@ -468,54 +467,6 @@ func (r *blockReader) string() string {
 		r.fail(errors.New("a string that is not UTF-8"))
 	}
 	return s
-}
-
-// value reads a value: a String, Binary or Guid as its bytes in the block
-// (inText), any other type as v.
-func (r *blockReader) value() (v edm.Value, t edm.Type, raw []byte, inText bool) {
-	code := uint64(r.byte())
-	if r.err == nil && code >= uint64(len(blockTypes)) {
-		r.fail(fmt.Errorf("unknown type code %d", code))
-	}
-	if r.err != nil {
-		return edm.Value{}, 0, nil, false
-	}
-	t = blockTypes[code]
-	switch t {
-	case edm.String:
-		raw = r.bytes()
-		if r.err == nil && !utf8.Valid(raw) {
-			r.fail(errors.New("a string that is not UTF-8"))
-		}
-		return v, t, raw, true
-	case edm.Binary:
-		return v, t, r.bytes(), true
-	case edm.Guid:
-		return v, t, r.take(16), true
-	case edm.Boolean:
-		switch r.byte() {
-		case 0:
-			return edm.BoolValue(false), t, nil, false
-		case 1:
-			return edm.BoolValue(true), t, nil, false
-		}
-		r.fail(errors.New("a Boolean neither 0 nor 1"))
-	case edm.Int32:
-		i := r.varint()
-		if i < math.MinInt32 || i > math.MaxInt32 {
-			r.fail(errors.New("an Int32 out of range"))
-		}
-		return edm.Int32Value(int32(i)), t, nil, false
-	case edm.Int64:
-		return edm.Int64Value(r.varint()), t, nil, false
-	case edm.DateTime:
-		return edm.DateTimeValue(r.ticks()), t, nil, false
-	case edm.Double:
-		if b := r.take(8); b != nil {
-			return edm.DoubleValue(math.Float64frombits(binary.LittleEndian.Uint64(b))), t, nil, false
-		}
-	}
-	return edm.Value{}, t, nil, false
 }
 
 // done is the reader's error, or one for bytes left over.

@@ -4,10 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 
-	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 )
 
@@ -24,17 +22,12 @@ import (
 //	'E' entities of the last table, in key order: uvarint count of names,
 //	    the names, uvarint count of entities, each: PartitionKey, RowKey,
 //	    Timestamp (varint ticks), uvarint count of properties, each a name
-//	    (uvarint index into the block's names), a type byte (blockTypes) and
-//	    the value
+//	    (uvarint index into the block's names) and the value (value.go)
 //	'Z' end: uvarint tables, uvarint entities; always the last block
 //
-// Strings are a uvarint length and UTF-8 bytes. Values: String and Binary
-// as strings, Boolean one byte, Int32, Int64 and DateTime as varints,
-// Double as 8 bytes (IEEE 754, little-endian), Guid as 16 bytes.
+// Strings are a uvarint length and UTF-8 bytes; values are written in the
+// store's one value encoding (value.go).
 const blocksVersion = 1
-
-// blockTypes are the types' codes in a block; their order is the format.
-var blockTypes = []edm.Type{edm.String, edm.Binary, edm.Boolean, edm.Int32, edm.Int64, edm.Double, edm.DateTime, edm.Guid}
 
 // blockTarget is the size at which an entities block is emitted.
 const blockTarget = 256 << 10
@@ -154,33 +147,4 @@ func appendBlockString(b []byte, s string) []byte {
 
 func appendBlockBytes(b, s []byte) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-// appendBlockValue appends v; ok is false for a value of no known type.
-// The codes are blockTypes' indexes, written out: this runs for every
-// property of every entity packed or written.
-func appendBlockValue(b []byte, v edm.Value) (_ []byte, ok bool) {
-	switch v.Type() {
-	case edm.String:
-		return appendBlockString(append(b, 0), v.Str()), true
-	case edm.Binary:
-		return appendBlockString(append(b, 1), v.Str()), true
-	case edm.Boolean:
-		if v.Bool() {
-			return append(b, 2, 1), true
-		}
-		return append(b, 2, 0), true
-	case edm.Int32:
-		return binary.AppendVarint(append(b, 3), v.Int()), true
-	case edm.Int64:
-		return binary.AppendVarint(append(b, 4), v.Int()), true
-	case edm.Double:
-		return binary.LittleEndian.AppendUint64(append(b, 5), math.Float64bits(v.Float())), true
-	case edm.DateTime:
-		return binary.AppendVarint(append(b, 6), int64(v.Ticks())), true
-	case edm.Guid:
-		return append(append(b, 7), v.Str()...), true
-	}
-	// Every value the store holds has one of the types above.
-	return b, false
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"math"
 	"strings"
 	"sync/atomic"
 
@@ -192,59 +191,6 @@ func (r *rowReader) name(dict []string) string {
 	s := r.s[r.i : r.i+n]
 	r.i += n
 	return s
-}
-
-// value reads a value.
-func (r *rowReader) value() edm.Value {
-	t := blockTypes[r.s[r.i]]
-	r.i++
-	switch t {
-	case edm.String, edm.Binary:
-		return edm.BytesValue(t, r.str())
-	case edm.Guid:
-		s := r.s[r.i : r.i+16]
-		r.i += 16
-		return edm.BytesValue(t, s)
-	case edm.Boolean:
-		r.i++
-		return edm.BoolValue(r.s[r.i-1] != 0)
-	case edm.Int32:
-		return edm.Int32Value(int32(r.varint()))
-	case edm.Int64:
-		return edm.Int64Value(r.varint())
-	case edm.DateTime:
-		return edm.DateTimeValue(edm.Ticks(r.varint()))
-	case edm.Double:
-		var bits uint64
-		for k := 7; k >= 0; k-- {
-			bits = bits<<8 | uint64(r.s[r.i+k])
-		}
-		r.i += 8
-		return edm.DoubleValue(math.Float64frombits(bits))
-	}
-	return edm.Value{}
-}
-
-// skipValue passes over a value.
-func (r *rowReader) skipValue() {
-	t := blockTypes[r.s[r.i]]
-	r.i++
-	switch t {
-	case edm.String, edm.Binary:
-		n := int(r.uvarint())
-		r.i += n
-	case edm.Guid:
-		r.i += 16
-	case edm.Boolean:
-		r.i++
-	case edm.Double:
-		r.i += 8
-	default: // the varints
-		for r.s[r.i] >= 0x80 {
-			r.i++
-		}
-		r.i++
-	}
 }
 
 // keys returns the row's PartitionKey and RowKey.
