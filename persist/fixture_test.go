@@ -3,6 +3,7 @@ package persist
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -17,7 +18,8 @@ const fixtureDir = "testdata/main-d53f54b"
 
 // TestPreviousFormatDirectoryLoadsExactly: the directory opens, loads the
 // very account that build exported, and after its next compaction (which
-// writes today's format) loads the same account again.
+// writes today's format) loads the same account again; a write then is
+// recorded in today's record version.
 func TestPreviousFormatDirectoryLoadsExactly(t *testing.T) {
 	want, err := os.ReadFile(fixtureDir + ".json")
 	if err != nil {
@@ -42,11 +44,25 @@ func TestPreviousFormatDirectoryLoadsExactly(t *testing.T) {
 		t.Fatalf("no compaction at the clean stop: snapshots %v", d.snapshots)
 	}
 	l, st, rep = open(t, dir, Options{})
-	defer l.Close()
 	if rep.Records != 0 {
 		t.Errorf("after compaction %d records replayed", rep.Records)
 	}
 	if got := st.Snapshot(); !bytes.Equal(got, want) {
 		t.Fatal("the account differs after the upgrading compaction")
+	}
+	// What is written now is in today's record version.
+	insert(t, st, "Types", "p9", "new", 1)
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = listDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	seg, err := os.ReadFile(filepath.Join(dir, logName(d.logs[len(d.logs)-1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(seg, []byte(`{"v":2,"op":"write","table":"Types"`)) {
+		t.Errorf("the new write's record is not of version 2: %q", seg)
 	}
 }

@@ -28,17 +28,29 @@ type Journal interface {
 // request that caused it (the entities as stored, with their Timestamps), so
 // replaying it needs neither the clock nor the If-Match rules, and replaying
 // it again over a state that already has it gives the same state.
+//
+// Records carry their version, v: 2, where a write's stored entities are
+// one snapshot entities block (blocks.go, base64 in the JSON), so that an
+// entity's values are written and checked by the store's one value codec
+// (value.go) in the log as in the rows and the snapshot. Records without v
+// are version 1, written before it, whose entities were text (put): Redo
+// still reads them, as a log written then holds them.
 type change struct {
+	Version    int                `json:"v,omitempty"`
 	Op         string             `json:"op"`
 	Table      string             `json:"table,omitempty"`
 	Created    string             `json:"created,omitempty"`    // createTable
 	Stamp      string             `json:"ts,omitempty"`         // write: the Timestamp it used
-	Put        []snapshotEntity   `json:"put,omitempty"`        // write: entities stored
+	Block      []byte             `json:"block,omitempty"`      // write (v2): the entities stored, an 'E' block
+	Put        []snapshotEntity   `json:"put,omitempty"`        // write (v1): entities stored, as text
 	Delete     [][2]string        `json:"delete,omitempty"`     // write: [PartitionKey, RowKey] removed
 	ACL        []snapshotPolicy   `json:"acl,omitempty"`        // acl: the whole new list
 	Properties *ServiceProperties `json:"properties,omitempty"` // properties
 	Doc        json.RawMessage    `json:"doc,omitempty"`        // restore: the account document
 }
+
+// changeVersion is the version of the records this build writes.
+const changeVersion = 2
 
 // The change kinds.
 const (
@@ -50,9 +62,10 @@ const (
 	opRestore     = "restore"
 )
 
-// encodeChange renders a change record; only strings and numbers go in, so
-// encoding cannot fail.
+// encodeChange renders a change record at this build's version; only
+// strings, numbers and bytes go in, so encoding cannot fail.
 func encodeChange(c change) []byte {
+	c.Version = changeVersion
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -66,12 +79,17 @@ func encodeChange(c change) []byte {
 // the stored entities (nil for a delete) in the order of ops.
 func writeChange(table string, ts edm.Ticks, ops []Op, out []*entity.Entity) change {
 	c := change{Op: opWrite, Table: table, Stamp: ts.String()}
+	var w entityBlock
 	for i, op := range ops {
 		if out[i] == nil {
 			c.Delete = append(c.Delete, [2]string{op.Entity.PartitionKey, op.Entity.RowKey})
 			continue
 		}
-		c.Put = append(c.Put, entityRecord(out[i]))
+		// Every stored value has a known type (the entity rules).
+		_ = w.add(out[i])
+	}
+	if w.n > 0 {
+		c.Block = w.block()
 	}
 	return c
 }

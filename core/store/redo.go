@@ -30,6 +30,9 @@ func (s *Store) Redo(rec []byte) error {
 	if dec.More() {
 		return fmt.Errorf("not a change record: text after the record")
 	}
+	if c.Version != 0 && c.Version != changeVersion {
+		return fmt.Errorf("unsupported change record version %d (this build reads versions 1 and %d)", c.Version, changeVersion)
+	}
 	switch c.Op {
 	case opCreateTable:
 		return s.redoCreate(c)
@@ -97,13 +100,27 @@ func (s *Store) redoWrite(c change) error {
 	if err != nil {
 		return fmt.Errorf("write record: ts: %v", err)
 	}
-	put := make([]*entity.Entity, len(c.Put))
-	for i, se := range c.Put {
-		e, err := restoreEntity(se)
-		if err != nil {
-			return fmt.Errorf("write record on %q, entity %d: %v", c.Table, i+1, err)
+	var put []*entity.Entity
+	var batch entityBatch
+	switch {
+	case c.Version == 0 && c.Block != nil, c.Version != 0 && c.Put != nil:
+		return fmt.Errorf("write record on %q: entities in another version's form", c.Table)
+	case c.Block != nil:
+		if len(c.Block) == 0 || c.Block[0] != 'E' {
+			return fmt.Errorf("write record on %q: its entities are not an entities block", c.Table)
 		}
-		put[i] = e
+		if batch = decodeEntities(c.Block); batch.err != nil {
+			return fmt.Errorf("write record on %q, entity %d: %v", c.Table, len(batch.rows)+1, batch.err)
+		}
+	default:
+		put = make([]*entity.Entity, len(c.Put))
+		for i, se := range c.Put {
+			e, err := restoreEntity(se)
+			if err != nil {
+				return fmt.Errorf("write record on %q, entity %d: %v", c.Table, i+1, err)
+			}
+			put[i] = e
+		}
 	}
 	t := s.lookup(c.Table)
 	if t == nil {
@@ -114,6 +131,19 @@ func (s *Store) redoWrite(c change) error {
 	for _, e := range put {
 		prev, _ := t.work.Set(itemOf(t.pack(e, e.Timestamp, nil), e.PartitionKey, e.RowKey))
 		t.release(prev.r)
+	}
+	if len(batch.rows) > 0 {
+		// The rows name properties by the block's indexes: moved to the
+		// table's dictionary as a snapshot's are.
+		refs, same := t.remap(batch.names)
+		for _, rw := range batch.rows {
+			if !same {
+				t.rename(rw, batch.names, refs)
+			}
+			pk, rk := rw.keys()
+			prev, _ := t.work.Set(itemOf(rw, pk, rk))
+			t.release(prev.r)
+		}
 	}
 	for _, k := range c.Delete {
 		prev, _ := t.work.Delete(probe(k[0], k[1]))

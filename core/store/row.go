@@ -354,7 +354,8 @@ func (x *record) resolve(name string) int {
 // remap returns, for rows whose name references index names (a snapshot
 // block's), the references into t's dictionary (name index<<1, or 1 for a
 // name written inline), and whether they are the same as the block's, so
-// that its rows can be kept as they are. t is not yet shared.
+// that its rows can be kept as they are. Call it with t's lock held, or
+// before t is shared (a snapshot's load).
 func (t *table) remap(names []string) ([]uint64, bool) {
 	out := make([]uint64, len(names))
 	same := true
