@@ -181,6 +181,12 @@ func BenchmarkSnapshot100k(b *testing.B) {
 // size a perf run's batch phase reaches), so the figure does not depend on
 // how many times the benchmark runs.
 func BenchmarkTransactInsert100(b *testing.B) {
+	benchTransactInsert100(b, func() *Store { return New(Options{Clock: stalled()}) })
+}
+
+// benchTransactInsert100 is BenchmarkTransactInsert100's loop over stores
+// that fresh makes.
+func benchTransactInsert100(b *testing.B, fresh func() *Store) {
 	const perTable = 200
 	batches := make([][]Op, perTable)
 	for i := range batches {
@@ -192,7 +198,7 @@ func BenchmarkTransactInsert100(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if i%perTable == 0 {
 			b.StopTimer()
-			s = New(Options{Clock: stalled()})
+			s = fresh()
 			s.CreateTable("bench")
 			for k, ops := range batches {
 				for j := range ops {
