@@ -51,6 +51,19 @@ type crashModel struct {
 	counts map[string]int // acknowledged, refused, unanswered
 }
 
+// waitAcknowledged waits until at least n writes were acknowledged in all,
+// or limit passed.
+func (m *crashModel) waitAcknowledged(n int, limit time.Duration) {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		m.mu.Lock()
+		got := m.counts["acknowledged"]
+		m.mu.Unlock()
+		if got >= n {
+			return
+		}
+	}
+}
+
 func (m *crashModel) get(key string) *fact {
 	f := m.facts[key]
 	if f == nil {
@@ -425,6 +438,10 @@ func TestCrashKeepsAcknowledgedWrites(t *testing.T) {
 			tableWriter(wctx, m, svc, r, &next[crashWriters])
 		}(rand.New(rand.NewSource(r.Int63())))
 		time.Sleep(time.Duration(r.Int63n(int64(crashMaxPause))) + 10*time.Millisecond)
+		// A busy machine answers fewer writes in the pause: wait for ten
+		// acknowledged since the last kill (within a bound), so that each
+		// kill has writes to lose, however slow the server is.
+		m.waitAcknowledged(10*kill, 30*time.Second)
 		c.kill(t)
 		cancel()
 		wg.Wait()
