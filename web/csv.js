@@ -61,10 +61,12 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
     importText(await chosen.text());
   });
 
-  // importText is also what a test or a drop target calls.
-  function importText(text) {
+  // importText is also what a test or a drop target calls. An import into
+  // the page's account is a write kept in the tab's store: it resolves once
+  // stored.
+  async function importText(text) {
     const name = table();
-    const answer = engine.importCSV(name, text);
+    const answer = await engine.importCSV(name, text);
     if (answer.ok) {
       replace(result, el("p", { class: "ok-note" }, `Imported ${answer.imported} entit${answer.imported === 1 ? "y" : "ies"} into ${name}.`));
       changed();
