@@ -3,6 +3,7 @@
 // and import such a file into it, all or nothing, with every problem named by
 // line and column. The engine reads and writes the file; this only moves it.
 import { el, replace } from "./dom.js";
+import { download } from "./files.js";
 
 // MAX_CSV is the largest file the engine's CSV reader takes (16 MiB, its
 // MaxBytes): a larger file is refused without reading it into memory.
@@ -27,12 +28,7 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
       replace(result, el("p", { class: "card" }, `${answer.error.code ?? ""} ${answer.error.message ?? answer.error}`));
       return;
     }
-    const url = URL.createObjectURL(new Blob([answer.csv], { type: "text/csv" }));
-    const link = el("a", { href: url, download: `${name}.csv` });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    download(`${name}.csv`, answer.csv, "text/csv");
     const note = `Exported ${answer.count} entit${answer.count === 1 ? "y" : "ies"} as ${name}.csv.`;
     replace(
       result,
