@@ -172,7 +172,8 @@ export async function startPlayground(host, ui) {
   session.codeTarget = { endpoint: c.codeEndpoint, account: c.codeAccount, createTable: true };
 
   // The parts, laid out in two columns when there is room for both sides.
-  const shown = PARTS.filter((p) => p.views.some((v) => c.view.includes(v)));
+  const has = (v) => c.view.includes(v);
+  const shown = PARTS.filter((p) => p.views.some(has));
   const slots = Object.fromEntries(shown.map((p) => [p.name, el("div")]));
   const column = (place) => shown.filter((p) => p.place === place).map((p) => slots[p.name]);
   const [left, right, wide] = [column("left"), column("right"), column("wide")];
