@@ -1,6 +1,7 @@
 // e2e/code.test.js is responsible for testing the Code view of the wire view
 // and the CSV buttons in Chromium: code for each exchange in the language a
-// person picks (remembered across visits), Copy, the notes beside the code,
+// person picks (remembered across visits), Copy (and what it selects where
+// the clipboard is refused), the notes beside the code,
 // light and dark, a 390 px phone; CSV export and an import with problems.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -87,6 +88,39 @@ test("each exchange has a Code view: language picked and remembered, Copy, notes
   // curl: signed with a SAS the engine made.
   await next.getByLabel("Language").selectOption("curl");
   assert.match(await next.locator("pre.code").innerText(), /SAS='se=[^']*&sig=[^']*&sp=rwdlacu&[^']*&srt=sco&ss=t&[^']*sv=2019-02-02'/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("where the browser refuses the clipboard, Copy selects what it would have copied", async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  // A refusal, as an insecure origin or a denied permission gives.
+  await context.addInitScript(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException("refused", "NotAllowedError"));
+  });
+  const { page, errors } = await open(context);
+  await insertTyped(page, "Refused");
+  const exchange = page.locator("#exchanges article").first();
+  await exchange.locator("summary", { hasText: "Code" }).click();
+  const code = exchange.locator("pre.code");
+  await exchange.locator("pre.code", { hasText: "package main" }).waitFor();
+  const copyCode = exchange.getByRole("button", { name: "Copy the Go code" });
+  await copyCode.click();
+  await page.waitForFunction(() => getSelection().toString().includes("package main"));
+  assert.equal(await copyCode.innerText(), "Selected: copy it");
+  // The selection is the code (a selection's text has no last line break).
+  assert.equal((await page.evaluate(() => getSelection().toString())).trimEnd(), (await code.innerText()).trimEnd());
+  // The wire view's Copy of a request behaves the same.
+  const copyRequest = exchange.getByRole("button", { name: /^Copy the .* request$/ });
+  await copyRequest.click();
+  await page.waitForFunction(() => getSelection().toString().startsWith("POST "));
+  assert.equal(await copyRequest.innerText(), "Selected: copy it");
+  // The longer label stays inside its button and its heading row.
+  for (const button of [copyCode, copyRequest]) {
+    const fits = await button.evaluate((b) => b.scrollWidth <= b.clientWidth + 1 && b.getBoundingClientRect().right <= b.parentElement.getBoundingClientRect().right + 1);
+    assert.ok(fits, `${await button.getAttribute("aria-label")} overflows`);
+  }
+  await exchange.screenshot({ path: path.join(env.artifacts, "code-copy-refused.png") });
   assert.deepEqual(errors, []);
   await context.close();
 });

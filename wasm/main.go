@@ -5,15 +5,16 @@
 // of one Go instance for the page's life. The
 // instance hosts several independent accounts (the page's own and one per
 // embedded playground), each reached by the account name in the path. The
-// page reaches all of it through web/engine.js, our loader.
+// page reaches all of it through web/engine.js, our loader, which builds
+// window.tableplay from the rows of wasm/pageapi (web/api.js).
 package main
 
 import (
 	"syscall/js"
 	"time"
 
-	"github.com/tableplay/tableplay/core/lesson"
 	"github.com/tableplay/tableplay/core/play"
+	"github.com/tableplay/tableplay/wasm/pageapi"
 )
 
 func main() {
@@ -24,14 +25,14 @@ func main() {
 	// Each account's lesson session hears of every change to its account,
 	// so a step after the person's own requests replays the lesson from its
 	// start account.
-	var lessonsByAccount *lesson.Accounts
+	var env *pageapi.Env
 	accounts := play.NewAccounts(play.AccountsOptions{
 		Clock: time.Now,
 		// Requests and previews use the page's own origin, as the native
 		// server uses the host a request came to.
 		Base: func(name string) string { return origin + "/" + name },
 		OnChange: func(name string) {
-			lessonsByAccount.Changed(name)
+			env.Changed(name)
 			notifyChange(binding, name)
 		},
 		// A page holds no secret; a signature that is present is still verified.
@@ -40,8 +41,8 @@ func main() {
 		TrustUnsigned: true,
 	})
 	binding.Set("handleRequest", handleRequest(accounts.Router()))
-	register(binding, accounts)
-	lessonsByAccount = registerLessons(binding, accounts)
+	env = pageapi.New(accounts, time.Now)
+	register(binding, env)
 	binding.Call("ready")
 	select {}
 }

@@ -5,7 +5,7 @@
 import tableplay from "./engine.js";
 import { initTheme } from "./theme.js";
 import { createSession } from "./session.js";
-import { mountParts } from "./parts.js";
+import { mountParts, pageSlots } from "./parts.js";
 import { createPersistence } from "./persist.js";
 import { initTransfer } from "./transfer.js";
 import { initWorkspace } from "./workspace.js";
@@ -67,19 +67,9 @@ async function start() {
   // what was saved needs no save.
   await null;
   persistence.watch();
-  const session = createSession({ engine: tableplay, host: document.body, status });
   // The wire view can replay an exchange under another profile (web/profilecompare.js).
-  session.profileCompare = createComparer(tableplay);
-  const parts = mountParts(session, {
-    tables: $("tables-panel"),
-    editor: $("editor-part"),
-    operations: $("operations-part"),
-    entities: $("entities-part"),
-    wire: $("wire-panel"),
-    levels: $("wire-panel"),
-    query: $("query-panel"),
-    batch: $("batch-panel"),
-  });
+  const session = createSession({ engine: tableplay, host: document.body, status, profileCompare: createComparer(tableplay) });
+  const parts = await mountParts(session, { slots: pageSlots(document) });
   const target = initTarget($("target-picker"), { session, parts, persistence });
   remote = () => {
     target.refresh();

@@ -8,7 +8,7 @@
 // "entities-changed" and "queued" ({count, …}).
 import { el, replace, number, mount } from "./dom.js";
 import { card } from "./cards.js";
-import { sendWrite, header } from "./exchange.js";
+import { send, header } from "./exchange.js";
 import { answer as answerLine } from "./answer.js";
 import { batchPictureView, costView } from "./querypicture.js";
 
@@ -59,7 +59,7 @@ export function mountBatch(root, session) {
     const engine = session.engine;
     const before = engine.snapshot ? JSON.stringify(engine.snapshot()) : null;
     const sentQueue = structuredClone(queue);
-    const x = await sendWrite(session, { kind: "batch", operations: queue });
+    const x = await send(session, { kind: "batch", operations: queue });
     session.emit("exchange", x);
     if (x.error) {
       replace($("batch-result"), el("p", { class: "card" }, x.error));

@@ -5,6 +5,7 @@
 // remembered for the next views and visits. Each view owns its state; it
 // needs only an element to fill and the operation window.tableplay takes.
 import { el, replace } from "./dom.js";
+import { copyText } from "./files.js";
 
 const LANGUAGES = [
   ["go", "Go"],
@@ -88,12 +89,7 @@ export function mountCodeView(container, operation, engine = window.tableplay, t
     render();
   });
   copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      copy.textContent = "Copied";
-    } catch {
-      copy.textContent = "Copy failed";
-    }
+    copy.textContent = (await copyText(text, code)) ? "Copied" : "Selected: copy it";
   });
   container.append(details);
   return details;

@@ -3,6 +3,7 @@
 // and import such a file into it, all or nothing, with every problem named by
 // line and column. The engine reads and writes the file; this only moves it.
 import { el, replace } from "./dom.js";
+import { download } from "./files.js";
 
 // MAX_CSV is the largest file the engine's CSV reader takes (16 MiB, its
 // MaxBytes): a larger file is refused without reading it into memory.
@@ -27,12 +28,7 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
       replace(result, el("p", { class: "card" }, `${answer.error.code ?? ""} ${answer.error.message ?? answer.error}`));
       return;
     }
-    const url = URL.createObjectURL(new Blob([answer.csv], { type: "text/csv" }));
-    const link = el("a", { href: url, download: `${name}.csv` });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    download(`${name}.csv`, answer.csv, "text/csv");
     const note = `Exported ${answer.count} entit${answer.count === 1 ? "y" : "ies"} as ${name}.csv.`;
     replace(
       result,
@@ -61,10 +57,12 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
     importText(await chosen.text());
   });
 
-  // importText is also what a test or a drop target calls.
-  function importText(text) {
+  // importText is also what a test or a drop target calls. An import into
+  // the page's account is a write kept in the tab's store: it resolves once
+  // stored.
+  async function importText(text) {
     const name = table();
-    const answer = engine.importCSV(name, text);
+    const answer = await engine.importCSV(name, text);
     if (answer.ok) {
       replace(result, el("p", { class: "ok-note" }, `Imported ${answer.imported} entit${answer.imported === 1 ? "y" : "ies"} into ${name}.`));
       changed();

@@ -8,6 +8,7 @@ import tableplay from "./engine.js";
 import { el, replace, debounce } from "./dom.js";
 import { createSession } from "./session.js";
 import { mountParts, select } from "./parts.js";
+import { PARTS } from "./partlist.js";
 import { loadSample, sampleUser } from "./sample.js";
 import { send } from "./exchange.js";
 import { readCapped, shareLink, decode } from "./sharelink.js";
@@ -172,21 +173,10 @@ export async function startPlayground(host, ui) {
 
   // The parts, laid out in two columns when there is room for both sides.
   const has = (v) => c.view.includes(v);
-  const slot = () => el("div");
-  const slots = {
-    tables: has("tables") ? slot() : null,
-    editor: has("editor") ? slot() : null,
-    operations: has("editor") ? slot() : null,
-    entities: has("editor") ? slot() : null,
-    wire: has("wire") ? slot() : null,
-    levels: has("levels") ? slot() : null,
-    query: has("query") ? slot() : null,
-    batch: has("batch") ? slot() : null,
-  };
-  if (slots.wire && slots.levels) slots.levels = slots.wire;
-  const left = [slots.tables, slots.editor, slots.operations, slots.entities].filter(Boolean);
-  const right = [slots.wire ?? slots.levels].filter(Boolean);
-  const wide = [slots.query, slots.batch].filter(Boolean);
+  const shown = PARTS.filter((p) => p.views.some(has));
+  const slots = Object.fromEntries(shown.map((p) => [p.name, el("div")]));
+  const column = (place) => shown.filter((p) => p.place === place).map((p) => slots[p.name]);
+  const [left, right, wide] = [column("left"), column("right"), column("wide")];
   // A lesson, when the element names one, runs above the parts.
   const lessonSlot = c.lesson ? el("div", { class: "wide lesson-slot" }) : null;
   for (const w of wide) w.classList.add("wide");
@@ -195,7 +185,7 @@ export async function startPlayground(host, ui) {
   ui.body.className = two ? "body two" : "body";
   ui.frame.classList.toggle("readonly", c.readonly);
 
-  const parts = mountParts(session, slots, { filter: start.filter });
+  const parts = await mountParts(session, { slots, views: c.view, filter: start.filter });
   const toolbar = [];
   let choice = null;
   if (!slots.tables && c.view.length) {

@@ -9,6 +9,7 @@
 // This module is the bootstrap: it holds no engine code; web/embed-app.js
 // (loaded on start) builds the playground.
 import { el, replace } from "./dom.js";
+import { VIEWS } from "./partlist.js";
 
 const here = new URL("./", import.meta.url);
 
@@ -25,7 +26,6 @@ function playgroundURL(value, base) {
     return fallback;
   }
 }
-export const VIEWS = ["tables", "editor", "wire", "levels", "query", "batch"];
 
 // DEFAULT_HEIGHT bounds an embed without a height attribute: it scrolls
 // inside beyond that, so a long answer never pushes the article apart.

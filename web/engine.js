@@ -1,7 +1,9 @@
 // web/engine.js is responsible for starting the Go engine once for the page's
-// life and exposing it as window.tableplay. It holds no data-model logic:
+// life and exposing it as window.tableplay, whose functions web/api.js
+// builds from the engine's table of them. It holds no data-model logic:
 // every rule, byte of JSON and error comes from the engine.
 import { Go, goGlobals } from "./build/go-glue.js";
+import { createAPI } from "./api.js";
 import { LoadError, explain } from "./loadfail.js";
 import { capped, loadDecoder, unbrotli } from "./unbrotli.js";
 
@@ -198,197 +200,14 @@ async function start() {
     throw new LoadError(`${url.href} is not the playground's engine: ${error.message}.`,
       "Copy web/build from the same build of make site (or of the npm package) as the modules.", "broken");
   }
-  binding.notifyChange = (account) => {
-    // Asynchronously: listeners may call back into the engine.
-    queueMicrotask(() => {
-      emit("tableplay:change", { account });
-      if (account === DEFAULT_ACCOUNT && typeof tableplay.onchange === "function") tableplay.onchange();
-    });
-  };
+  binding.notifyChange = changed;
   go.run(instance).then(() => emit("tableplay:exit", {}));
   await readyNow;
+  install();
 }
 
 const ready = start();
-
-// keeper, when the page sets one (tableplay.keepWrites), runs every write to
-// the page's account: keeper(fn) calls fn, the engine's synchronous answer,
-// when this tab holds every other tab's earlier writes, and resolves with it
-// once the change is stored (web/accountstore.js). Accounts made by
-// createAccount (the embeds') live in this tab alone.
-let keeper = null;
-const ownAccounts = new Set();
-
-// keeps says whether a request goes to the kept account: any account name
-// the engine does not hold falls back to the page's, as in its router.
-function keeps(url) {
-  if (!keeper) return false;
-  const first = new URL(url).pathname.split("/")[1] ?? "";
-  return !ownAccounts.has(first);
-}
-
-// Statuses whose answers have no body (a Response refuses one).
-const bodiless = new Set([101, 204, 205, 304]);
-
-// fetch answers a Table API request in the page: the engine takes the
-// method, the URL, the header pairs and the body bytes, and gives back the
-// status, the header pairs and the body bytes.
-async function engineFetch(input, init) {
-  await ready;
-  const request = new Request(input, init);
-  const bytes =
-    request.method === "GET" || request.method === "HEAD"
-      ? new Uint8Array(0)
-      : new Uint8Array(await request.arrayBuffer());
-  try {
-    const handle = () => binding.handleRequest(request.method, request.url, [...request.headers], bytes);
-    const answer = request.method === "GET" || request.method === "HEAD" || !keeps(request.url) ? handle() : await keeper(handle);
-    return new Response(bodiless.has(answer.status) ? null : answer.body, {
-      status: answer.status,
-      statusText: answer.statusText,
-      headers: answer.headers,
-    });
-  } catch (error) {
-    // Only a failure of the bridge itself lands here; the engine answers its
-    // own errors (panics included) as 500 responses.
-    return new Response(String(error), { status: 500, statusText: "Internal Server Error" });
-  }
-}
-
-function call(name, ...args) {
-  const fn = binding[name];
-  if (typeof fn !== "function") throw new Error(`tableplay.${name}: the engine is not ready; await tableplay.ready`);
-  return fn(...args);
-}
-
-// The page's own account; embeds each get another (createAccount).
-const DEFAULT_ACCOUNT = "devstoreaccount1";
-
-// Functions that answer the same whatever the account.
-const stateless = {
-  validateTableName: (name) => JSON.parse(call("validateTableName", String(name))),
-  validateEntity: (draft) => JSON.parse(call("validateEntity", JSON.stringify(draft))),
-  decodeContinuation: (operation) => JSON.parse(call("decodeContinuation", JSON.stringify(operation))),
-  filterLiteral: (type, text) => JSON.parse(call("filterLiteral", String(type), String(text))),
-  filterExample: (draft) => JSON.parse(call("filterExample", JSON.stringify(draft ?? null))).filter,
-  draftBody: (draft) => JSON.parse(call("draftBody", JSON.stringify(draft))).body,
-  editBody: (body, draft) => JSON.parse(call("editBody", String(body), JSON.stringify(draft))),
-  parseBody: (body) => JSON.parse(call("parseBody", String(body))),
-  readEntities: (body) => JSON.parse(call("readEntities", String(body))),
-  readError: (body) => JSON.parse(call("readError", String(body))),
-  checkBatch: (operations) => JSON.parse(call("checkBatch", JSON.stringify(operations))),
-  readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
-  // profiles lists the implementations an account can answer as:
-  // [{name, title}], the default (azure) first (docs/profiles.md).
-  profiles: () => JSON.parse(call("profiles")),
-  // differences(concern) lists where the profiles depart from Azure, in the
-  // engine's words: [{id, profile, concerns, sentence, reproduced}], all of
-  // them or those that concern one rule id ("table-name" for any name).
-  differences: (concern = "") => JSON.parse(call("differences", String(concern))) ?? [],
-  lessons: () => JSON.parse(call("lessons")),
-  lesson: (id) => JSON.parse(call("lesson", String(id))),
-  // completeLesson fills a recorded lesson's expectations from the engine's
-  // answers ({lesson} or {error}); addLesson serves a lesson file ({id} or
-  // {error}).
-  completeLesson: (doc) => JSON.parse(call("completeLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
-  addLesson: (doc) => JSON.parse(call("addLesson", typeof doc === "string" ? doc : JSON.stringify(doc))),
-  // readExchange reads an answer fetched from another endpoint for a
-  // request connect built ({code, message, requestBytes, responseBytes});
-  // compareAnswers lists how two answers to one request differ.
-  readExchange: (request, response) => JSON.parse(call("readExchange", JSON.stringify(request), JSON.stringify(response))),
-  compareAnswers: (input) => JSON.parse(call("compareAnswers", JSON.stringify(input))),
-};
-
-// connect checks a Table endpoint outside the engine ({endpoint, account,
-// key} or {endpoint, account, sas}) and returns what builds its requests:
-// {id, endpoint, account, auth, requestFor, codeFor, disconnect}. The key or
-// SAS stays in the engine's memory, for this visit; it throws the reason an
-// endpoint cannot be used.
-function connect(connection) {
-  const info = JSON.parse(call("connect", JSON.stringify(connection)));
-  if (info.error) throw new Error(info.error);
-  const json = (fn, ...args) => JSON.parse(call(fn, info.id, ...args));
-  return {
-    ...info,
-    requestFor: (operation) => json("remoteRequest", JSON.stringify(operation)),
-    codeFor: (operation, language) => json("remoteCode", JSON.stringify(operation), String(language)),
-    disconnect: () => call("disconnect", info.id),
-  };
-}
-
-// account returns the functions bound to one account of the engine (fetch
-// is shared: the account name in the path picks the account).
-function account(name) {
-  const json = (fn, ...args) => JSON.parse(call(fn, name, ...args));
-  const plain = (fn, ...args) => {
-    const error = call(fn, name, ...args);
-    if (error) throw new Error(error);
-  };
-  return {
-    ...stateless,
-    name,
-    fetch: engineFetch,
-    previewEntity: (draft, table, level = "") => json("previewEntity", JSON.stringify(draft), String(table), level),
-    requestFor: (operation) => json("requestFor", JSON.stringify(operation)),
-    run: (operation) => json("run", JSON.stringify(operation)),
-    // target ({endpoint, account, createTable}) says where the code connects.
-    codeFor: (operation, language, target) => json("codeFor", JSON.stringify(operation), String(language),
-      target ? (target.createTable ? "create" : "keep") : "", String(target?.endpoint ?? ""), String(target?.account ?? "")),
-    exportCSV: (table, filter = "") => json("exportCSV", String(table), String(filter)),
-    importCSV: (table, text) => json("importCSV", String(table), String(text)),
-    queryStats: (operation) => json("queryStats", JSON.stringify(operation)),
-    queryPicture: (operation) => json("queryPicture", JSON.stringify(operation)),
-    explainFilter: (text, table = "") => json("explainFilter", String(text), String(table)),
-    changes: () => json("changes"),
-    applyChange: (record) => plain("applyChange", typeof record === "string" ? record : JSON.stringify(record)),
-    reset: () => plain("reset"),
-    snapshot: () => json("snapshot"),
-    restore: (doc) => plain("restore", typeof doc === "string" ? doc : JSON.stringify(doc)),
-    // A lesson's steps run in this account.
-    runLessonStep: (id, step) => json("runLessonStep", String(id), Number(step)),
-    resetLesson: (id, step) => json("resetLesson", String(id), Number(step)),
-    // profile() is {name, title} of the implementation the account answers
-    // as; setProfile(name) makes it answer as another, keeping its tables
-    // (throws when they cannot all be kept, e.g. People and people on the
-    // way back to azure).
-    profile: () => json("profile"),
-    setProfile: (profile) => plain("setProfile", String(profile)),
-  };
-}
-
-const tableplay = {
-  ...account(DEFAULT_ACCOUNT),
-  ready,
-  account,
-  stateless,
-  connect,
-  // createAccount adds an empty account (a free name when none is given),
-  // answering as the named profile (azure when none is given), and returns
-  // its functions; dropAccount removes one and all it holds.
-  async createAccount(name = "", profile = "") {
-    await ready;
-    const answer = JSON.parse(call("createAccount", String(name), String(profile)));
-    if (answer.error) throw new Error(answer.error);
-    ownAccounts.add(answer.name);
-    return account(answer.name);
-  },
-  dropAccount(name) {
-    const error = call("dropAccount", String(name));
-    if (error) throw new Error(error);
-    ownAccounts.delete(name);
-  },
-  // keepWrites(fn) makes fn the keeper of the page's account (see keeper);
-  // write(fn) runs fn, a synchronous call that may change the page's
-  // account, through it and resolves with fn's answer.
-  keepWrites(fn) {
-    keeper = fn;
-  },
-  write: (fn) => (keeper ? keeper(fn) : Promise.resolve().then(fn)),
-  // memory reports the Go heap after a collection ({heapAlloc, sys} in
-  // bytes), for make measure.
-  memory: () => JSON.parse(call("memory")),
-  onchange: null,
-};
+const { tableplay, install, changed } = createAPI(binding, ready);
 
 window.tableplay = tableplay;
 export default tableplay;

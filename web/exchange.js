@@ -9,7 +9,10 @@
 // read from an error answer), {operation, request, error}, or {operation,
 // request, notSent: true}. A session connected to another endpoint
 // (web/remote.js) runs the operation over the network: the exchange then
-// carries remote, the endpoint it went to.
+// carries remote, the endpoint it went to. A write to the page's account
+// runs inside the tab's store transaction, as every write the engine's
+// table marks (web/api.js): the page's tabs share that account, so a stale
+// If-Match gets 412 there too.
 export async function send(session, operation) {
   const engine = session.engine;
   if (session.readonly) {
@@ -23,16 +26,6 @@ export async function send(session, operation) {
   // A playground that compares profiles (web/profilecompare.js) notes which one answered.
   const profile = !remote && session.profileCompare ? session.profileCompare.current().name : undefined;
   return { operation, profile, request: ran.request, response: ran.response, stats: ran.stats, bytes: { request: ran.requestBytes ?? 0, response: ran.responseBytes ?? 0 }, code: ran.code ?? "", message: ran.message ?? "", remote };
-}
-
-// sendWrite answers as send does, for an operation that may change the
-// account, through the account's keeper when it has one (tableplay.write,
-// web/engine.js): the page's account is shared by the page's tabs, and the
-// keeper runs the operation after every earlier write of the other tabs, so
-// a stale If-Match gets 412 there too, and resolves once it is stored.
-export async function sendWrite(session, operation) {
-  const keep = session.engine.write;
-  return keep ? keep(() => send(session, operation)) : send(session, operation);
 }
 
 export const header = (response, name) =>

@@ -6,7 +6,7 @@
 // from session.draft(), emits "exchange", "entities-changed",
 // "entity-written" and "enqueue" ({operation}), and listens for
 // "load-entity" and "table-selected".
-import { send, sendWrite, header } from "./exchange.js";
+import { send, header } from "./exchange.js";
 import { indent } from "./jsontext.js";
 import { mount, el } from "./dom.js";
 import { answer } from "./answer.js";
@@ -160,7 +160,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       }
     }
     const before = await read(table, d);
-    const x = await sendWrite(session, op);
+    const x = await send(session, op);
     session.emit("exchange", x);
     if (x.error) {
       session.setStatus(`${kind}: not sent · ${x.error}`);

@@ -1,31 +1,30 @@
 // web/parts.js is responsible for putting a playground together from its
-// parts: each part named in slots is mounted into its element on one
-// session, and the parts are wired to each other through the session's bus.
-// The full page and every embed are built by this one function.
+// parts, the rows of web/partlist.js: each part shown is mounted into its
+// element on one session, and the parts are wired to each other through the
+// session's bus. The full page and every embed are built by this one
+// function.
 //
-// mountParts(session, slots, {batch, filter}) → {tables, editor}; "load-sample"
-// loads the sample and emits "sample-loaded" once it is in.
-//   slots   {tables, editor, operations, entities, wire, levels, query, batch}:
-//           an element for each part to show (wire and levels may share one)
+// mountParts(session, {slots, views, filter}) resolves with {tables,
+// editor, batch} (what the parts that have one return); "load-sample" loads
+// the sample and emits "sample-loaded" once it is in.
+//   slots   an element for each part by its name (two parts may share one)
+//   views   the view names to show (web/partlist.js VIEWS; all by default)
 //   filter  a $filter to start the query box with
-import { mountTables } from "./tables.js";
-import { mountEditor } from "./editor.js";
-import { mountOperations } from "./operations.js";
-import { mountEntities } from "./entities.js";
-import { mountWire } from "./wire.js";
-import { mountQuery } from "./query.js";
-import { mountBatch } from "./batch.js";
+import { PARTS, VIEWS } from "./partlist.js";
 import { loadSample, sampleUser } from "./sample.js";
 
-export function mountParts(session, slots, { filter = "" } = {}) {
+// The parts' modules start loading with this one, beside the engine.
+const modules = Promise.all(PARTS.map((p) => import(new URL(p.module, import.meta.url).href)));
+
+export async function mountParts(session, { slots, views = VIEWS, filter = "" }) {
+  const loaded = await modules;
+  const has = (view) => views.includes(view);
   const out = {};
-  if (slots.tables) out.tables = mountTables(slots.tables, session);
-  if (slots.editor) out.editor = mountEditor(slots.editor, session);
-  if (slots.operations) mountOperations(slots.operations, session, { batch: Boolean(slots.batch) });
-  if (slots.entities) mountEntities(slots.entities, session);
-  if (slots.wire || slots.levels) mountWire(slots.wire ?? slots.levels, session, { exchanges: Boolean(slots.wire), levels: Boolean(slots.levels) });
-  if (slots.query) mountQuery(slots.query, session, { filter });
-  if (slots.batch) out.batch = mountBatch(slots.batch, session);
+  PARTS.forEach((part, i) => {
+    const root = slots[part.name];
+    if (!root || !part.views.some(has)) return;
+    out[part.name] = loaded[i][part.mount](root, session, part.options?.(has, { filter }));
+  });
   session.on("load-sample", async () => {
     const table = await loadSample(session);
     await out.tables?.refresh();
@@ -37,6 +36,9 @@ export function mountParts(session, slots, { filter = "" } = {}) {
   });
   return out;
 }
+
+// pageSlots is each part's element of the full page (its row's slot).
+export const pageSlots = (doc) => Object.fromEntries(PARTS.map((p) => [p.name, doc.getElementById(p.slot)]));
 
 // select makes a table the playground's current one, through the tables
 // part when there is one.

@@ -13,6 +13,7 @@
 // roomsService() → the URL of POST /rooms, or "" when this site has none;
 // startRoom(url) → {room} or {error}; roomInfo(room, onCopied) → nodes.
 import { el, number } from "./dom.js";
+import { copyText } from "./files.js";
 
 // TIMEOUT bounds the probe and the create (a new room starts its engine:
 // a second or so).
@@ -102,13 +103,7 @@ export function roomInfo(room, onCopied) {
     input.value = value;
     const copy = el("button", { type: "button", class: "secondary", "aria-label": `Copy the ${label.toLowerCase()}` }, "Copy");
     copy.addEventListener("click", async () => {
-      try {
-        await navigator.clipboard.writeText(input.value);
-        onCopied(`The ${label.toLowerCase()} is copied.`);
-      } catch {
-        input.select();
-        onCopied(`Select the ${label.toLowerCase()} and copy it.`);
-      }
+      onCopied((await copyText(input.value, input)) ? `The ${label.toLowerCase()} is copied.` : `Select the ${label.toLowerCase()} and copy it.`);
     });
     return el("div", { class: "stack" },
       el("label", { for: id }, label),

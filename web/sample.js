@@ -1,6 +1,6 @@
 // web/sample.js is responsible for the one-click sample: two tables with a
 // user and a product, written through the same requests a person would send.
-import { sendWrite } from "./exchange.js";
+import { send } from "./exchange.js";
 
 export const sampleUser = {
   PartitionKey: "users",
@@ -41,7 +41,7 @@ export async function loadSample(session) {
     { kind: "insertOrReplace", table: "Users", entity: sampleUser },
     { kind: "insertOrReplace", table: "Products", entity: sampleProduct },
   ]) {
-    session.emit("exchange", await sendWrite(session, op));
+    session.emit("exchange", await send(session, op));
   }
   session.emit("tables-changed");
   return "Users";

@@ -4,13 +4,17 @@
 // Every playground (the full page, each embed) has its own session; nothing
 // here is module-level state.
 //
-// createSession({engine, host, readonly, status}):
-//   engine    the account's functions (tableplay.account(name) or tableplay)
-//   host      the element that holds the parts (dialogs are added here)
-//   readonly  writes are shown as the request that would be sent, not run
-//   status    an element for one-line status messages (optional)
+// createSession({engine, host, readonly, status, profileCompare}):
+//   engine          the account's functions (tableplay.account(name) or tableplay)
+//   host            the element that holds the parts (dialogs are added here)
+//   readonly        writes are shown as the request that would be sent, not run
+//   status          an element for one-line status messages (optional)
+//   profileCompare  replays an exchange under another profile (the full
+//                   page's, web/profilecompare.js; null in an embed)
 // The session's `destroy()` removes every bus listener the parts added.
-export function createSession({ engine, host, readonly = false, status = null }) {
+// Its fields are all declared here; the bus's event names are declared in
+// web/partlist.js (EVENTS).
+export function createSession({ engine, host, readonly = false, status = null, profileCompare = null }) {
   const bus = new EventTarget();
   const teardown = new AbortController();
   const etags = new Map(); // "table\u0000pk\u0000rk" → ETags in the order seen
@@ -22,6 +26,15 @@ export function createSession({ engine, host, readonly = false, status = null })
     table: null,
     level: "minimalmetadata",
     signal: teardown.signal,
+    profileCompare,
+    // codeTarget ({endpoint, account, createTable}) is where copied code
+    // connects: an embed's, set when its start state is read; null for the
+    // page's own server or the emulator.
+    codeTarget: null,
+    // compare(operation, from, where) sends an exchange's operation again
+    // to the endpoint it went to (web/connect.js sets it); null where the
+    // playground cannot connect.
+    compare: null,
     // draft is replaced by the editor when one is mounted.
     draft: () => null,
     emit(type, detail = {}) {

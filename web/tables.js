@@ -7,7 +7,7 @@
 // listens for "tables-changed".
 import { el, replace, debounce, mount } from "./dom.js";
 import { cards, profileNotes } from "./cards.js";
-import { send, sendWrite } from "./exchange.js";
+import { send } from "./exchange.js";
 import { confirmAction } from "./confirm.js";
 import { answer } from "./answer.js";
 
@@ -71,7 +71,7 @@ export function mountTables(root, session) {
             type: "button", class: "secondary", "aria-label": `Delete table ${name}`,
             onclick: async () => {
               if (!(await confirmAction(session.host, `Delete the table ${name} and all its entities?`))) return;
-              const del = await sendWrite(session, { kind: "deleteTable", table: name });
+              const del = await send(session, { kind: "deleteTable", table: name });
               session.emit("exchange", del);
               if (!del.notSent) answer(session, $("table-answer"), del, `Table ${name} deleted with all its entities.`);
               session.setStatus(del.notSent ? "Read-only: the request is shown on the wire, not sent." : `deleteTable: ${del.response?.status ?? ""} ${del.response?.statusText ?? del.error ?? ""}${del.code ? " · " + del.code : ""}`);
@@ -99,7 +99,7 @@ export function mountTables(root, session) {
   $("create-table").addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = input.value;
-    const x = await sendWrite(session, { kind: "createTable", table: name });
+    const x = await send(session, { kind: "createTable", table: name });
     session.emit("exchange", x);
     if (!x.notSent) answer(session, $("table-answer"), x, `Table ${name} created.`);
     if (x.response?.status === 201) {

@@ -60,7 +60,6 @@ export function initTarget(root, { session, parts, persistence }) {
     note.textContent = "";
     await parts.tables.refresh();
     session.emit("entities-changed");
-    session.emit("profile-changed", { profile: now.name });
     session.setStatus(`The account now answers as ${now.title}; its tables are kept.`);
   });
 

@@ -4,6 +4,7 @@
 // read), and reset; share links are web/workspace.js's. It drives the page
 // header's account tools.
 import { confirmAction } from "./confirm.js";
+import { copyText, download } from "./files.js";
 import { mb, MAX_ACCOUNT } from "./sharelink.js";
 
 // initTransfer wires the account tools of the page for a session.
@@ -19,14 +20,7 @@ export function initTransfer(session) {
   };
 
   function exportFile() {
-    const text = JSON.stringify(engine.snapshot(), null, 2);
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    a.download = "tableplay-account.json";
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    download("tableplay-account.json", JSON.stringify(engine.snapshot(), null, 2), "application/json");
     note("Exported the account as tableplay-account.json.");
   }
 
@@ -53,13 +47,7 @@ export function initTransfer(session) {
     e.target.value = "";
   });
   $("copy-share").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText($("share-link").value);
-      note("Link copied.");
-    } catch {
-      $("share-link").select();
-      note("Select the link and copy it.");
-    }
+    note((await copyText($("share-link").value, $("share-link"))) ? "Link copied." : "Select the link and copy it.");
   });
   $("reset").addEventListener("click", async () => {
     if (!(await confirmAction(session.host, "Delete every table and entity in this browser?", "Reset"))) return;

@@ -7,6 +7,7 @@
 // part can be left out). It listens for "exchange", "load-entity" and
 // "entity-written", and sets session.level from its level choice.
 import { el, replace, mount } from "./dom.js";
+import { copyText } from "./files.js";
 import { indent } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
@@ -36,16 +37,13 @@ const HTML = `
   <div id="levels" class="levels"><p class="hint">Load an entity to compare nometadata, minimalmetadata and fullmetadata.</p></div>
 </div>`;
 
-function copyButton(label, text) {
+// copyButton copies text(); where the browser refuses, field() (the
+// element that shows it) is selected instead.
+function copyButton(label, text, field) {
   return el("button", {
     type: "button", class: "copy", "aria-label": label,
     onclick: async (e) => {
-      try {
-        await navigator.clipboard.writeText(text());
-        e.target.textContent = "Copied";
-      } catch {
-        e.target.textContent = "Copy failed";
-      }
+      e.target.textContent = (await copyText(text(), field())) ? "Copied" : "Selected: copy it";
     },
   }, "Copy");
 }
@@ -76,7 +74,7 @@ function bodyText(pre, body) {
 // endpoint elsewhere (session.compare, set by web/connect.js): the same
 // operation sent again there and run by the engine in the tab.
 function compareControl(session, x) {
-  if (!x.remote || typeof session.compare !== "function" || x.operation.kind === "batch" && !x.operation.operations?.length) return null;
+  if (!x.remote || !session.compare || x.operation.kind === "batch" && !x.operation.operations?.length) return null;
   const from = el("select", { class: "compare-from", "aria-label": "The engine's state" },
     el("option", { value: "endpoint" }, "on a copy of the endpoint's table"),
     el("option", { value: "tab" }, "on this tab's own account"));
@@ -133,7 +131,7 @@ function exchangeView(x, engine, target, session) {
   if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), where, el("p", { class: "card" }, x.error));
   const req = x.request;
   const request = [
-    el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, () => requestText(req))),
+    el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, () => requestText(req), () => request[1])),
     el("pre", { tabindex: 0, class: "request" },
       `${req.method} ${req.url} HTTP/1.1\n`,
       req.headers.map(([k, v]) => `${k}: ${v}\n`).join(""),
@@ -151,7 +149,7 @@ function exchangeView(x, engine, target, session) {
     el("h3", {}, title),
     where,
     request,
-    el("div", { class: "part-head" }, el("h4", {}, "Response"), copyButton(`Copy the ${title} response`, () => responseText(res))),
+    el("div", { class: "part-head" }, el("h4", {}, "Response"), copyButton(`Copy the ${title} response`, () => responseText(res), () => pre)),
     el("p", { class: `status-line ${res.status >= 400 ? "bad" : "good"}` }, `HTTP/1.1 ${res.status} ${res.statusText}`,
       code ? [" · ", el("a", { href: errorCodesURL, target: "_blank", rel: "noopener" }, code)] : null),
     pre,

@@ -10,6 +10,7 @@
 //
 // createRecorder({engine, session, borrow, host}) → {start()}
 import { el, replace } from "../dom.js";
+import { fileLink } from "../files.js";
 import { encode, MAX_FRAGMENT } from "../sharelink.js";
 import { lessonDocHash } from "./view.js";
 
@@ -42,6 +43,7 @@ export async function lessonDocShare(text) {
 
 export function createRecorder({ engine, session, borrow, host }) {
   let recording = null; // {start, ops}
+  let made = null; // frees the URL of the lesson file made last
   const panel = el("section", { class: "lesson-recorder", "aria-label": "Make a lesson", hidden: true });
   host.prepend(panel);
   const say = el("p", { role: "status" });
@@ -80,6 +82,8 @@ export function createRecorder({ engine, session, borrow, host }) {
   }
 
   async function cancel() {
+    made?.abort();
+    made = null;
     recording = null;
     panel.hidden = true;
     await borrow.back();
@@ -134,11 +138,13 @@ export function createRecorder({ engine, session, borrow, host }) {
         return;
       }
       const text = JSON.stringify(r.lesson, null, 2) + "\n";
-      const file = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+      // The file's URL is freed when the person leaves the recorder.
+      made?.abort();
+      made = new AbortController();
       const { code, link, embed } = await lessonDocShare(text);
       replace(out,
         el("p", { role: "status" }, `“${title}” is a lesson of ${doc.steps.length} steps; each step's expectation is the engine's answer.`),
-        el("p", {}, el("a", { class: "lesson-file", href: file, download: `${doc.id}.json` }, `Download ${doc.id}.json`),
+        el("p", {}, fileLink(`${doc.id}.json`, text, "application/json", { class: "lesson-file" }, `Download ${doc.id}.json`, made.signal),
           " — put it in lessons/ to add it to the gallery."),
         link
           ? [el("label", { class: "stack" }, "A link that opens the lesson", el("input", { class: "lesson-link", readonly: true, value: link })),
