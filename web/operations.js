@@ -51,6 +51,16 @@ const done = {
   delete: "The entity was deleted.",
 };
 
+// TEXT is what this part says about ETags.
+const TEXT = {
+  noETag: "This entity has no ETag yet: insert it first.",
+  held: (etag) => `Current: ${etag} (the one you read)`,
+  notHeld: "Current: none read yet (Send reads the entity first and uses its ETag)",
+  stale: (etag) => ` · stale: ${etag}`,
+  noStale: " · a stale ETag appears once the entity changes",
+  changed: (etag) => ` · changed by someone else since you loaded it (now ${etag}): a write with your ETag gets 412; Load it again to write over the change.`,
+};
+
 const conditional = (kind) => kind === "replace" || kind === "merge" || kind === "delete";
 
 export function mountOperations(root, session, { batch = true } = {}) {
@@ -58,10 +68,11 @@ export function mountOperations(root, session, { batch = true } = {}) {
   $("queue-op").hidden = !batch;
 
   // read fetches the entity quietly (not shown on the wire) as nometadata JSON.
-  async function read(table, d) {
+  // hold: the read is the person's (their Send needs an ETag they hold).
+  async function read(table, d, { hold = false } = {}) {
     const x = await send(session, { kind: "get", table, entity: { ...d, properties: [] }, level: "nometadata" });
     if (x.response?.status === 200) {
-      session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
+      session[hold ? "holdETag" : "sawETag"](table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       return indent(x.response.body);
     }
     return "(no such entity)";
@@ -107,7 +118,9 @@ export function mountOperations(root, session, { batch = true } = {}) {
     }, "Send anyway");
   }
 
-  // describeETags says which ETags the If-Match choices stand for.
+  // describeETags says which ETags the If-Match choices stand for: the one
+  // the person holds (their Load, Get or write) and, when a refresh has
+  // seen a newer one since, that the entity changed under them.
   function describeETags() {
     const d = session.draft();
     const note = $("etag-note");
@@ -117,10 +130,13 @@ export function mountOperations(root, session, { batch = true } = {}) {
       return;
     }
     const seen = session.etagsOf(session.table, d.PartitionKey, d.RowKey);
+    const held = session.heldETag(session.table, d.PartitionKey, d.RowKey);
     stale.disabled = seen.length < 2;
-    note.textContent = seen.length
-      ? `Current: ${seen.at(-1)}` + (seen.length > 1 ? ` · stale: ${seen.at(-2)}` : " · a stale ETag appears once the entity changes")
-      : "This entity has no ETag yet: insert it first.";
+    const moved = held && seen.length && seen.at(-1) !== held;
+    note.dataset.changed = String(Boolean(moved));
+    note.textContent = !seen.length ? TEXT.noETag
+      : (held ? TEXT.held(held) : TEXT.notHeld) +
+        (moved ? TEXT.changed(seen.at(-1)) : seen.length > 1 ? TEXT.stale(seen.at(-2)) : TEXT.noStale);
   }
 
   async function run(e) {
@@ -142,7 +158,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     if (kind === "get") {
       const x = await send(session, { kind, table, entity: { ...d, properties: [] }, level: session.level });
       session.emit("exchange", x);
-      if (x.response?.status === 200) session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
+      if (x.response?.status === 200) session.holdETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       session.setStatus(`get: ${x.response?.status} ${x.response?.statusText}`);
       say(x, "The entity was read: see it at three levels on the wire.");
       describeETags();
@@ -155,8 +171,10 @@ export function mountOperations(root, session, { batch = true } = {}) {
       if (choice === "*") op.ifMatch = "*";
       else if (choice === "stale") op.ifMatch = seen.at(-2) ?? seen.at(-1) ?? "*";
       else {
-        await read(table, d); // learn the current ETag right before the write
-        op.ifMatch = session.etagsOf(table, d.PartitionKey, d.RowKey).at(-1) ?? "*";
+        // The ETag the person holds; none held (keys typed, never read):
+        // this Send reads the entity first, and that read is theirs.
+        if (!session.heldETag(table, d.PartitionKey, d.RowKey)) await read(table, d, { hold: true });
+        op.ifMatch = session.heldETag(table, d.PartitionKey, d.RowKey) ?? "*";
       }
     }
     const before = await read(table, d);
@@ -172,7 +190,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       return;
     }
     const ok = x.response.status < 300;
-    if (ok) session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
+    if (ok) session.holdETag(table, d.PartitionKey, d.RowKey, kind === "delete" ? null : header(x.response, "ETag"));
     const after = await read(table, d);
     $("before").textContent = before;
     $("after").textContent = after;
@@ -202,10 +220,11 @@ export function mountOperations(root, session, { batch = true } = {}) {
     session.emit("enqueue", { operation: { kind, table: session.table, entity: structuredClone(d) } });
   });
   session.on("load-entity", ({ draft: d, etag }) => {
-    if (session.table) session.sawETag(session.table, d.PartitionKey, d.RowKey, etag);
+    if (session.table) session.holdETag(session.table, d.PartitionKey, d.RowKey, etag);
     describeETags();
   });
   session.on("table-selected", describeETags);
+  session.on("etag-seen", describeETags);
   // The batch part says how the queue stands; the count goes on the button.
   session.on("queued", ({ count, index, kind, valid, failedAt }) => {
     $("queue-op").textContent = count ? `Add to batch (${count})` : "Add to batch";
