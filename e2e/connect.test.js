@@ -126,7 +126,7 @@ test("connected to tableplay serve, the panels create, insert and query over the
   await page.getByRole("button", { name: /^Add to batch/ }).click();
   await page.getByRole("button", { name: /^Submit transaction/ }).click();
   await page.locator("#batch-result .failed-note").waitFor();
-  assert.match(await page.locator("#batch-result").innerText(), /failed at operation 1: 409 Conflict · EntityAlreadyExists[\s\S]*the endpoint rolled it back/);
+  assert.match(await page.locator("#batch-result").innerText(), /failed at operation 2 \(index 1 in the service's answer\): 409 Conflict · EntityAlreadyExists[\s\S]*the endpoint rolled it back/);
   await page.locator("#entity-list .list-count").waitFor();
   assert.doesNotMatch(await page.locator("#entity-list").innerText(), /r2/);
   assert.ok(sent.some((s) => /^POST .*\/devstoreaccount1\/\$batch$/.test(s)), sent.join("\n"));

@@ -7,7 +7,7 @@
 // "entity-written" and "enqueue" ({operation}), and listens for
 // "load-entity" and "table-selected".
 import { send, sendWrite, header } from "./exchange.js";
-import { indent } from "./jsontext.js";
+import { readable } from "./jsontext.js";
 import { mount, el } from "./dom.js";
 import { answer } from "./answer.js";
 
@@ -28,6 +28,7 @@ const HTML = `
     <button id="run-op" type="submit">Send</button>
     <button id="queue-op" type="button" class="secondary">Add to batch</button>
   </div>
+  <p id="op-refused" class="hint" hidden></p>
   <div id="op-answer" class="answer-box"></div>
   <fieldset id="if-match" class="modes">
     <legend>If-Match</legend>
@@ -58,6 +59,9 @@ const TEXT = {
   notHeld: "Current: none read yet (Send reads the entity first and uses its ETag)",
   stale: (etag) => ` · stale: ${etag}`,
   noStale: " · a stale ETag appears once the entity changes",
+  exists: "Insert never overwrites: to write over it, use",
+  useUpsert: "Insert or replace (upsert)",
+  useReplace: "Replace",
   changed: (etag) => ` · changed by someone else since you loaded it (now ${etag}): a write with your ETag gets 412; Load it again to write over the change.`,
 };
 
@@ -73,7 +77,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     const x = await send(session, { kind: "get", table, entity: { ...d, properties: [] }, level: "nometadata" });
     if (x.response?.status === 200) {
       session[hold ? "holdETag" : "sawETag"](table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
-      return indent(x.response.body);
+      return readable(x.response.body);
     }
     return "(no such entity)";
   }
@@ -116,6 +120,19 @@ export function mountOperations(root, session, { batch = true } = {}) {
         if (x.response.status < 300) session.emit("entities-changed");
       },
     }, "Send anyway");
+  }
+
+  // upsertHint offers the writes that do not mind an existing entity.
+  function upsertHint() {
+    const use = (kind, label) => el("button", {
+      type: "button", class: "link",
+      onclick: () => {
+        $("op-kind").value = kind;
+        toggle();
+        $("run-op").focus();
+      },
+    }, label);
+    return el("span", { class: "upsert-hint" }, " ", TEXT.exists, " ", use("insertOrReplace", TEXT.useUpsert), " · ", use("replace", TEXT.useReplace));
   }
 
   // describeETags says which ETags the If-Match choices stand for: the one
@@ -196,17 +213,25 @@ export function mountOperations(root, session, { batch = true } = {}) {
     $("after").textContent = after;
     $("before-after").hidden = false;
     session.setStatus(`${kind}: ${x.response.status} ${x.response.statusText}${x.code ? " · " + x.code : ""}`);
-    say(x, done[kind] ?? "Done.");
+    say(x, done[kind] ?? "Done.", kind === "insert" && x.code === "EntityAlreadyExists" ? upsertHint() : null);
     session.emit("entities-changed");
     session.emit("entity-written", { table, draft: d });
     describeETags();
   }
 
   $("operation").addEventListener("submit", run);
+  // A target that refuses writes (a read link) leaves Read on and says
+  // why the writes are off.
   const toggle = () => {
     $("if-match").hidden = !conditional($("op-kind").value);
+    const refused = session.writesRefused ?? "";
+    $("run-op").disabled = Boolean(refused) && $("op-kind").value !== "get";
+    $("queue-op").disabled = Boolean(refused);
+    $("op-refused").hidden = !refused;
+    $("op-refused").textContent = refused;
     describeETags();
   };
+  session.on("target-changed", () => toggle());
   $("op-kind").addEventListener("change", toggle);
   $("queue-op").addEventListener("click", () => {
     session.emit("draft-sent");
@@ -226,13 +251,14 @@ export function mountOperations(root, session, { batch = true } = {}) {
   session.on("table-selected", describeETags);
   session.on("etag-seen", describeETags);
   // The batch part says how the queue stands; the count goes on the button.
+  // index and failedAt count from 0, as the engine does; people count from 1.
   session.on("queued", ({ count, index, kind, valid, failedAt }) => {
     $("queue-op").textContent = count ? `Add to batch (${count})` : "Add to batch";
     if (kind === undefined) return;
-    session.setStatus(`Queued: ${kind} as operation ${index} (${count} queued)` + (valid ? "." : `; the transaction rules fail at operation ${failedAt}.`));
+    session.setStatus(`Queued: ${kind} as operation ${index + 1} (${count} queued)` + (valid ? "." : `; the transaction rules fail at operation ${failedAt + 1}.`));
     $("op-answer").replaceChildren(el("p", { class: `answer ${valid ? "good" : "bad"}` },
-      el("span", { class: "answer-status" }, "Queued"), ` · ${kind} as operation ${index} of the batch (${count} queued)`,
-      valid ? "." : ` · the transaction rules now fail at operation ${failedAt}: see the batch below.`));
+      el("span", { class: "answer-status" }, "Queued"), ` · ${kind} as operation ${index + 1} of the batch (${count} queued)`,
+      valid ? "." : ` · the transaction rules now fail at operation ${failedAt + 1}: see the batch below.`));
   });
   toggle();
 }
