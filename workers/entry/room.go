@@ -132,10 +132,11 @@ func roomLink(base, endpoint, sas string) string {
 	return base + "/#connect=" + fragmentEscape(endpoint) + "&sas=" + fragmentEscape(shortQuery(sas))
 }
 
-// shortQuery writes a query string again with each value escaped only
-// where a query reader would misread it ('%', '&', '+', '#', '=' in a key,
+// shortQuery writes a query string again with each key and value escaped
+// only where a query reader would misread it ('%', '&', '+', '#', '=',
 // spaces and what is not printable ASCII): "se=2026-12-09T00:12:06Z", not
-// "se=2026-12-09T00%3A12%3A06Z". It reads as the same values.
+// "se=2026-12-09T00%3A12%3A06Z". It reads as the same values. ('=' inside
+// a value is escaped too: the JavaScript SDK cuts a SAS value at it.)
 func shortQuery(q string) string {
 	v, err := url.ParseQuery(q)
 	if err != nil {
@@ -154,7 +155,7 @@ func shortQuery(q string) string {
 			}
 			b.WriteString(queryEscape(k, "%&+#= "))
 			b.WriteByte('=')
-			b.WriteString(queryEscape(val, "%&+# "))
+			b.WriteString(queryEscape(val, "%&+#= "))
 		}
 	}
 	return b.String()
