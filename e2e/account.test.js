@@ -157,7 +157,7 @@ test("a failing batch rolls back and names its index; a succeeding one shows ETa
   await page.locator("#batch-rules li.bad").waitFor();
   assert.match(await page.locator("#batch-rules").innerText(), /Each entity appears at most once/);
   assert.match(await page.locator("#batch-queue li.failed").innerText(), /InvalidDuplicateRow/);
-  await page.getByRole("button", { name: /^Remove operation 2:/ }).click();
+  await page.getByRole("button", { name: /^Remove operation 3: insert o \/ 1$/ }).click();
   await page.waitForFunction(() => !document.querySelector("#batch-rules li.bad"));
   // Succeeds: every operation's ETag.
   await page.getByRole("button", { name: "Submit transaction" }).click();
