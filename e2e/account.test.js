@@ -157,7 +157,7 @@ test("a failing batch rolls back and names its index; a succeeding one shows ETa
   await page.locator("#batch-rules li.bad").waitFor();
   assert.match(await page.locator("#batch-rules").innerText(), /Each entity appears at most once/);
   assert.match(await page.locator("#batch-queue li.failed").innerText(), /InvalidDuplicateRow/);
-  await page.getByRole("button", { name: /^Remove operation 2:/ }).click();
+  await page.getByRole("button", { name: /^Remove operation 3: insert o \/ 1$/ }).click();
   await page.waitForFunction(() => !document.querySelector("#batch-rules li.bad"));
   // Succeeds: every operation's ETag.
   await page.getByRole("button", { name: "Submit transaction" }).click();
@@ -170,7 +170,7 @@ test("a failing batch rolls back and names its index; a succeeding one shows ETa
   await page.getByRole("button", { name: "Submit transaction" }).click();
   await page.locator("#batch-result .failed-note").waitFor();
   const result = await page.locator("#batch-result").innerText();
-  assert.match(result, /failed at operation 1: 409 Conflict · EntityAlreadyExists · “1:The specified entity already exists\.”/);
+  assert.match(result, /failed at operation 2 \(index 1 in the service's answer\): 409 Conflict · EntityAlreadyExists · “1:The specified entity already exists\.”/);
   assert.match(result, /Nothing changed/);
   assert.match(await page.locator("#batch-queue li.failed").innerText(), /insert o \/ 1/);
   const rows = await page.evaluate(async () => (await (await tableplay.fetch("/devstoreaccount1/Orders()", { headers: { Accept: "application/json;odata=nometadata" } })).json()).value.map((e) => e.RowKey));

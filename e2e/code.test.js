@@ -1,20 +1,25 @@
 // e2e/code.test.js is responsible for testing the Code view of the wire view
 // and the CSV buttons in Chromium: code for each exchange in the language a
 // person picks (remembered across visits), Copy (and what it selects where
-// the clipboard is refused), the notes beside the code,
-// light and dark, a 390 px phone; CSV export and an import with problems.
+// the clipboard is refused), the notes beside the code, light and dark, a
+// 390 px phone; CSV export and an import with problems; the JavaScript,
+// Python and Go copied from the page run on a fresh tableplay serve.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { useBrowser } from "./harness.js";
+import { execFile, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { useBrowser, startServer, root, sendOperation as send } from "./harness.js";
+import { fillEntity } from "./remotepage.js";
 
 const env = useBrowser({ before, after });
 
-async function open(context) {
+async function open(context, url = env.server.url) {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(env.server.url + "/");
+  await page.goto(url + "/");
   await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
   return { page, errors };
 }
@@ -191,4 +196,83 @@ test("CSV: export keeps Int64 and 100 ns exact; a file with problems imports not
   await page.locator("#csv-box .ok-note", { hasText: "Imported 1 entity into Sheet." }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+// runProgram runs a copied program and answers its exit and output
+// (bounded in time).
+async function runProgram(file, args, options = {}) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(file, args, { timeout: 240_000, ...options });
+    return { failed: false, stdout, stderr };
+  } catch (err) {
+    if (err.killed) throw new Error(`${file} ${args.join(" ")} timed out`);
+    return { failed: true, stdout: err.stdout ?? "", stderr: err.stderr ?? String(err) };
+  }
+}
+
+// The pinned modules a copied Go program builds with: the repository's own
+// go.mod and go.sum under another module name, settled offline from the
+// module cache.
+function goModule(dir) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "go.mod"), readFileSync(path.join(root, "go.mod"), "utf8").replace(/^module .*$/m, "module copied"));
+  writeFileSync(path.join(dir, "go.sum"), readFileSync(path.join(root, "go.sum")));
+}
+
+const pythonWithAzure = () => spawnSync("/usr/bin/python3", ["-c", "import azure.data.tables"]).status === 0;
+
+test("code copied from the page runs on a fresh tableplay serve: the insert creates its table, and an error prints its status and the service's code", { timeout: 420_000 }, async (t) => {
+  const dir = path.join(env.artifacts, "fresh-code");
+  mkdirSync(dir, { recursive: true });
+  const languages = [
+    ["javascript", "insert.cjs", (file) => [process.execPath, [file]]],
+    ["python", "insert.py", (file) => ["/usr/bin/python3", [file]]],
+    ["go", "main.go", () => ["go", ["run", "."], { cwd: path.join(dir, "go"), env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local", PATH: `${process.env.PATH}:/usr/local/go/bin` } }]],
+  ];
+  if (!pythonWithAzure()) {
+    if (process.env.TABLEPLAY_REQUIRE_ALL) assert.fail("python3-azure is missing: apt-get install python3-azure (.ci/run installs it)");
+    t.diagnostic("python3-azure is missing: the Python program is not run (apt-get install python3-azure)");
+    languages.splice(1, 1);
+  }
+  for (const [language, name, command] of languages) {
+    // Each language meets its own fresh server: no table, no entity.
+    const server = await startServer();
+    try {
+      const context = await env.browser.newContext();
+      const { page, errors } = await open(context, server.url);
+      await page.getByLabel("New table name").fill("Fresh");
+      await page.getByRole("button", { name: "Create" }).click();
+      await page.getByRole("button", { name: "Fresh", exact: true }).waitFor();
+      await fillEntity(page, "p", "r", "copied");
+      assert.match(await send(page, "insert"), /201 Created/);
+      const exchange = page.locator("#exchanges article").first();
+      await exchange.locator("summary", { hasText: "Code" }).click();
+      await exchange.getByLabel("Language").selectOption(language);
+      const code = await exchange.locator("pre.code").innerText();
+      assert.deepEqual(errors, []);
+      await context.close();
+      assert.ok(code.includes(server.url), `${language} names the page's server: ${code.slice(0, 300)}`);
+      if (language === "go") {
+        assert.match(code, /^\/\/ go mod init example && go get github\.com\/Azure\/azure-sdk-for-go\/sdk\/data\/aztables@v1\.4\.1/m);
+        goModule(path.join(dir, "go"));
+      }
+      const file = language === "go" ? path.join(dir, "go", name) : path.join(dir, name);
+      writeFileSync(file, code);
+      const [bin, args, options] = command(file);
+      // On the fresh server the insert succeeds: the program made the table.
+      const first = await runProgram(bin, args, options);
+      assert.equal(first.failed, false, `${language} on a fresh server:\n${first.stdout}\n${first.stderr}`);
+      const listed = await fetch(`${server.url}/devstoreaccount1/Fresh()?${new URLSearchParams({ $filter: "RowKey eq 'r'" })}`, { headers: { Accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" } });
+      if (listed.status === 200) assert.equal((await listed.json()).value[0]?.Note, "copied");
+      // Again: the table is kept, the entity exists, and the error says
+      // its status and the service's code.
+      const again = await runProgram(bin, args, options);
+      assert.equal(again.failed, true, `${language} second run:\n${again.stdout}`);
+      assert.match(again.stderr, /409\b[\s\S]*EntityAlreadyExists/, `${language}: ${again.stderr}`);
+      if (language !== "go") assert.match(again.stderr, /^409 EntityAlreadyExists /m, `${language} prints status and code first: ${again.stderr}`);
+      t.diagnostic(`${language}: fresh server insert ok; second run says ${again.stderr.split("\n").find((l) => /409/.test(l))?.slice(0, 80)}`);
+    } finally {
+      await server.stop();
+    }
+  }
 });

@@ -110,7 +110,7 @@ test("connected to tableplay serve, the panels create, insert and query over the
 
   assert.match(await insert(page, "p", "r1", "over the wire"), /HTTP\/1\.1 201 Created/);
   await page.locator("#entity-list", { hasText: "Note = over the wire" }).waitFor();
-  assert.match(await page.locator("#entity-list").innerText(), /1 entities[\s\S]*r1[\s\S]*Note = over the wire/);
+  assert.match(await page.locator("#entity-list").innerText(), /1 entity\n[\s\S]*r1[\s\S]*Note = over the wire/);
   await page.locator("#filter").fill("Note eq 'over the wire'");
   await page.getByRole("button", { name: "Run query" }).click();
   await page.locator("#query-summary .figures").waitFor();
@@ -126,7 +126,7 @@ test("connected to tableplay serve, the panels create, insert and query over the
   await page.getByRole("button", { name: /^Add to batch/ }).click();
   await page.getByRole("button", { name: /^Submit transaction/ }).click();
   await page.locator("#batch-result .failed-note").waitFor();
-  assert.match(await page.locator("#batch-result").innerText(), /failed at operation 1: 409 Conflict · EntityAlreadyExists[\s\S]*the endpoint rolled it back/);
+  assert.match(await page.locator("#batch-result").innerText(), /failed at operation 2 \(index 1 in the service's answer\): 409 Conflict · EntityAlreadyExists[\s\S]*the endpoint rolled it back/);
   await page.locator("#entity-list .list-count").waitFor();
   assert.doesNotMatch(await page.locator("#entity-list").innerText(), /r2/);
   assert.ok(sent.some((s) => /^POST .*\/devstoreaccount1\/\$batch$/.test(s)), sent.join("\n"));

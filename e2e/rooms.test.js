@@ -9,11 +9,11 @@
 // for a room runs against it with node.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { useBrowser, assertNamed, sendOperation as send } from "./harness.js";
+import { useBrowser, assertNamed, firstVisitContext, sendOperation as send } from "./harness.js";
 import { startWorkerd, createRoom, workerdMissing } from "./workerd.js";
 import { createTable, fillEntity, insert, stored, race } from "./remotepage.js";
 
@@ -35,7 +35,11 @@ after(async () => {
 // open loads a page (a room link connects as it loads) and waits for the
 // engine; connected waits for the room too.
 async function open(url, options = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const { fresh = false, ...rest } = options;
+  // fresh: a new visitor's profile, nothing remembered (env.browser's
+  // contexts are returning visitors).
+  const context = await (fresh ? firstVisitContext(env.browser, { viewport: { width: 1280, height: 900 }, ...rest })
+    : env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...rest }));
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -85,6 +89,17 @@ test("Start a room on the page the Worker serves: a room is created and connecte
   // The copy is asynchronous: read the clipboard once the page says it is done.
   await page.waitForFunction(() => /write link is copied/.test(document.getElementById("status").textContent));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), created.writeLink);
+  // Each link has a QR code for a projector, drawn when opened; zbar (an
+  // independent decoder) reads the read link's back from the screen.
+  t.diagnostic(`figure: room links ${created.readLink.length} (read) and ${created.writeLink.length} (write) characters`);
+  await page.locator("#room-read-link-qr summary").click();
+  const shot = path.join(env.artifacts, "rooms", "read-link-qr.png");
+  mkdirSync(path.dirname(shot), { recursive: true });
+  await page.locator("#room-read-link-qr svg").screenshot({ path: shot });
+  assert.equal(await page.getByRole("img", { name: "QR code of the read link" }).count(), 1);
+  if (spawnSync("zbarimg", ["--version"]).status !== 0) assert.fail("zbarimg is missing: apt-get install zbar-tools (scripts/setup installs it)");
+  const read = spawnSync("zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", shot], { timeout: 20_000 });
+  assert.equal(read.stdout.toString().trim(), created.readLink);
   // The expiry and the deployment's limits (docs/hosting.md's defaults).
   const terms = await page.locator("#room-terms").innerText();
   assert.match(terms, /The links work until \d{1,2} \w{3} \d{4}, \d{2}:\d{2}; the room is deleted sooner if it gets no request for 7 days\. Limits: 20,000 entities, 16 MiB, 100 requests a second\./);
@@ -108,6 +123,12 @@ test("Start a room is named, fits 320 px and reads in the dark theme; a page els
   await page.getByRole("button", { name: "Start a room" }).click();
   await page.locator("#connect-start-answer", { hasText: "Room started" }).waitFor({ timeout: 20_000 });
   await assertNamed(page.locator("#connect-start").locator("input:visible, button:visible"), 5);
+  // The write link's QR code fits the phone and is dark on light in the
+  // dark theme too.
+  await page.locator("#room-write-link-qr summary").click();
+  const qr = await page.locator("#room-write-link-qr svg").boundingBox();
+  assert.ok(qr && qr.width >= 200 && qr.x >= 0 && qr.x + qr.width <= 320, `the QR code at 320 px: ${JSON.stringify(qr)}`);
+  await page.locator("#connect-start").screenshot({ path: path.join(env.artifacts, "rooms", "room-qr-320-dark.png") });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 320, `the page is ${wide} px wide at 320`);
   const colors = await page.evaluate(() => {
@@ -160,7 +181,7 @@ test("two browsers on one write link see each other's writes; a stale ETag gets 
   await a.page.getByRole("button", { name: /^Add to batch/ }).click();
   await a.page.getByRole("button", { name: /^Submit transaction/ }).click();
   await a.page.locator("#batch-result .failed-note").waitFor();
-  assert.match(await a.page.locator("#batch-result").innerText(), /failed at operation 1: 409 Conflict · EntityAlreadyExists[\s\S]*the endpoint rolled it back/);
+  assert.match(await a.page.locator("#batch-result").innerText(), /failed at operation 2 \(index 1 in the service's answer\): 409 Conflict · EntityAlreadyExists[\s\S]*the endpoint rolled it back/);
   // B writes after the batch; A sees B's write (so A has read the room
   // after the batch), and neither ever shows the batch's entity.
   assert.match(await insert(b.page, "p", "after", "after the batch"), /201 Created/);
@@ -190,7 +211,49 @@ test("two browsers on one write link see each other's writes; a stale ETag gets 
   await b.context.close();
 });
 
-test("the read link reads the room, and a write through it shows the service's 403 AuthorizationPermissionMismatch", { skip, timeout: 40_000 }, async () => {
+test("an ETag is the one the student read: after the room's refresh brings a classmate's write, Current ETag still sends the loaded one and gets 412", { skip, timeout: 40_000 }, async () => {
+  const room = await createRoom(worker.url);
+  const a = await connected(room.writeLink);
+  const b = await connected(room.writeLink);
+  await createTable(a.page, "Held");
+  await b.page.getByRole("button", { name: "Held", exact: true }).waitFor({ timeout: 10_000 });
+  await b.page.getByRole("button", { name: "Held", exact: true }).click();
+  assert.match(await insert(a.page, "p", "r1", "first"), /201 Created/);
+  // Both students Load the entity as it is now.
+  for (const { page } of [a, b]) {
+    await page.locator("#entity-list", { hasText: "Note = first" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
+  }
+  const loaded = await b.page.locator("#etag-note").innerText();
+  const held = loaded.match(/Current: (W\/"[^"]+")/)?.[1];
+  assert.ok(held, loaded);
+  // Student 1 replaces with the ETag they read: the first write wins.
+  await a.page.getByLabel("Value of property 1").fill("second");
+  assert.match(await send(a.page, "replace", "current"), /204 No Content/);
+  // Student 2's page refreshes (the room's polling) and shows the change;
+  // the wait is for that refresh, bounded.
+  await b.page.locator("#entity-list", { hasText: "Note = second" }).waitFor({ timeout: 10_000 });
+  const note = await b.page.locator("#etag-note").innerText();
+  // Student 2 writes with "Current ETag": the one they loaded, so 412.
+  await b.page.getByLabel("Value of property 1").fill("from b");
+  const second = await send(b.page, "replace", "current");
+  assert.ok(second.includes(`If-Match: ${held}`), second);
+  assert.match(second, /412 Precondition Failed[\s\S]*UpdateConditionNotSatisfied/);
+  assert.match(note, /changed by someone else since you loaded it/);
+  assert.ok(note.startsWith(`Current: ${held}`), `the refresh moved the held ETag: ${note}`);
+  // The room keeps student 1's value.
+  const got = await fetch(`${room.endpoint}/Held(PartitionKey='p',RowKey='r1')?${sasOf(room.readLink)}`, { headers: { Accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" } });
+  assert.equal((await got.json()).Note, "second");
+  // Loading again takes the new ETag, and the write then wins.
+  await b.page.getByRole("button", { name: "Load p / r1 into the editor" }).click();
+  await b.page.getByLabel("Value of property 1").fill("from b, after reading");
+  assert.match(await send(b.page, "replace", "current"), /204 No Content/);
+  assert.deepEqual([...a.errors, ...b.errors], []);
+  await a.context.close();
+  await b.context.close();
+});
+
+test("the read link reads the room; its write controls are off with the reason, and a write with its SAS gets the service's 403 AuthorizationPermissionMismatch", { skip, timeout: 40_000 }, async () => {
   const room = await createRoom(worker.url);
   // The teacher's table and entity, written with the write link's SAS.
   const write = (path, body) => fetch(`${room.endpoint}/${path}?${sasOf(room.writeLink)}`, { method: "POST", body: JSON.stringify(body),
@@ -198,12 +261,33 @@ test("the read link reads the room, and a write through it shows the service's 4
   assert.equal((await write("Tables", { TableName: "Shown" })).status, 204);
   assert.equal((await write("Shown", { PartitionKey: "p", RowKey: "r", Note: "for the audience" })).status, 204);
 
-  const r = await connected(room.readLink);
+  // A new visitor opening the link gets the room, not the first-visit sample.
+  const r = await connected(room.readLink, { fresh: true });
+  assert.equal(await r.page.locator("#start-here").isVisible(), false, "Start here shows over a room link");
+  assert.equal(await r.page.locator("body").getAttribute("data-start"), null);
   await r.page.getByRole("button", { name: "Shown", exact: true }).click();
   await r.page.locator("#entity-list", { hasText: "Note = for the audience" }).waitFor({ timeout: 10_000 });
-  const refused = await insert(r.page, "p", "r2", "from the audience");
-  assert.match(refused, /403 (This request is not authorized to perform this operation using this permission\.|Forbidden)[\s\S]*AuthorizationPermissionMismatch/);
-  assert.match(await r.page.locator("#op-answer").innerText(), /403 .*AuthorizationPermissionMismatch/);
+  // Every write would answer 403: the page says so and offers none, while
+  // Read stays on.
+  await fillEntity(r.page, "p", "r2", "from the audience");
+  await r.page.getByLabel("Operation", { exact: true }).selectOption("insert");
+  const reason = /This link reads only \(its SAS grants sp=rl\): writes are off, since the endpoint would refuse each with 403\./;
+  assert.equal(await r.page.getByRole("button", { name: "Send" }).isDisabled(), true);
+  assert.equal(await r.page.getByRole("button", { name: "Add to batch" }).isDisabled(), true);
+  assert.match(await r.page.locator("#op-refused").innerText(), reason);
+  assert.equal(await r.page.getByRole("button", { name: "Create" }).isDisabled(), true);
+  assert.match(await r.page.locator("#tables-refused").innerText(), reason);
+  assert.equal(await r.page.getByRole("button", { name: "Delete table Shown" }).isDisabled(), true);
+  await r.page.screenshot({ path: path.join(env.artifacts, "rooms", "read-link-1280.png") });
+  await r.page.getByLabel("RowKey").fill("r");
+  assert.match(await send(r.page, "get"), /200 OK/);
+  // The page's reason is the service's answer: the read link's SAS writes nothing.
+  const direct = await fetch(`${room.endpoint}/Shown?${sasOf(room.readLink)}`, { method: "POST", body: JSON.stringify({ PartitionKey: "p", RowKey: "r2" }),
+    headers: { Accept: "application/json;odata=nometadata", "Content-Type": "application/json", "x-ms-version": "2019-02-02" } });
+  assert.equal(direct.status, 403);
+  assert.match(await direct.text(), /AuthorizationPermissionMismatch/);
+  // Connected, the storage line says where the data is.
+  assert.match(await r.page.locator("#storage-status").innerText(), new RegExp(`^Connected: what you write goes to ${new URL(room.endpoint).host.replace(/\./g, "\\.")}, not to this browser\.`));
   // Nothing was written.
   const list = await fetch(`${room.endpoint}/Shown()?${sasOf(room.readLink)}`, { headers: { Accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" } });
   assert.deepEqual((await list.json()).value.map((e) => e.RowKey), ["r"]);

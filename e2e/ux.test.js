@@ -115,7 +115,7 @@ for (const [width, scheme] of layouts) {
     await page.getByLabel("RowKey").fill("b2");
     await page.getByRole("button", { name: "Add to batch" }).click();
     await page.getByRole("button", { name: "Add to batch (2)" }).waitFor();
-    assert.match(await page.locator("#op-answer .answer").innerText(), /Queued · insert as operation 1 of the batch \(2 queued\)/);
+    assert.match(await page.locator("#op-answer .answer").innerText(), /Queued · insert as operation 2 of the batch \(2 queued\)/);
     // A key the page blocks: said beside Send, and sent anyway the service's 400 shows.
     await page.getByLabel("RowKey").fill("a/b");
     assert.match(await send(page, "insert"), /^Not sent · /);

@@ -86,7 +86,9 @@ async function start() {
   // person's workspace is lent to one only by "Try it yourself".
   const borrow = createBorrow({ workspace, persistence, parts, session, host: document.querySelector("main") });
   const recorder = createRecorder({ engine: tableplay, session, borrow, host: document.querySelector("main") });
-  await initStart($("start-here"), { session, engine: tableplay, linked });
+  // A room or lesson link opens what it names, not the first-visit sample.
+  const lessonLink = /^#lesson(-doc)?=/.test(location.hash);
+  await initStart($("start-here"), { session, engine: tableplay, linked: linked || Boolean(room) || lessonLink });
   mountLessons($("lessons"), {
     engine: await tableplay.createAccount("lessons"),
     // A lesson is tried in the tab's own account: a connection ends first.

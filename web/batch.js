@@ -11,12 +11,23 @@ import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
 import { answer as answerLine } from "./answer.js";
 import { batchPictureView, costView } from "./querypicture.js";
+import { count } from "./counts.js";
+
+// TEXT is what this part says. Operations are numbered from 1, as people
+// count; the service's answer names them from 0, said beside the number.
+const TEXT = {
+  empty: "The queue is empty: these rules are checked once a write is queued.",
+  committed: (n) => `Committed ${count(n, "operation")} in one transaction.`,
+  failedAt: (i) => `Operation ${i + 1} failed`,
+  index: (i) => `(index ${i} in the service's answer)`,
+  queued: (n) => `Queued: ${count(n, "operation")}.`,
+};
 
 const HTML = `
 <h2 id="batch-heading">Batch transaction</h2>
 <p class="hint">Queue writes with “Add to batch” under the editor, then submit them as one atomic transaction.</p>
 <ul id="batch-rules" class="rules" aria-label="Transaction rules"></ul>
-<ol id="batch-queue" class="queue" start="0" aria-label="Queued operations (numbered from 0, as the service counts)"></ol>
+<ol id="batch-queue" class="queue" aria-label="Queued operations, in order"></ol>
 <div class="row wrap">
   <button id="submit-batch" type="button">Submit transaction</button>
   <button id="clear-batch" type="button" class="secondary">Clear queue</button>
@@ -31,9 +42,12 @@ export function mountBatch(root, session) {
 
   function render(failed = -1) {
     const check = engine.checkBatch(queue);
-    replace($("batch-rules"), check.rules.map((r) => el("li", { class: r.ok ? "ok" : "bad" }, r.statement, r.id === "batch-size" ? ` (${number(check.count)} of ${number(check.limit)})` : "")));
+    // An empty queue meets no rule yet: no ticks until there is a write.
+    const idle = queue.length === 0;
+    replace($("batch-rules"), check.rules.map((r) => el("li", { class: idle ? "idle" : r.ok ? "ok" : "bad" }, r.statement, r.id === "batch-size" && !idle ? ` (${number(check.count)} of ${number(check.limit)})` : "")),
+      idle ? el("li", { class: "idle hint" }, TEXT.empty) : null);
     replace($("batch-queue"), queue.map((op, i) => {
-      const name = `${i}: ${op.kind} ${op.entity.PartitionKey} / ${op.entity.RowKey}`;
+      const name = `${i + 1}: ${op.kind} ${op.entity.PartitionKey} / ${op.entity.RowKey}`;
       return el("li", { class: i === failed || (i === check.index && !check.valid) ? "failed" : "", "data-index": i },
         el("div", { class: "row" },
           el("span", {}, `${op.kind} `, el("code", {}, op.entity.PartitionKey), " / ", el("code", {}, op.entity.RowKey), ` in ${op.table}`),
@@ -42,7 +56,7 @@ export function mountBatch(root, session) {
           el("button", { type: "button", class: "secondary", "aria-label": `Remove operation ${name}`, onclick: () => { queue.splice(i, 1); render(); session.emit("queued", { count: queue.length }); } }, "Remove")),
         i === check.index && check.error ? card(check.error) : null);
     }));
-    $("submit-batch").disabled = queue.length === 0;
+    $("submit-batch").disabled = queue.length === 0 || Boolean(session.writesRefused);
     $("submit-batch").textContent = queue.length ? `Submit transaction (${queue.length})` : "Submit transaction";
     return check;
   }
@@ -73,26 +87,26 @@ export function mountBatch(root, session) {
     const unchanged = !answer.ok && (before === null ? null : JSON.stringify(engine.snapshot()) === before);
     const picture = [batchPictureView(sentQueue, answer, unchanged),
       costView({ requests: 1, sent: x.bytes?.request ?? 0, received: x.bytes?.response ?? 0 })];
-    if (answer.ok) answerLine(session, $("batch-answer"), x, `Committed ${queue.length} operation${queue.length === 1 ? "" : "s"} in one transaction.`);
+    if (answer.ok) answerLine(session, $("batch-answer"), x, TEXT.committed(queue.length));
     else {
       const p = answer.parts[0] ?? {};
       replace($("batch-answer"), el("p", { class: "answer bad" },
-        el("span", { class: "answer-status" }, `Operation ${answer.failedIndex} failed: ${p.status} ${p.statusText}`),
+        el("span", { class: "answer-status" }, `${TEXT.failedAt(answer.failedIndex)}: ${p.status} ${p.statusText}`),
         p.code ? [" · ", el("code", {}, p.code)] : null, " · ", p.message ?? "", " Nothing was written.",
         " ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")));
     }
     if (answer.ok) {
       replace($("batch-result"),
-        el("p", { class: "ok-note" }, `Committed: ${answer.parts.length} operation${answer.parts.length === 1 ? "" : "s"} in one transaction.`),
+        el("p", { class: "ok-note" }, TEXT.committed(answer.parts.length)),
         picture,
-        el("ol", { class: "queue", start: 0 }, answer.parts.map((p, i) => el("li", {}, `${queue[i].kind}: ${p.status} ${p.statusText}`, p.etag ? [" · ETag ", el("code", { class: "etag" }, p.etag)] : ""))));
+        el("ol", { class: "queue" }, answer.parts.map((p, i) => el("li", {}, `${queue[i].kind}: ${p.status} ${p.statusText}`, p.etag ? [" · ETag ", el("code", { class: "etag" }, p.etag)] : ""))));
       queue = [];
       render();
       session.emit("queued", { count: 0 });
     } else {
       const p = answer.parts[0];
       replace($("batch-result"),
-        el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
+        el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex + 1} ${TEXT.index(answer.failedIndex)}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
         picture,
         el("p", {}, unchanged === null ? `The endpoint rolled the transaction back by its own answer: ${engine.remote.endpoint} is not in this tab, so the page cannot look before and after.`
           : unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
@@ -105,9 +119,10 @@ export function mountBatch(root, session) {
     queue.push(operation);
     const check = render();
     session.emit("queued", { count: queue.length, index: queue.length - 1, kind: operation.kind, valid: check.valid, failedAt: check.index });
-    $("batch-result").replaceChildren(el("p", { class: "hint" }, `Queued: ${queue.length} operation${queue.length === 1 ? "" : "s"}.`));
+    $("batch-result").replaceChildren(el("p", { class: "hint" }, TEXT.queued(queue.length)));
   });
   $("submit-batch").addEventListener("click", submit);
+  session.on("target-changed", () => render());
   $("clear-batch").addEventListener("click", () => {
     queue = [];
     render();

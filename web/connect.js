@@ -10,8 +10,9 @@
 //
 // A room link is the page's URL with the fragment
 //   #connect=<endpoint>&sas=<SAS>[&account=<name>]
-// each value percent-encoded (URLSearchParams), e.g.
-//   https://site/#connect=https%3A%2F%2Frooms.example%2Fr7k2&sas=sv%3D2019-02-02%26ss%3Dt%26…%26sig%3D…
+// each value read as URLSearchParams reads it (so '%', '&' and '+' in it
+// are escaped), the endpoint absolute or a path on the link's origin, e.g.
+//   https://site/#connect=/r7k2&sas=se=2026-12-09T00:12:06Z%26sig=…%26sp=rl%26…
 //
 // takeRoomLink() reads a room link from the address bar and removes it;
 // initConnect({button, panel, session, parts, tableplay, room}) mounts the
@@ -30,7 +31,10 @@ export function takeRoomLink(href = location.href) {
   const params = new URLSearchParams(url.hash.slice(1));
   if (!params.has("connect")) return null;
   if (href === location.href) history.replaceState(history.state, "", url.pathname + url.search);
-  return { endpoint: params.get("connect") ?? "", sas: params.get("sas") ?? "", account: params.get("account") ?? "" };
+  // A room link's endpoint may be a path on the link's own origin.
+  let endpoint = params.get("connect") ?? "";
+  if (endpoint.startsWith("/")) endpoint = new URL(endpoint, url).href;
+  return { endpoint, sas: params.get("sas") ?? "", account: params.get("account") ?? "" };
 }
 
 const HTML = `
@@ -86,6 +90,22 @@ const HTML = `
 <p id="connect-live" class="hint"></p>`;
 
 const WELL_KNOWN = "devstoreaccount1";
+
+// TEXT is what this control says that other parts show too.
+const TEXT = {
+  // A SAS that grants no write: the write controls say why they are off.
+  readOnly: (sp) => `This link reads only (its SAS grants sp=${sp}): writes are off, since the endpoint would refuse each with 403.`,
+  // Where a connected page's writes go, in place of the browser's own save line.
+  savedThere: (host) => `Connected: what you write goes to ${host}, not to this browser.`,
+};
+
+// writesRefused says why a SAS cannot write entities or tables (its
+// permissions have none of add, update, delete, write), or "" when it can.
+function writesRefused(sas) {
+  if (!sas) return "";
+  const sp = new URLSearchParams(sas).get("sp") ?? "";
+  return sp && !/[audw]/.test(sp) ? TEXT.readOnly(sp) : "";
+}
 
 // localEndpoint is where a local emulator is: the server this page came
 // from when that is one, else the emulators' default address.
@@ -170,14 +190,25 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     button.classList.toggle("connected", Boolean(r));
     $("connect-leave").hidden = !r;
     if (label) label.textContent = r ? `${r.account} at ${new URL(r.endpoint).host}` : WELL_KNOWN;
+    // The storage line speaks of this browser's copy: while connected, the
+    // data is elsewhere, and it says so (its own text comes back after).
+    const saved = document.getElementById("storage-status");
+    if (saved && r) {
+      saved.dataset.own ??= saved.textContent;
+      saved.textContent = TEXT.savedThere(new URL(r.endpoint).host);
+    } else if (saved?.dataset.own !== undefined) {
+      saved.textContent = saved.dataset.own;
+      delete saved.dataset.own;
+    }
     document.body.dataset.target = r ? "remote" : "engine";
   }
 
   // retarget points every part at engine and reads its tables afresh.
-  async function retarget(engine) {
+  async function retarget(engine, refused = "") {
     session.engine = engine;
+    session.writesRefused = refused;
     session.forgetETags();
-    session.emit("target-changed", { endpoint: engine.remote?.endpoint ?? null });
+    session.emit("target-changed", { endpoint: engine.remote?.endpoint ?? null, writesRefused: refused });
     parts.tables.select(null);
     await parts.tables.refresh();
     session.emit("entities-changed");
@@ -219,7 +250,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     current = { engine };
     // The key and SAS live in the engine now, not in the form.
     for (const id of ["connect-key", "connect-sas", "connect-room"]) $(id).value = "";
-    await retarget(engine);
+    await retarget(engine, writesRefused(c.sas));
     // A newer connect or a disconnect took over while the tables were read.
     if (current?.engine !== engine) return false;
     current.watcher = watchChanges(engine, ({ tables }) => {

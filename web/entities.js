@@ -8,6 +8,7 @@
 import { el, replace, mount, number } from "./dom.js";
 import { send, header } from "./exchange.js";
 import { mountCSV } from "./csv.js";
+import { count } from "./counts.js";
 
 const HTML = `
 <h3>Entities <span id="entities-table" class="hint"></span></h3>
@@ -65,7 +66,7 @@ export function mountEntities(root, session, { csv = true } = {}) {
     }
     replace(
       box,
-      el("p", { class: "list-count" }, total === undefined ? `${number(rows.length)} entities${further ? ", and more at the endpoint" : ""}` : `${number(rows.length)} of ${number(total)} entities`),
+      el("p", { class: "list-count" }, total === undefined ? `${count(rows.length, "entity")}${further ? ", and more at the endpoint" : ""}` : `${number(rows.length)} of ${count(total, "entity")}`),
       rows.map((row) => {
         const d = row.draft;
         session.sawETag(table, d.PartitionKey, d.RowKey, row.etag);

@@ -1,6 +1,18 @@
 // web/jsontext.js is responsible for indenting JSON text for reading without
 // re-serialising it: numbers such as 20.0 or 9.2233720368547758E+21 keep the
-// exact text the engine wrote.
+// exact text the engine wrote. readable(text) is indent for a person's own
+// data: a \uXXXX escape of a character beyond ASCII is shown as that
+// character (the wire view keeps the bytes as sent).
+
+// readable indents JSON text and shows each escaped character beyond ASCII
+// as itself; quotes, backslashes and control characters stay escaped, so
+// the text is still the same JSON.
+export function readable(text) {
+  return indent(text).replace(/\\(u([0-9a-fA-F]{4})|[^])/g, (escape, _, hex) => {
+    const code = hex ? parseInt(hex, 16) : -1;
+    return code >= 0x80 ? String.fromCharCode(code) : escape;
+  });
+}
 export function indent(text) {
   if (typeof text !== "string" || !/^\s*[[{]/.test(text)) return text ?? "";
   let out = "";

@@ -7,7 +7,7 @@
 // "entity-written" and "enqueue" ({operation}), and listens for
 // "load-entity" and "table-selected".
 import { send, header } from "./exchange.js";
-import { indent } from "./jsontext.js";
+import { readable } from "./jsontext.js";
 import { mount, el } from "./dom.js";
 import { answer } from "./answer.js";
 
@@ -28,6 +28,7 @@ const HTML = `
     <button id="run-op" type="submit">Send</button>
     <button id="queue-op" type="button" class="secondary">Add to batch</button>
   </div>
+  <p id="op-refused" class="hint" hidden></p>
   <div id="op-answer" class="answer-box"></div>
   <fieldset id="if-match" class="modes">
     <legend>If-Match</legend>
@@ -51,6 +52,19 @@ const done = {
   delete: "The entity was deleted.",
 };
 
+// TEXT is what this part says about ETags.
+const TEXT = {
+  noETag: "This entity has no ETag yet: insert it first.",
+  held: (etag) => `Current: ${etag} (the one you read)`,
+  notHeld: "Current: none read yet (Send reads the entity first and uses its ETag)",
+  stale: (etag) => ` · stale: ${etag}`,
+  noStale: " · a stale ETag appears once the entity changes",
+  exists: "Insert never overwrites: to write over it, use",
+  useUpsert: "Insert or replace (upsert)",
+  useReplace: "Replace",
+  changed: (etag) => ` · changed by someone else since you loaded it (now ${etag}): a write with your ETag gets 412; Load it again to write over the change.`,
+};
+
 const conditional = (kind) => kind === "replace" || kind === "merge" || kind === "delete";
 
 export function mountOperations(root, session, { batch = true } = {}) {
@@ -58,11 +72,12 @@ export function mountOperations(root, session, { batch = true } = {}) {
   $("queue-op").hidden = !batch;
 
   // read fetches the entity quietly (not shown on the wire) as nometadata JSON.
-  async function read(table, d) {
+  // hold: the read is the person's (their Send needs an ETag they hold).
+  async function read(table, d, { hold = false } = {}) {
     const x = await send(session, { kind: "get", table, entity: { ...d, properties: [] }, level: "nometadata" });
     if (x.response?.status === 200) {
-      session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
-      return indent(x.response.body);
+      session[hold ? "holdETag" : "sawETag"](table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
+      return readable(x.response.body);
     }
     return "(no such entity)";
   }
@@ -107,7 +122,22 @@ export function mountOperations(root, session, { batch = true } = {}) {
     }, "Send anyway");
   }
 
-  // describeETags says which ETags the If-Match choices stand for.
+  // upsertHint offers the writes that do not mind an existing entity.
+  function upsertHint() {
+    const use = (kind, label) => el("button", {
+      type: "button", class: "link",
+      onclick: () => {
+        $("op-kind").value = kind;
+        toggle();
+        $("run-op").focus();
+      },
+    }, label);
+    return el("span", { class: "upsert-hint" }, " ", TEXT.exists, " ", use("insertOrReplace", TEXT.useUpsert), " · ", use("replace", TEXT.useReplace));
+  }
+
+  // describeETags says which ETags the If-Match choices stand for: the one
+  // the person holds (their Load, Get or write) and, when a refresh has
+  // seen a newer one since, that the entity changed under them.
   function describeETags() {
     const d = session.draft();
     const note = $("etag-note");
@@ -117,10 +147,13 @@ export function mountOperations(root, session, { batch = true } = {}) {
       return;
     }
     const seen = session.etagsOf(session.table, d.PartitionKey, d.RowKey);
+    const held = session.heldETag(session.table, d.PartitionKey, d.RowKey);
     stale.disabled = seen.length < 2;
-    note.textContent = seen.length
-      ? `Current: ${seen.at(-1)}` + (seen.length > 1 ? ` · stale: ${seen.at(-2)}` : " · a stale ETag appears once the entity changes")
-      : "This entity has no ETag yet: insert it first.";
+    const moved = held && seen.length && seen.at(-1) !== held;
+    note.dataset.changed = String(Boolean(moved));
+    note.textContent = !seen.length ? TEXT.noETag
+      : (held ? TEXT.held(held) : TEXT.notHeld) +
+        (moved ? TEXT.changed(seen.at(-1)) : seen.length > 1 ? TEXT.stale(seen.at(-2)) : TEXT.noStale);
   }
 
   async function run(e) {
@@ -142,7 +175,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     if (kind === "get") {
       const x = await send(session, { kind, table, entity: { ...d, properties: [] }, level: session.level });
       session.emit("exchange", x);
-      if (x.response?.status === 200) session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
+      if (x.response?.status === 200) session.holdETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       session.setStatus(`get: ${x.response?.status} ${x.response?.statusText}`);
       say(x, "The entity was read: see it at three levels on the wire.");
       describeETags();
@@ -155,8 +188,10 @@ export function mountOperations(root, session, { batch = true } = {}) {
       if (choice === "*") op.ifMatch = "*";
       else if (choice === "stale") op.ifMatch = seen.at(-2) ?? seen.at(-1) ?? "*";
       else {
-        await read(table, d); // learn the current ETag right before the write
-        op.ifMatch = session.etagsOf(table, d.PartitionKey, d.RowKey).at(-1) ?? "*";
+        // The ETag the person holds; none held (keys typed, never read):
+        // this Send reads the entity first, and that read is theirs.
+        if (!session.heldETag(table, d.PartitionKey, d.RowKey)) await read(table, d, { hold: true });
+        op.ifMatch = session.heldETag(table, d.PartitionKey, d.RowKey) ?? "*";
       }
     }
     const before = await read(table, d);
@@ -172,23 +207,31 @@ export function mountOperations(root, session, { batch = true } = {}) {
       return;
     }
     const ok = x.response.status < 300;
-    if (ok) session.sawETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
+    if (ok) session.holdETag(table, d.PartitionKey, d.RowKey, kind === "delete" ? null : header(x.response, "ETag"));
     const after = await read(table, d);
     $("before").textContent = before;
     $("after").textContent = after;
     $("before-after").hidden = false;
     session.setStatus(`${kind}: ${x.response.status} ${x.response.statusText}${x.code ? " · " + x.code : ""}`);
-    say(x, done[kind] ?? "Done.");
+    say(x, done[kind] ?? "Done.", kind === "insert" && x.code === "EntityAlreadyExists" ? upsertHint() : null);
     session.emit("entities-changed");
     session.emit("entity-written", { table, draft: d });
     describeETags();
   }
 
   $("operation").addEventListener("submit", run);
+  // A target that refuses writes (a read link) leaves Read on and says
+  // why the writes are off.
   const toggle = () => {
     $("if-match").hidden = !conditional($("op-kind").value);
+    const refused = session.writesRefused ?? "";
+    $("run-op").disabled = Boolean(refused) && $("op-kind").value !== "get";
+    $("queue-op").disabled = Boolean(refused);
+    $("op-refused").hidden = !refused;
+    $("op-refused").textContent = refused;
     describeETags();
   };
+  session.on("target-changed", () => toggle());
   $("op-kind").addEventListener("change", toggle);
   $("queue-op").addEventListener("click", () => {
     session.emit("draft-sent");
@@ -202,18 +245,20 @@ export function mountOperations(root, session, { batch = true } = {}) {
     session.emit("enqueue", { operation: { kind, table: session.table, entity: structuredClone(d) } });
   });
   session.on("load-entity", ({ draft: d, etag }) => {
-    if (session.table) session.sawETag(session.table, d.PartitionKey, d.RowKey, etag);
+    if (session.table) session.holdETag(session.table, d.PartitionKey, d.RowKey, etag);
     describeETags();
   });
   session.on("table-selected", describeETags);
+  session.on("etag-seen", describeETags);
   // The batch part says how the queue stands; the count goes on the button.
+  // index and failedAt count from 0, as the engine does; people count from 1.
   session.on("queued", ({ count, index, kind, valid, failedAt }) => {
     $("queue-op").textContent = count ? `Add to batch (${count})` : "Add to batch";
     if (kind === undefined) return;
-    session.setStatus(`Queued: ${kind} as operation ${index} (${count} queued)` + (valid ? "." : `; the transaction rules fail at operation ${failedAt}.`));
+    session.setStatus(`Queued: ${kind} as operation ${index + 1} (${count} queued)` + (valid ? "." : `; the transaction rules fail at operation ${failedAt + 1}.`));
     $("op-answer").replaceChildren(el("p", { class: `answer ${valid ? "good" : "bad"}` },
-      el("span", { class: "answer-status" }, "Queued"), ` · ${kind} as operation ${index} of the batch (${count} queued)`,
-      valid ? "." : ` · the transaction rules now fail at operation ${failedAt}: see the batch below.`));
+      el("span", { class: "answer-status" }, "Queued"), ` · ${kind} as operation ${index + 1} of the batch (${count} queued)`,
+      valid ? "." : ` · the transaction rules now fail at operation ${failedAt + 1}: see the batch below.`));
   });
   toggle();
 }

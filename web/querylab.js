@@ -11,6 +11,15 @@ import { card } from "./cards.js";
 
 const roleNames = { range: "narrows the key range", entity: "per entity", mismatch: "type mismatch" };
 
+// saysAfter is the engine's sentence after its role's name, without the
+// words the name has just said ("narrows the key range: Narrows the key
+// range: only …" reads "narrows the key range: only …").
+function saysAfter(role, says = "") {
+  if (!says.toLowerCase().startsWith(role.toLowerCase())) return says;
+  const rest = says.slice(role.length).replace(/^[\s:,]+/, "");
+  return rest ? rest[0].toUpperCase() + rest.slice(1) : says;
+}
+
 // markSpan shows text with the UTF-16 span [start, end) marked.
 function markSpan(text, start, end) {
   const units = [...text];
@@ -42,7 +51,7 @@ export function explanationView(x, text) {
     el("ol", { class: "clauses", "aria-label": "The filter clause by clause" },
       (x.clauses ?? []).map((c) =>
         el("li", { class: "clause " + c.role, "data-role": c.role },
-          el("code", {}, c.text), " ", el("span", { class: "role" }, roleNames[c.role] ?? c.role), ": ", c.says,
+          el("code", {}, c.text), " ", el("span", { class: "role" }, roleNames[c.role] ?? c.role), ": ", saysAfter(roleNames[c.role] ?? c.role, c.says),
           (c.mismatches ?? []).length ? el("ul", { class: "mismatches" }, c.mismatches.map((m) => el("li", { class: "mismatch" }, m.says))) : null))),
   ];
 }

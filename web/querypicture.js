@@ -68,7 +68,7 @@ export function queryPictureView(pages, statement) {
 export function batchPictureView(queue, answer, unchanged) {
   const failed = answer.ok ? -1 : answer.failedIndex;
   return el("figure", { class: "batch-picture" },
-    el("ol", { class: "batch-ops", start: 0, "aria-label": "The transaction's operations, in order" },
+    el("ol", { class: "batch-ops", "aria-label": "The transaction's operations, in order" },
       queue.map((op, i) => {
         const part = answer.ok ? answer.parts[i] : i === failed ? answer.parts[0] : null;
         const state = answer.ok ? "committed" : i === failed ? "failed" : "rolled-back";
@@ -76,7 +76,7 @@ export function batchPictureView(queue, answer, unchanged) {
           : i === failed ? `failed: ${part?.status} ${part?.statusText}${part?.code ? " · " + part.code : ""}`
             : i < failed ? "undone with the rest" : "never run";
         return el("li", { class: `batch-op ${state}`, "data-index": i, "data-state": state },
-          el("span", { class: "op-index" }, String(i)),
+          el("span", { class: "op-index" }, String(i + 1)),
           el("span", { class: "op-kind" }, op.kind),
           el("code", {}, `${op.entity?.PartitionKey ?? ""} / ${op.entity?.RowKey ?? ""}`),
           el("span", { class: "op-state" }, says));
@@ -85,7 +85,7 @@ export function batchPictureView(queue, answer, unchanged) {
       answer.ok
         ? el("p", {}, `All ${plural(queue.length, "operation")} committed together, in this order.`)
         : el("p", { class: "account-state", "data-unchanged": String(unchanged) },
-          `Operation ${failed} failed, so none of the ${plural(queue.length, "operation")} was written: `,
+          `Operation ${failed + 1} failed, so none of the ${plural(queue.length, "operation")} was written: `,
           unchanged === null
             ? [el("strong", {}, "the endpoint rolled it back"), " (by its own answer: its tables are not in this tab to look at)."]
             : [el("strong", {}, unchanged ? "the account is unchanged" : "the account changed"), " (compared with the engine's snapshot before and after)."])));

@@ -3,7 +3,8 @@
 // `POST /rooms`, docs/hosting.md; another host may name one with
 // <meta name="tableplay-rooms" content="https://…/rooms">), creates a room
 // there and shows what to share: the write link for a class, the read link
-// for an audience, when the room expires and its limits.
+// for an audience (each with a QR code for a projector), when the room
+// expires and its limits.
 //
 // The answer of POST /rooms carries the room's key and connection string
 // too; the page drops them at once (it connects with the write link's SAS,
@@ -14,6 +15,13 @@
 // startRoom(url) → {room} or {error}; roomInfo(room, onCopied) → nodes.
 import { el, number } from "./dom.js";
 import { copyText } from "./files.js";
+import { count } from "./counts.js";
+
+// TEXT is what the room's panel says about sharing its links.
+const TEXT = {
+  qr: (label) => `QR code of the ${label.toLowerCase()}, for a projector`,
+  qrLabel: (label) => `QR code of the ${label.toLowerCase()}`,
+};
 
 // TIMEOUT bounds the probe and the create (a new room starts its engine:
 // a second or so).
@@ -88,7 +96,7 @@ function span(seconds) {
 // limitsText says a room's limits in words (0 or absent: none).
 function limitsText({ entities = 0, bytes = 0, rps = 0 }) {
   const parts = [];
-  if (entities) parts.push(`${number(entities)} entities`);
+  if (entities) parts.push(count(entities, "entity"));
   if (bytes) parts.push(bytes % 2 ** 20 === 0 ? `${number(bytes / 2 ** 20)} MiB` : `${number(bytes)} bytes`);
   if (rps) parts.push(`${number(rps)} requests a second`);
   return parts.length ? parts.join(", ") : "none";
@@ -105,10 +113,18 @@ export function roomInfo(room, onCopied) {
     copy.addEventListener("click", async () => {
       onCopied((await copyText(input.value, input)) ? `The ${label.toLowerCase()} is copied.` : `Select the ${label.toLowerCase()} and copy it.`);
     });
+    // The QR code is drawn when first opened (web/qr.js is loaded then).
+    const qr = el("details", { class: "room-qr", id: `${id}-qr` }, el("summary", {}, TEXT.qr(label)));
+    qr.addEventListener("toggle", async () => {
+      if (!qr.open || qr.querySelector("svg")) return;
+      const { qrSVG } = await import("./qr.js");
+      qr.append(qrSVG(value, TEXT.qrLabel(label)));
+    });
     return el("div", { class: "stack" },
       el("label", { for: id }, label),
       el("div", { class: "row room-link" }, input, copy),
-      el("p", { id: `${id}-hint`, class: "hint" }, hint));
+      el("p", { id: `${id}-hint`, class: "hint" }, hint),
+      qr);
   };
   const expires = new Date(room.expires);
   const when = Number.isNaN(expires.getTime()) ? room.expires : expires.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });

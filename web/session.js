@@ -1,6 +1,7 @@
 // web/session.js is responsible for what the parts of one playground share:
 // its engine account, the selected table, the metadata level of reads, the
-// ETags seen per entity (so a stale one can be offered) and an event bus.
+// ETags seen per entity (so a stale one can be offered), the ETag the person
+// holds for each (the one their own read or write brought) and an event bus.
 // Every playground (the full page, each embed) has its own session; nothing
 // here is module-level state.
 //
@@ -18,6 +19,10 @@ export function createSession({ engine, host, readonly = false, status = null, p
   const bus = new EventTarget();
   const teardown = new AbortController();
   const etags = new Map(); // "table\u0000pk\u0000rk" → ETags in the order seen
+  // held: the ETag of the person's own last read or write of each entity
+  // (Load, a Get, a write's answer). A background refresh adds to etags
+  // only: an If-Match the person sends is one they read.
+  const held = new Map();
   const key = (table, pk, rk) => [table, pk, rk].join("\u0000");
   return {
     engine,
@@ -44,16 +49,31 @@ export function createSession({ engine, host, readonly = false, status = null, p
       bus.addEventListener(type, (e) => fn(e.detail), { signal: teardown.signal });
     },
     // sawETag records an ETag an answer carried for an entity.
+    // A new one is told as "etag-seen" ({table, pk, rk, etag}).
     sawETag(table, pk, rk, etag) {
       if (!etag) return;
       const list = etags.get(key(table, pk, rk)) ?? [];
-      if (list.at(-1) !== etag) list.push(etag);
+      if (list.at(-1) === etag) return;
+      list.push(etag);
       etags.set(key(table, pk, rk), list);
+      bus.dispatchEvent(new CustomEvent("etag-seen", { detail: { table, pk, rk, etag } }));
     },
     etagsOf: (table, pk, rk) => etags.get(key(table, pk, rk)) ?? [],
-    // forgetETags drops every ETag seen (the target changed: another
-    // endpoint's entities are other entities).
-    forgetETags: () => etags.clear(),
+    // holdETag records the ETag the person's own read or write brought
+    // (null: the entity is gone, as after their delete); it is seen too.
+    holdETag(table, pk, rk, etag) {
+      if (etag) {
+        held.set(key(table, pk, rk), etag);
+        this.sawETag(table, pk, rk, etag);
+      } else held.delete(key(table, pk, rk));
+    },
+    heldETag: (table, pk, rk) => held.get(key(table, pk, rk)) ?? null,
+    // forgetETags drops every ETag seen and held (the target changed:
+    // another endpoint's entities are other entities).
+    forgetETags: () => {
+      etags.clear();
+      held.clear();
+    },
     setStatus(text) {
       if (status) status.textContent = text;
     },

@@ -9,6 +9,7 @@
 // this is a first visit and resolves once the sample is in; linked says the
 // page opened a workspace link (never a first visit then).
 import { el, replace } from "./dom.js";
+import { count } from "./counts.js";
 
 const VISITED = "tableplay:visited";
 
@@ -67,7 +68,7 @@ export async function initStart(root, { session, engine, linked }) {
         const age = [...document.querySelectorAll("#prop-rows .prop-name")].find((i) => i.value === "Age");
         age?.closest("tr").querySelector(".prop-value").focus();
       }, "Go to the editor"),
-      step("Take a lesson.", "Fifteen short lessons, each step run by the engine.", () => {
+      step("Take a lesson.", `${count(engine.lessons().length, "lesson")}, short, each step run by the engine.`, () => {
         const details = document.querySelector("#lessons details");
         if (details) details.open = true;
         $("lessons").scrollIntoView({ block: "start" });

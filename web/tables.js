@@ -19,6 +19,7 @@ const HTML = `
     <input id="table-name" name="table-name" autocomplete="off" spellcheck="false" aria-describedby="table-name-cards">
     <button type="submit">Create</button>
   </div>
+  <p id="tables-refused" class="hint" hidden></p>
   <div id="table-name-cards" class="cards"></div>
   <div id="table-answer" class="answer-box"></div>
 </form>
@@ -68,7 +69,7 @@ export function mountTables(root, session) {
             onclick: () => select(name),
           }, name),
           el("button", {
-            type: "button", class: "secondary", "aria-label": `Delete table ${name}`,
+            type: "button", class: "secondary", "aria-label": `Delete table ${name}`, disabled: Boolean(session.writesRefused),
             onclick: async () => {
               if (!(await confirmAction(session.host, `Delete the table ${name} and all its entities?`))) return;
               const del = await send(session, { kind: "deleteTable", table: name });
@@ -114,6 +115,13 @@ export function mountTables(root, session) {
     }
   });
   $("load-sample").addEventListener("click", () => session.emit("load-sample"));
+  // A target that refuses writes (a read link): no create, no delete.
+  session.on("target-changed", () => {
+    const refused = session.writesRefused ?? "";
+    $("create-table").querySelector("button[type=submit]").disabled = Boolean(refused);
+    $("tables-refused").hidden = !refused;
+    $("tables-refused").textContent = refused;
+  });
   session.on("tables-changed", refresh);
   return { refresh, select };
 }

@@ -20,6 +20,11 @@ export function initTheme(button) {
     button.textContent = dark ? "Light theme" : "Dark theme";
   };
   apply(stored);
+  // Until the person chooses, the button follows the system's scheme as it
+  // changes (it would otherwise offer the theme already shown).
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+    if (!document.documentElement.dataset.theme) apply(null);
+  });
   button.addEventListener("click", () => {
     const dark = button.getAttribute("aria-pressed") === "true";
     const next = dark ? "light" : "dark";

@@ -8,7 +8,7 @@
 // "entity-written", and sets session.level from its level choice.
 import { el, replace, mount } from "./dom.js";
 import { copyText } from "./files.js";
-import { indent } from "./jsontext.js";
+import { indent, readable } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
 import { mountCodeView } from "./code-view.js";
@@ -31,6 +31,7 @@ const HTML = `
   <div id="exchanges" class="exchanges">
     <p class="hint">Every action shows here: the request the Go SDK sends and the engine's answer.</p>
   </div>
+  <p id="wire-escapes" class="hint">Bodies here keep the characters as sent, indented for reading: like the service, the wire writes each non-ASCII character in JSON as a <code>\\u</code> escape.</p>
 </div>
 <div id="levels-part">
   <h3>The entity at all three levels</h3>
@@ -48,13 +49,30 @@ function copyButton(label, text, field) {
   }, "Copy");
 }
 
+// SPELLING is each header name as the Table service writes it: Go's HTTP
+// code says X-Ms-Continuation-Nextpartitionkey and a browser's fetch says
+// x-ms-continuation-nextpartitionkey for x-ms-continuation-NextPartitionKey.
+// Names are case-insensitive; this is how they are shown.
+const SPELLING = new Map([
+  "Accept", "Access-Control-Allow-Headers", "Access-Control-Allow-Methods", "Access-Control-Allow-Origin",
+  "Access-Control-Expose-Headers", "Access-Control-Max-Age", "Authorization", "Cache-Control", "Content-Encoding",
+  "Content-ID", "Content-Length", "Content-Transfer-Encoding", "Content-Type", "DataServiceId", "DataServiceVersion",
+  "Date", "ETag", "If-Match", "Location", "MaxDataServiceVersion", "Prefer", "Preference-Applied", "Server",
+  "Transfer-Encoding", "Vary", "X-Content-Type-Options", "x-ms-client-request-id", "x-ms-continuation-NextPartitionKey",
+  "x-ms-continuation-NextRowKey", "x-ms-continuation-NextTableName", "x-ms-date", "x-ms-error-code", "x-ms-request-id",
+  "x-ms-version",
+].map((name) => [name.toLowerCase(), name]));
+
+// headerLine is one header as the service spells its name.
+const headerLine = ([k, v]) => `${SPELLING.get(k.toLowerCase()) ?? k}: ${v}`;
+
 function requestText(r) {
-  const head = [`${r.method} ${r.url} HTTP/1.1`, ...r.headers.map(([k, v]) => `${k}: ${v}`)].join("\n");
+  const head = [`${r.method} ${r.url} HTTP/1.1`, ...r.headers.map(headerLine)].join("\n");
   return r.body ? `${head}\n\n${r.body}` : head;
 }
 
 function responseText(r) {
-  const head = [`HTTP/1.1 ${r.status} ${r.statusText}`, ...r.headers.map(([k, v]) => `${k}: ${v}`)].join("\n");
+  const head = [`HTTP/1.1 ${r.status} ${r.statusText}`, ...r.headers.map(headerLine)].join("\n");
   return r.body ? `${head}\n\n${r.body}` : head;
 }
 
@@ -134,7 +152,7 @@ function exchangeView(x, engine, target, session) {
     el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, () => requestText(req), () => request[1])),
     el("pre", { tabindex: 0, class: "request" },
       `${req.method} ${req.url} HTTP/1.1\n`,
-      req.headers.map(([k, v]) => `${k}: ${v}\n`).join(""),
+      req.headers.map((h) => headerLine(h) + "\n").join(""),
       req.body ? "\n" + indent(req.body) : ""),
   ];
   if (x.notSent) {
@@ -143,7 +161,7 @@ function exchangeView(x, engine, target, session) {
   }
   const res = x.response;
   const code = (res.body.slice(0, 200).match(/"code":"(\w+)"/) || [])[1];
-  const pre = el("pre", { tabindex: 0, class: "response" }, res.headers.map(([k, v]) => `${k}: ${v}\n`).join(""));
+  const pre = el("pre", { tabindex: 0, class: "response" }, res.headers.map((h) => headerLine(h) + "\n").join(""));
   if (res.body) pre.append(...bodyText(pre, res.body));
   const article = el("article", { class: "exchange", "aria-label": `${title}: ${res.status}`, "data-remote": x.remote ? "true" : null },
     el("h3", {}, title),
@@ -201,7 +219,7 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
     for (const level of ["nometadata", "minimalmetadata", "fullmetadata"]) {
       const x = await send(session, { kind: "get", table, entity: { ...draft, properties: [] }, level });
       if (mine !== asked) return;
-      const body = x.response?.status === 200 ? indent(x.response.body) : x.error ?? `HTTP ${x.response?.status}`;
+      const body = x.response?.status === 200 ? readable(x.response.body) : x.error ?? `HTTP ${x.response?.status}`;
       cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, "aria-label": `The entity at ${level}` }, body)));
     }
     replace($("levels"), cols);

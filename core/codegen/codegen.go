@@ -50,7 +50,12 @@ type Options struct {
 	SASOnly bool
 	// CreateTable has the program create the operation's table first
 	// (keeping it when it exists), so that it runs against a fresh emulator.
+	// A write that creates entities (an insert, an upsert, a batch) does so
+	// unless KeepTable is set.
 	CreateTable bool
+	// KeepTable leaves the table to the reader even for an insert (an embed
+	// that names its own table, docs/embedding.md).
+	KeepTable bool
 }
 
 // Snippet is generated code and what a reader should know about it.
@@ -90,7 +95,16 @@ func (o Options) runsAgainst(prefix string) string {
 // createsTable reports whether the program creates the table it uses
 // before the operation: asked for, and an operation on a table's entities.
 func (o Options) createsTable(kind op.Kind) bool {
-	return o.CreateTable && !serviceLevel(kind)
+	if serviceLevel(kind) {
+		return false
+	}
+	return o.CreateTable || !o.KeepTable && createsEntities(kind)
+}
+
+// createsEntities reports whether a kind can create an entity: the code
+// for it must run on a server that has no table yet.
+func createsEntities(kind op.Kind) bool {
+	return kind == op.Insert || kind == op.InsertOrReplace || kind == op.InsertOrMerge || kind == op.Batch
 }
 
 // connectionString is the connection string for the endpoint: the account

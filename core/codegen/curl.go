@@ -52,6 +52,15 @@ func curlCommands(o op.Operation, opt Options) (string, error) {
 		w("\n")
 	}
 	jsonType := []string{"Content-Type: application/json"}
+	if opt.createsTable(o.Kind) {
+		// Not --fail-with-body: 409 TableAlreadyExists is an answer to keep.
+		w("# The example's table, created first: 204, or 409 TableAlreadyExists when it exists.\n")
+		w("curl -sS -o /dev/null -w 'create table: %%{http_code}\\n' -X POST \"$BASE\"'/Tables?'\"$SAS\"")
+		for _, h := range append(append([]string{}, headers...), append(jsonType, "Prefer: return-no-content")...) {
+			w(" \\\n  -H %s", shellQuote(h))
+		}
+		w(" \\\n  --data-binary %s\n", shellQuote(`{"TableName":`+jsString(batchTable(o))+`}`))
+	}
 	if spec := o.Kind.Spec(); spec.Writes {
 		// A write is its row's verb and resource; an update shows the
 		// answer's headers, where its ETag is.

@@ -12,6 +12,13 @@ import (
 	"github.com/tableplay/tableplay/core/op"
 )
 
+// The modules the Go program's install line names: the versions this
+// repository's go.mod pins and its tests build the programs with.
+const (
+	aztablesModule = "github.com/Azure/azure-sdk-for-go/sdk/data/aztables@v1.4.1"
+	azcoreModule   = "github.com/Azure/azure-sdk-for-go/sdk/azcore@v1.20.0"
+)
+
 // goProgram writes a main package for aztables v1.4.1, gofmt-ed.
 func goProgram(o op.Operation, opt Options) (string, error) {
 	src, err := goSource(o, opt)
@@ -36,6 +43,11 @@ func goSource(o op.Operation, opt Options) (string, error) {
 			"if !errors.As(err, &re) || re.ErrorCode != string(aztables.TableAlreadyExists) {\nlog.Fatal(err)\n}\n}\n", batchTable(o)) + body
 	}
 	b.WriteString(opt.runsAgainst("// ") + "\n")
+	get := "// go mod init example && go get " + aztablesModule
+	if imports["github.com/Azure/azure-sdk-for-go/sdk/azcore"] {
+		get += " " + azcoreModule
+	}
+	b.WriteString(get + "\n")
 	b.WriteString("package main\n\nimport (\n")
 	for _, p := range []string{"context", "encoding/json", "errors", "fmt", "log", "maps", "slices", "time"} {
 		if imports[p] {

@@ -50,7 +50,7 @@ func jsProgram(o op.Operation, opt Options) (string, error) {
 	} else {
 		c.line("const client = TableClient.fromConnectionString(connectionString, " + jsString(batchTable(o)) + ", options);")
 		if opt.createsTable(o.Kind) {
-			c.line("// The example's table, created first (the SDK treats TableAlreadyExists as success).")
+			c.line("// The example's table, created first (the SDK treats 409 TableAlreadyExists as success).")
 			c.line("await client.createTable();")
 		}
 	}
@@ -60,7 +60,9 @@ func jsProgram(o op.Operation, opt Options) (string, error) {
 	c.close("}")
 	c.line("")
 	c.open("main().catch((err) => {")
-	c.line("console.error(err.statusCode, err.code, err.message);")
+	c.line("// The service names its error in the body: the SDK keeps it in err.details.")
+	c.line("const odataError = err.details?.odataError;")
+	c.line("console.error(err.statusCode, err.code ?? odataError?.code, odataError?.message?.value ?? err.message);")
 	c.line("process.exit(1);")
 	c.close("});")
 	return c.String(), nil

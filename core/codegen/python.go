@@ -23,6 +23,7 @@ func pyProgram(o op.Operation, opt Options) (string, error) {
 	}
 	c.line(opt.runsAgainst("# "))
 	c.line("# pip install azure-data-tables")
+	c.line("import json")
 	c.line("import sys")
 	if imports["datetime"] {
 		c.line("from datetime import datetime, timezone")
@@ -75,9 +76,16 @@ func pyProgram(o op.Operation, opt Options) (string, error) {
 	c.line("main()")
 	c.close("except HttpResponseError as err:")
 	c.depth++
-	c.line("# Some calls raise without reading the service's error: its body names it.")
-	c.line(`answer = err.response.text() if err.response is not None else err.message`)
-	c.line(`print(err.status_code, getattr(err, "error_code", None), answer, file=sys.stderr)`)
+	c.line("# The service names its error in the body; the SDK often leaves error_code None.")
+	c.line(`answer = err.response.text() if err.response is not None else ""`)
+	c.line(`code = getattr(err, "error_code", None)`)
+	c.open("try:")
+	c.line(`code = code or json.loads(answer)["odata.error"]["code"]`)
+	c.close("except (ValueError, KeyError, TypeError):")
+	c.depth++
+	c.line("pass")
+	c.depth--
+	c.line(`print(err.status_code, code, answer or err.message, file=sys.stderr)`)
 	c.line("sys.exit(1)")
 	return strings.TrimRight(c.String(), "\n") + "\n", nil
 }

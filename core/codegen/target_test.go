@@ -10,8 +10,9 @@ import (
 
 // TestTargetAndCreateTable: code for an embed names the endpoint and
 // account it is given (the comment says where it runs) and creates the
-// table it uses first, in every language with an SDK; without options it
-// names the emulator and creates nothing.
+// table it uses first, in every language; without options it names the
+// emulator, an insert still creates its table (it must run on a fresh
+// server) and a read creates nothing; KeepTable leaves the table alone.
 func TestTargetAndCreateTable(t *testing.T) {
 	d := small("p", "r", "1")
 	insert := typed(t, pageOp{Kind: "insert", Table: "Devices", Entity: &d})
@@ -20,14 +21,26 @@ func TestTargetAndCreateTable(t *testing.T) {
 		codegen.JavaScript: "await client.createTable();",
 		codegen.Python:     `service.create_table_if_not_exists("Devices")`,
 		codegen.CSharp:     "client.CreateIfNotExists();",
+		codegen.Curl:       `-X POST "$BASE"'/Tables?'"$SAS"`,
 	}
+	get := typed(t, pageOp{Kind: "get", Table: "Devices", Entity: &draft{PartitionKey: "p", RowKey: "r"}})
 	for lang, line := range create {
 		plain, err := codegen.For(insert.op, lang, codegen.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(plain.Code, line) || !strings.Contains(plain.Code, "the local emulator: `tableplay serve`") || !strings.Contains(plain.Code, "AccountName=devstoreaccount1;") {
-			t.Errorf("%s without options:\n%s", lang, plain.Code)
+		if !strings.Contains(plain.Code, line) || !strings.Contains(plain.Code, "the local emulator: `tableplay serve`") {
+			t.Errorf("%s insert without options does not create its table:\n%s", lang, plain.Code)
+		}
+		kept, _ := codegen.For(insert.op, lang, codegen.Options{KeepTable: true})
+		read, _ := codegen.For(get.op, lang, codegen.Options{})
+		for what, s := range map[string]codegen.Snippet{"KeepTable": kept, "a read": read} {
+			if strings.Contains(s.Code, line) {
+				t.Errorf("%s, %s: creates the table:\n%s", lang, what, s.Code)
+			}
+		}
+		if lang == codegen.Curl {
+			continue
 		}
 		opt := codegen.Options{Endpoint: "https://sandbox.example.org/docs1", Account: "docs1", CreateTable: true}
 		s, err := codegen.For(insert.op, lang, opt)

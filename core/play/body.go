@@ -2,6 +2,7 @@ package play
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -42,7 +43,7 @@ func (a *API) ParseBody(body string) []byte {
 	out := BodyReport{EntityReport: EntityReport{Valid: len(r.Violations) == 0, Violations: cards(r.Violations), Size: r.Size,
 		SizeLimit: entity.MaxEntitySize, Count: r.Count, CountLimit: entity.MaxProperties}}
 	out.Draft = draftOf(d, body)
-	out.Notes = unannotatedNotes(d, body)
+	out.Notes = append(unannotatedNotes(d, body), bigNumberNotes(d, body)...)
 	return mustJSON(out)
 }
 
@@ -71,6 +72,34 @@ func unannotatedNotes(d entity.Draft, body string) []Note {
 		out = append(out, Note{Property: f.Name, Says: f.Name + " looks like a " + looks[4:] + " but has no \"" + f.Name + "@odata.type\": \"" + looks +
 			"\" annotation, so the service stores it as an Edm.String: it compares and sorts as text, and a $filter with a " +
 			strings.ToLower(looks[4:]) + " literal does not match it."})
+	}
+	return out
+}
+
+// bigNumberNotes finds whole JSON numbers without an annotation that the
+// service reads as an Edm.Double because they do not fit an Int32: the
+// type changes, and past 2^53 the digits do too (9007199254740993 is stored
+// as 9007199254740992).
+func bigNumberNotes(d entity.Draft, body string) []Note {
+	var out []Note
+	for _, f := range d.Fields {
+		if f.Err != nil || f.Null || f.Value.Type() != edm.Double || gjson.Get(body, gjson.Escape(f.Name+"@odata.type")).Exists() {
+			continue
+		}
+		raw := gjson.Get(body, gjson.Escape(f.Name)).Raw
+		if strings.Trim(strings.TrimPrefix(raw, "-"), "0123456789") != "" || raw == "" || raw == "-" {
+			continue // not a whole number as written: a Double on purpose
+		}
+		held := strconv.FormatFloat(f.Value.Float(), 'f', -1, 64)
+		keep := "To keep it an integer, send \"" + f.Name + "\": \"" + raw + "\" with \"" + f.Name + "@odata.type\": \"Edm.Int64\"."
+		if held != raw {
+			out = append(out, Note{Property: f.Name, Says: f.Name + " is the whole number " + raw + " with no \"" + f.Name +
+				"@odata.type\": too large for an Int32, the service reads it as an Edm.Double, and a Double cannot hold it: " +
+				held + " is stored, not " + raw + ". " + keep})
+			continue
+		}
+		out = append(out, Note{Property: f.Name, Says: f.Name + " is the whole number " + raw + " with no \"" + f.Name +
+			"@odata.type\": too large for an Int32, the service stores it as an Edm.Double, not an Int64. " + keep})
 	}
 	return out
 }

@@ -89,3 +89,23 @@ func TestParseBodyNotesUnannotatedDates(t *testing.T) {
 		t.Errorf("%+v", r.Notes[1])
 	}
 }
+
+// TestParseBodyNotesBigNumbers: an unannotated whole number past Int32 is
+// said to become a Double, and past 2^53 to lose its digits; written as a
+// Double, annotated, or small enough for an Int32, it is not remarked on.
+func TestParseBodyNotesBigNumbers(t *testing.T) {
+	a := newAPI("http://h/devstoreaccount1")
+	r := decode[BodyReport](t, a.ParseBody(`{"PartitionKey":"p","RowKey":"r","Big":9007199254740993,"Wide":3000000000,"Small":20,"Ratio":3000000000.0,"Typed":"9007199254740993","Typed@odata.type":"Edm.Int64","Neg":-9007199254740993}`))
+	if !r.Valid || len(r.Notes) != 3 {
+		t.Fatalf("%+v", r)
+	}
+	if n := r.Notes[0]; n.Property != "Big" || !strings.Contains(n.Says, "9007199254740992 is stored, not 9007199254740993") || !strings.Contains(n.Says, `"Big@odata.type": "Edm.Int64"`) {
+		t.Errorf("%+v", n)
+	}
+	if n := r.Notes[1]; n.Property != "Wide" || !strings.Contains(n.Says, "stores it as an Edm.Double, not an Int64") {
+		t.Errorf("%+v", n)
+	}
+	if n := r.Notes[2]; n.Property != "Neg" || !strings.Contains(n.Says, "-9007199254740992 is stored") {
+		t.Errorf("%+v", n)
+	}
+}

@@ -20,9 +20,10 @@ func (a *API) CodeFor(opJSON []byte, language, endpoint string) []byte {
 // CodeForTarget is CodeFor for code copied from an embed
 // (docs/embedding.md): it connects to endpoint as account (the emulator's
 // well-known ones when empty) and, with createTable, creates the table it
-// uses first.
+// uses first; without it, the code leaves the table to the reader, an
+// insert's too.
 func (a *API) CodeForTarget(opJSON []byte, language, endpoint, account string, createTable bool) []byte {
-	return a.code(opJSON, language, codegen.Options{Endpoint: endpoint, Account: account, CreateTable: createTable})
+	return a.code(opJSON, language, codegen.Options{Endpoint: endpoint, Account: account, CreateTable: createTable, KeepTable: !createTable})
 }
 
 func (a *API) code(opJSON []byte, language string, opt codegen.Options) []byte {

@@ -8,7 +8,8 @@ import (
 
 // TestCodeForTarget: an embed's target (endpoint, account, the table
 // created first) reaches the generated code; an empty one leaves the
-// emulator's defaults.
+// emulator's defaults and the table alone; the page's own code (CodeFor)
+// creates an insert's table, so that it runs on a fresh server.
 func TestCodeForTarget(t *testing.T) {
 	a := newAPI("http://127.0.0.1:10002/devstoreaccount1")
 	op := []byte(`{"kind":"insert","table":"Docs","entity":{"PartitionKey":"p","RowKey":"r","properties":[]}}`)
@@ -24,5 +25,9 @@ func TestCodeForTarget(t *testing.T) {
 	json.Unmarshal(a.CodeForTarget(op, "javascript", "", "", false), &s)
 	if !strings.Contains(s.Code, "TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;") || strings.Contains(s.Code, "createTable") {
 		t.Errorf("an empty target:\n%s", s.Code)
+	}
+	json.Unmarshal(a.CodeFor(op, "javascript", ""), &s)
+	if !strings.Contains(s.Code, "await client.createTable();") {
+		t.Errorf("the page's insert does not create its table:\n%s", s.Code)
 	}
 }

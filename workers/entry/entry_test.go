@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -256,5 +257,42 @@ func TestMisconfiguredAnswersEveryRequestSo(t *testing.T) {
 		if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"code":"InternalError"`) || !strings.Contains(rec.Body.String(), `ROOM_RPS=\"lots\"`) {
 			t.Errorf("%s: %d %s", path, rec.Code, rec.Body)
 		}
+	}
+}
+
+// TestRoomLinksAreShort: a room's links name the endpoint as a path on
+// their own origin and escape the SAS only where it must be, so each is
+// at most 215 characters for this 29-character origin (300 and 313 with everything escaped, as before), and the
+// SAS they carry reads as the very values signed.
+func TestRoomLinksAreShort(t *testing.T) {
+	base := "https://tableplay.example.org"
+	now := time.Date(2026, 12, 2, 0, 11, 6, 0, time.UTC)
+	r := newRoom(base, "room7k2q9x4m3p8z", []byte("0123456789abcdef0123456789abcdef"), options{IdleSeconds: 7 * 86400}, now)
+	for name, link := range map[string]string{"read": r.ReadLink, "write": r.WriteLink} {
+		t.Logf("%s link, %d characters: %s", name, len(link), link)
+		if len(link) > 215 {
+			t.Errorf("the %s link has %d characters", name, len(link))
+		}
+		if !strings.HasPrefix(link, base+"/#connect=/room7k2q9x4m3p8z&sas=") {
+			t.Errorf("the %s link does not name its endpoint as a path: %s", name, link)
+		}
+		endpoint, sas := linkSAS(t, link)
+		if endpoint != r.Endpoint {
+			t.Errorf("the %s link's endpoint reads as %q, want %q", name, endpoint, r.Endpoint)
+		}
+		creds := rest.Credentials{Account: r.Account, Key: []byte("0123456789abcdef0123456789abcdef")}
+		perm := map[string]string{"read": readPermissions, "write": writePermissions}[name]
+		signed, _ := url.ParseQuery(roomSAS(creds, perm, now, now.Add(7*24*time.Hour)))
+		got, err := url.ParseQuery(sas)
+		if err != nil || got.Encode() != signed.Encode() {
+			t.Errorf("the %s link's SAS reads as %v (%v), want %v", name, got, err, signed)
+		}
+	}
+	// A value with the characters a query (or an SDK) misreads keeps them.
+	if strings.Contains(r.ReadLink, "=%26") || !strings.Contains(shortQuery("sig=ab%3D"), "sig=ab%3D") {
+		t.Error("an '=' inside a SAS value is not escaped")
+	}
+	if got, _ := url.ParseQuery(shortQuery("sig=a%2Bb%2Fc%3D%26d%25&sp=rl")); got.Get("sig") != "a+b/c=&d%" {
+		t.Errorf("shortQuery lost a character: %q", got.Get("sig"))
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/base64"
+	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 	"time"
 
@@ -64,12 +66,13 @@ const (
 )
 
 // roomSAS mints an account SAS for a room's tables with core/rest's own
-// signing, valid from a minute before now (clocks differ) to expiry.
+// signing, valid from a minute before now (clocks differ) to expiry, over
+// either protocol (no spr: its default, and 15 characters fewer in a link).
 func roomSAS(creds rest.Credentials, permissions string, now, expiry time.Time) string {
 	s := rest.SAS{
 		Version: "2019-02-02", Services: "t", ResourceTypes: "sco", Permissions: permissions,
 		Start: now.Add(-time.Minute).UTC().Format(sasTime), Expiry: expiry.UTC().Format(sasTime),
-		Protocol: "https,http", Account: true,
+		Account: true,
 	}
 	s.Signature = creds.SignSAS(s)
 	return s.Encode()
@@ -117,7 +120,62 @@ func newRoom(base, account string, key []byte, o options, now time.Time) room {
 
 // roomLink is the page at base, told by its fragment which endpoint to
 // connect to and with which SAS. A fragment never reaches a server, so the
-// SAS stays out of request logs.
+// SAS stays out of request logs. The link is kept short, for a projector
+// and its QR code: the endpoint is a path when it is on base (the page
+// resolves it against the link), the SAS's values are escaped only where a
+// query needs it, and the fragment escapes only what its own parameters
+// would misread.
 func roomLink(base, endpoint, sas string) string {
-	return base + "/#connect=" + url.QueryEscape(endpoint) + "&sas=" + url.QueryEscape(sas)
+	if rest, ok := strings.CutPrefix(endpoint, base+"/"); ok {
+		endpoint = "/" + rest
+	}
+	return base + "/#connect=" + fragmentEscape(endpoint) + "&sas=" + fragmentEscape(shortQuery(sas))
+}
+
+// shortQuery writes a query string again with each key and value escaped
+// only where a query reader would misread it ('%', '&', '+', '#', '=',
+// spaces and what is not printable ASCII): "se=2026-12-09T00:12:06Z", not
+// "se=2026-12-09T00%3A12%3A06Z". It reads as the same values. ('=' inside
+// a value is escaped too: the JavaScript SDK cuts a SAS value at it.)
+func shortQuery(q string) string {
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		return q
+	}
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		for _, val := range v[k] {
+			if b.Len() > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(queryEscape(k, "%&+#= "))
+			b.WriteByte('=')
+			b.WriteString(queryEscape(val, "%&+#= "))
+		}
+	}
+	return b.String()
+}
+
+// fragmentEscape escapes what a fragment's parameters (read as a query by
+// the page's URLSearchParams) would misread: '%', '&', '+', '#' and spaces.
+func fragmentEscape(s string) string { return queryEscape(s, "%&+# ") }
+
+// queryEscape percent-escapes the bytes of special and every byte that is
+// not printable ASCII.
+func queryEscape(s, special string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(special, c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -48,7 +48,16 @@ func linkSAS(t testing.TB, link string) (endpoint, sas string) {
 	if !ok || err != nil || q.Get("connect") == "" || q.Get("sas") == "" {
 		t.Fatalf("link %q carries no endpoint and SAS", link)
 	}
-	return q.Get("connect"), q.Get("sas")
+	// The endpoint may be a path on the link's own origin.
+	base, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, err := base.Parse(q.Get("connect"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at.String(), q.Get("sas")
 }
 
 // statusCode is the HTTP status and service code of an SDK error.

@@ -10,6 +10,8 @@ const string connectionString =
     "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;";
 var service = new TableServiceClient(connectionString);
 var client = service.GetTableClient("Demo");
+// The example's table, created first (kept when it exists).
+client.CreateIfNotExists();
 
 try
 {
