@@ -391,3 +391,13 @@ function toResponse(out, method) {
 function json(status, value) {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
 }
+
+// The default export makes this a module Worker, as wrangler requires of a
+// script that defines a Durable Object class (workerd's own config needs
+// none). Clients reach rooms through the entry Worker; a request sent to
+// this script directly gets a 404.
+export default {
+  fetch() {
+    return new Response("this script holds the rooms' Durable Objects; requests go through the entry Worker\n", { status: 404 });
+  },
+};
