@@ -277,6 +277,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzMAC$$' -fuzztime $(FUZZTIME) ./core/mac
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLesson$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./core/docscheck
+	$(GO) test -run '^$$' -fuzz '^FuzzReadStartState$$' -fuzztime $(FUZZTIME) ./core/docscheck
 	$(GO) test -run '^$$' -fuzz '^FuzzConn$$' -fuzztime $(FUZZTIME) ./core/h1
 	$(GO) test -run '^$$' -fuzz '^FuzzMenu$$' -fuzztime $(FUZZTIME) ./core/lesson
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./core/tablecsv
