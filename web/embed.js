@@ -313,10 +313,12 @@ class TablePlayground extends HTMLElement {
       if (frame.dataset.scheme !== scheme) frame.dataset.scheme = scheme;
     };
     followPage(this.#scheme);
-    run.addEventListener("click", () => this.start());
+    // A failure is shown in the box and through ready, not as an
+    // unhandled rejection of these calls.
+    run.addEventListener("click", () => this.start().catch(() => {}));
     if (!c.onClick) {
       this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.start();
+        if (entries.some((e) => e.isIntersecting)) this.start().catch(() => {});
       }, { rootMargin: "200px" });
       this.#observer.observe(this);
     }
