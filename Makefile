@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: perf-bins azurite record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: deploy-check perf-bins azurite record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -24,13 +24,22 @@ run: build
 build: site
 	$(GO) build -tags tableplay_site -o bin/tableplay ./cmd/tableplay
 
-## worker: workers/ built for workerd (workers/build/, git-ignored): the
-## room object's engine (room.wasm, js/wasm) and Go's glue beside it, and the
-## entry Worker (make worker-entry)
+## worker: workers/ built for workerd and wrangler (workers/build/,
+## git-ignored): the room object (room.js) with its engine (room.wasm,
+## js/wasm) and Go's glue beside it, the modules workers/wrangler.rooms.toml
+## deploys, and the entry Worker (make worker-entry)
 worker: setup-run web/build/go-glue.js worker-entry
 	@mkdir -p workers/build
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o workers/build/room.wasm ./workers/room/engine
 	@cmp -s web/build/go-glue.js workers/build/go-glue.js || cp web/build/go-glue.js workers/build/go-glue.js
+	@cmp -s workers/room/room.js workers/build/room.js || cp workers/room/room.js workers/build/room.js
+
+## deploy-check: the pinned wrangler's deploy --dry-run (offline) for the
+## rooms script and the entry Worker with the repo's own configs
+## (workers/wrangler.rooms.toml, workers/wrangler.toml), each script's size
+## held to Cloudflare's limit (docs/hosting.md)
+deploy-check: setup-test worker site
+	./scripts/deploy-check
 
 ## run-worker: serve workers/ locally with workerd (the pinned npm package)
 ## on ADDR, the rooms' storage in DATA and the site (SITE) at /, until
@@ -109,7 +118,7 @@ setup-test:
 	@./scripts/setup test
 
 ## test: everything a fresh machine needs to pass before a change lands
-test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e
+test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e deploy-check
 
 # Under make test and make unit a test whose dependency is missing (npm
 # packages, python3, curl) fails; plain go test skips it with a line saying

@@ -232,7 +232,8 @@ test("the iframe form posts its height to the host page", async () => {
     heights: window.heights,
     inner: document.getElementById("frame").contentDocument.documentElement.scrollHeight,
   }));
-  assert.ok(heights.length >= 2, `heights ${heights}`);
+  // The space is reserved from the first paint: one height may be all it posts.
+  assert.ok(heights.length >= 1, `heights ${heights}`);
   assert.ok(Math.abs(heights.at(-1) - inner) <= 1, `last height ${heights.at(-1)} vs content ${inner}`);
   // The iframe's fragment carried the attributes.
   assert.equal(await frame.locator("table-playground").getAttribute("view"), "editor,wire");

@@ -13,6 +13,54 @@ import { loadSample, sampleUser } from "./sample.js";
 import { send } from "./exchange.js";
 import { readCapped, shareLink, decode } from "./sharelink.js";
 import { mountLessons, lessonDocHash } from "./lessons/view.js";
+import { readStartState, STATE_FIX } from "./embed.js";
+
+// SRC_TIMEOUT_MS bounds a src= start state, its body included, as Connect
+// bounds its requests: an answer that never ends becomes an error in the
+// embed's box, never "Loading" for ever.
+export const SRC_TIMEOUT_MS = 15_000;
+
+// fetchStart fetches a src= start state (the same start state as the
+// inline forms, or a bare account document) within SRC_TIMEOUT_MS.
+async function fetchStart(src, timeout = SRC_TIMEOUT_MS) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeout);
+  const fail = (why, fix) => Object.assign(new Error(`The start state at ${src} did not load: ${why}.`), { fix });
+  const secs = `${timeout / 1000} s`;
+  try {
+    let response;
+    try {
+      response = await fetch(new URL(src, document.baseURI), { signal: controller.signal });
+    } catch (e) {
+      if (controller.signal.aborted) throw fail(`its server sent no answer within ${secs}`, "Check that the src address opens and that its server answers.");
+      throw fail(e.message, "Check that the src address opens; a file on another origin must be sent with Access-Control-Allow-Origin.");
+    }
+    if (!response.ok) throw fail(`its server answered ${response.status}`, "Check the src address: it is resolved against the page's address.");
+    if (!response.body) throw fail("the answer has no body", "Serve the start state's JSON file at the src address.");
+    let text;
+    try {
+      text = await readCapped(response.body, "it holds");
+    } catch (e) {
+      if (controller.signal.aborted) throw fail(`the answer did not finish within ${secs}`, "Check that its server sends the whole file.");
+      throw fail(e.message, e instanceof RangeError ? "Use a smaller start state." : "Check that its server sends the whole file.");
+    }
+    const r = readStartState(text, `the file at ${src}`);
+    if (r.problem) throw Object.assign(new Error(r.problem), { fix: STATE_FIX });
+    return r.state;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// tableMissing is the error for a start state whose table its account
+// does not hold.
+function tableMissing(engine, table) {
+  const names = engine.snapshot().tables.map((t) => t.name);
+  if (table == null || names.includes(table)) return null;
+  return Object.assign(new Error(`The start state names the table “${table}”, which its account does not hold.`), {
+    fix: names.length ? `Name one of its tables in table: ${names.join(", ")}.` : "Add the table to the account, or leave table out.",
+  });
+}
 
 // docLessons maps the id of each lesson a lesson-doc attribute put in the
 // page's engine to its text: the engine holds one lesson per id, so a
@@ -75,7 +123,9 @@ function stepRange(step, steps, n) {
 // returns {table, entity, filter} to show.
 async function startState(c, session) {
   const engine = session.engine;
-  const inline = c.inline ?? {};
+  // src= holds the same start state as the inline forms; what is written
+  // inline wins field by field.
+  const inline = c.src && !c.inline?.account ? { ...(await fetchStart(c.src)), ...c.inline } : (c.inline ?? {});
   if (c.lesson) {
     // The lesson's account as its first step shown begins.
     const view = engine.lesson(c.lesson);
@@ -85,22 +135,25 @@ async function startState(c, session) {
     const note = problem ? `The lesson “${c.lesson}” could not start: ${problem}` : "";
     return { note, range: range?.error ? null : range, table: engine.snapshot().tables[0]?.name ?? null, entity: null, filter: "" };
   }
-  if (c.src && !inline.account) {
-    const response = await fetch(new URL(c.src, document.baseURI));
-    if (!response.ok) throw new Error(`loading ${c.src}: ${response.status}`);
-    if (!response.body) throw new Error(`loading ${c.src}: no body`);
-    engine.restore(await readCapped(response.body));
-  } else if (inline.account) {
-    engine.restore(inline.account);
+  if (inline.account) {
+    try {
+      engine.restore(inline.account);
+    } catch (e) {
+      throw Object.assign(new Error(`The start state's account was not loaded: ${e.message}`), { fix: "Export the account again from the playground (Export), or correct the field the message names." });
+    }
   } else if (c.example && c.example !== "sample" && exampleLesson(engine, c.example)) {
     // A lesson's data, without its steps.
     const r = engine.resetLesson(c.example, 0);
     const note = r.error ? `The example “${c.example}” could not start: ${r.error}` : "";
+    const missing = tableMissing(engine, inline.table);
+    if (missing) throw missing;
     return { note, table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
   } else if (c.example) {
     const note = c.example === "sample" ? "" : `There is no example named “${c.example}”: this is the built-in sample.`;
     return { note, table: await loadSample(session), entity: inline.entity ?? sampleUser, filter: inline.filter ?? "" };
   }
+  const missing = tableMissing(engine, inline.table);
+  if (missing) throw missing;
   return { table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
 }
 
@@ -161,6 +214,12 @@ export async function startPlayground(host, ui) {
     // A lesson written in the browser, once loaded, is shown as a lesson.
     if (c.lessonDoc !== null) c = { ...c, lesson: await openLessonDoc(engine, c.lessonDoc) };
     start = await startState(c, session);
+    start.draft = asDraft(engine, start.entity);
+    if (start.entity && !start.draft) {
+      throw Object.assign(new Error("The start state's entity cannot be read as an entity body or an editor draft."), {
+        fix: "Write entity as an OData JSON body ({\"PartitionKey\": …, \"RowKey\": …, properties…}) or as a draft ({PartitionKey, RowKey, properties: [{name, type, text}]}).",
+      });
+    }
   } catch (err) {
     tableplay.dropAccount(engine.name);
     throw err;
@@ -225,7 +284,7 @@ export async function startPlayground(host, ui) {
   await parts.tables?.refresh();
   if (start.table) select(session, parts, start.table);
   else choice?.refresh();
-  const draft = asDraft(engine, start.entity);
+  const draft = start.draft;
   if (draft) parts.editor?.setDraft(draft);
   // Read-only: Send becomes a button that shows the request, and the start
   // entity's request is shown at once; a query shows its start result.

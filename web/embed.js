@@ -41,8 +41,66 @@ function httpURL(value) {
   }
 }
 
-// config reads an element's attributes and its inline start state (a child
-// <script type="application/json">, read as data, never run).
+// START_KEYS are the fields of a start state (docs/embedding.md); a bare
+// account document (it has "format") is taken as {account: it}.
+const START_KEYS = ["account", "table", "entity", "filter"];
+
+// STATE_FIX says how to write a start state that every docs generator
+// keeps (docs/embedding.md, "Docs generators").
+export const STATE_FIX = "Write the start state as JSON (an object with account, table, entity, filter) in a state='…' attribute, or as URL-safe base64 of that JSON, or in a child <template>; docs/embedding.md shows the form for each docs generator.";
+
+// decodeEntities undoes the character references a server-side renderer
+// writes into text it escapes (VitePress writes a child script's JSON as
+// &quot;…&quot;). The text is parsed in an inert <template>: nothing in
+// it runs or loads.
+function decodeEntities(text) {
+  const t = document.createElement("template");
+  t.innerHTML = text;
+  return t.content.textContent;
+}
+
+// fromBase64url reads URL-safe base64 (padding optional) as UTF-8 text, or
+// null when it is not that.
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return null;
+  try {
+    const bin = atob(text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
+  } catch {
+    return null;
+  }
+}
+
+// readStartState reads a start state's text (from where: its place, for
+// the message) into {state} or {problem}: JSON, else the same with its
+// character references decoded, else URL-safe base64 of the JSON.
+export function readStartState(text, where) {
+  const raw = text.trim();
+  const tries = [raw];
+  if (/&(#\d+|#x[0-9a-f]+|[a-z]+);/i.test(raw) && !raw.includes("<")) tries.push(decodeEntities(raw));
+  const b64 = fromBase64url(raw);
+  if (b64 !== null) tries.push(b64.trim());
+  let first = null;
+  for (const t of tries) {
+    try {
+      const value = JSON.parse(t);
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        return { problem: `The start state in ${where} is JSON but not an object.` };
+      }
+      if (value.format) return { state: { account: value } }; // a bare account document
+      const unknown = Object.keys(value).filter((k) => !START_KEYS.includes(k));
+      if (unknown.length) return { problem: `The start state in ${where} has ${unknown.map((k) => `“${k}”`).join(", ")}, which a start state does not take (it takes ${START_KEYS.join(", ")}).` };
+      return { state: value };
+    } catch (e) {
+      first ??= e;
+    }
+  }
+  return { problem: `The start state in ${where} cannot be read as JSON (${first.message}).` };
+}
+
+// config reads an element's attributes and its inline start state: a
+// state attribute, else a child <template>, else a child
+// <script type="application/json"> (read as data, never run).
 function config(host) {
   const attr = (name) => host.getAttribute(name);
   // lesson-doc carries a lesson written in the browser (the code of its
@@ -53,14 +111,17 @@ function config(host) {
   const view = (attr("view") ?? (stepped ? "" : "editor,wire")).split(",").map((v) => v.trim()).filter((v) => VIEWS.includes(v));
   let inline = null;
   let problem = "";
+  const template = host.querySelector(":scope > template");
   const script = host.querySelector(':scope > script[type="application/json"]');
-  if (script) {
-    try {
-      inline = JSON.parse(script.textContent);
-      if (inline?.format) inline = { account: inline }; // a bare account document
-    } catch (e) {
-      problem = `The inline start state is not JSON: ${e.message}`;
-    }
+  // Vue renders a <template>'s children into the element itself on the
+  // client, not into its content.
+  const found = host.hasAttribute("state") ? [attr("state"), "its state attribute"]
+    : template ? [template.content.textContent.trim() || template.textContent, "its <template>"]
+    : script ? [script.textContent, "its <script type=\"application/json\">"] : null;
+  if (found) {
+    const r = readStartState(found[0], found[1]);
+    inline = r.state ?? null;
+    problem = r.problem ?? "";
   }
   return {
     example: attr("example"),
@@ -90,7 +151,7 @@ function config(host) {
 // as written (no engine yet).
 function preview(c) {
   const items = [];
-  if (c.problem) items.push(el("p", { class: "card" }, c.problem));
+  if (c.problem) items.push(el("div", { class: "card failure", role: "alert", part: "failure" }, el("p", {}, el("strong", {}, "This playground will not start: "), c.problem), el("p", {}, el("strong", {}, "Fix: "), STATE_FIX)));
   const tables = c.inline?.account?.tables;
   if (c.lessonDoc !== null) {
     // The code is not read before the engine starts: the size is all it says.
@@ -116,6 +177,69 @@ function preview(c) {
   return items;
 }
 
+// pageScheme is the host page's colour scheme, "dark" or "light", as the
+// docs generators mark it (html.dark: VitePress; data-theme: Docusaurus
+// and others; data-md-color-scheme: Material for MkDocs; a color-scheme of
+// one value), else as its background shows; "" when the page says nothing
+// (the embed then follows the system).
+function pageScheme() {
+  const nodes = [document.documentElement, document.body].filter(Boolean);
+  for (const n of nodes) {
+    if (n.classList.contains("dark")) return "dark";
+    const named = (n.getAttribute("data-theme") ?? n.getAttribute("data-color-scheme") ?? n.getAttribute("data-bs-theme") ?? "").toLowerCase();
+    if (named.includes("dark")) return "dark";
+    if (named.includes("light")) return "light";
+    const md = n.getAttribute("data-md-color-scheme");
+    if (md === "slate") return "dark";
+    if (md === "default") return "light";
+  }
+  for (const n of nodes) {
+    const cs = getComputedStyle(n).colorScheme.trim().split(/\s+/);
+    if (cs.length === 1 && (cs[0] === "dark" || cs[0] === "light")) return cs[0];
+  }
+  for (const n of nodes.reverse()) {
+    const m = getComputedStyle(n).backgroundColor.match(/^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/);
+    if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) continue;
+    const luma = (0.2126 * m[1] + 0.7152 * m[2] + 0.0722 * m[3]) / 255;
+    return luma < 0.45 ? "dark" : "light";
+  }
+  return "";
+}
+
+// followers are the connected elements that follow the page's scheme; one
+// observer watches the page for them all, across client-side navigation
+// (a replaced <body> is observed anew).
+const followers = new Set();
+let pageWatch = null;
+function followPage(update) {
+  followers.add(update);
+  update();
+  if (pageWatch) return;
+  const all = () => followers.forEach((f) => f());
+  const attributeFilter = ["class", "style", "data-theme", "data-color-scheme", "data-bs-theme", "data-md-color-scheme"];
+  let body = null;
+  const observer = new MutationObserver(() => {
+    if (document.body !== body) {
+      body = document.body;
+      if (body) observer.observe(body, { attributes: true, attributeFilter });
+    }
+    all();
+  });
+  observer.observe(document.documentElement, { attributes: true, attributeFilter, childList: true });
+  body = document.body;
+  if (body) observer.observe(body, { attributes: true, attributeFilter });
+  const media = matchMedia("(prefers-color-scheme: dark)");
+  media.addEventListener("change", all);
+  pageWatch = { observer, media, all };
+}
+function unfollowPage(update) {
+  followers.delete(update);
+  if (followers.size || !pageWatch) return;
+  pageWatch.observer.disconnect();
+  pageWatch.media.removeEventListener("change", pageWatch.all);
+  pageWatch = null;
+}
+
 // explained says why url could not load (web/loadfail.js, fetched only
 // then: it is not part of the bootstrap), or, when even that cannot load,
 // names the file and the likely fix.
@@ -132,6 +256,7 @@ class TablePlayground extends HTMLElement {
   #state = "idle"; // idle → starting → ready
   #observer = null;
   #settle = null;
+  #scheme = null;
 
   constructor() {
     super();
@@ -163,23 +288,44 @@ class TablePlayground extends HTMLElement {
     const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label }, toolbar, status, body);
     // The whole embed is bounded (the body scrolls inside): by its height
     // attribute, else by DEFAULT_HEIGHT.
-    frame.style.maxHeight = !c.height ? DEFAULT_HEIGHT : /^\d+$/.test(c.height) ? c.height + "px" : c.height;
+    const bound = !c.height ? DEFAULT_HEIGHT : /^\d+$/.test(c.height) ? c.height + "px" : c.height;
+    frame.style.maxHeight = bound;
+    // The space the live playground will take is reserved from the first
+    // paint (preview and live alike), so the page does not jump as it
+    // starts: the whole bound for parts that fill it (an editor, a query,
+    // a batch, a whole lesson), about a step's height for a lesson shown a
+    // step at a time (web/embed.css).
+    frame.style.setProperty("--bound", bound);
+    const fills = c.view.some((v) => v !== "tables" && v !== "wire") || ((c.lesson || c.lessonDoc !== null) && !c.stepped);
+    const reserve = fills ? "reserve-full" : c.stepped ? "reserve-step" : "";
+    if (reserve) frame.classList.add(reserve);
     replace(this.shadowRoot,
       el("link", { rel: "stylesheet", href: new URL("parts.css", here).href }),
       el("link", { rel: "stylesheet", href: new URL("embed.css", here).href }),
       c.lesson || c.lessonDoc !== null ? el("link", { rel: "stylesheet", href: new URL("lessons/lessons.css", here).href }) : null,
       frame);
     this.#ui = { c, run, status, body, toolbar, frame };
-    run.addEventListener("click", () => this.start());
+    // theme="auto" (the default) and theme="page" follow the host page's
+    // scheme, live; light and dark are fixed (web/embed.css).
+    this.#scheme = () => {
+      const theme = this.getAttribute("theme") ?? "auto";
+      const scheme = theme === "auto" || theme === "page" ? pageScheme() : "";
+      if (frame.dataset.scheme !== scheme) frame.dataset.scheme = scheme;
+    };
+    followPage(this.#scheme);
+    // A failure is shown in the box and through ready, not as an
+    // unhandled rejection of these calls.
+    run.addEventListener("click", () => this.start().catch(() => {}));
     if (!c.onClick) {
       this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.start();
+        if (entries.some((e) => e.isIntersecting)) this.start().catch(() => {});
       }, { rootMargin: "200px" });
       this.#observer.observe(this);
     }
   }
 
   disconnectedCallback() {
+    unfollowPage(this.#scheme);
     this.#observer?.disconnect();
     this.#observer = null;
     this.#app?.destroy();
@@ -215,6 +361,9 @@ class TablePlayground extends HTMLElement {
       // (web/embed-app.js and what it imports) then load while it streams.
       // A module that cannot load is explained (web/loadfail.js), as is an
       // engine that cannot start (tableplay.ready rejects with the cause).
+      // A start state that cannot be read stops here, loudly: an empty
+      // account in its place would look like a working example.
+      if (ui.c.problem) throw Object.assign(new Error(ui.c.problem), { fix: STATE_FIX });
       const load = (url) => import(url).catch(async (error) => Promise.reject(await explained(new URL(url, import.meta.url), error)));
       await load("./engine.js");
       const { startPlayground } = await load("./embed-app.js");

@@ -2,13 +2,17 @@ package docscheck
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -77,12 +81,64 @@ func (c *Checker) Check(file string, text []byte) (int, []Problem) {
 	return len(examples), out
 }
 
-// inlineState is the child script's start state, as web/embed-app.js reads it.
+// inlineState is an example's start state, as web/embed.js reads it.
 type inlineState struct {
 	Account json.RawMessage `json:"account"`
 	Table   string          `json:"table"`
 	Entity  json.RawMessage `json:"entity"`
 	Filter  string          `json:"filter"`
+}
+
+// readStartState reads a start state's text as web/embed.js's
+// readStartState does: JSON; else the same with its character references
+// decoded (a renderer that escaped a script's text); else URL-safe base64
+// of the JSON. A JSON object with "format" is a bare account document; any
+// other field than a start state's is refused, so a typo cannot pass.
+func readStartState(text, from string) (inlineState, string) {
+	raw := strings.TrimSpace(text)
+	tries := []string{raw}
+	if strings.Contains(raw, "&") && !strings.Contains(raw, "<") {
+		if d := html.UnescapeString(raw); d != raw {
+			tries = append(tries, d)
+		}
+	}
+	if b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(raw, "=")); err == nil && utf8.Valid(b) {
+		tries = append(tries, strings.TrimSpace(string(b)))
+	}
+	var first error
+	for _, t := range tries {
+		var fields map[string]json.RawMessage
+		if err := strictJSON([]byte(t), &fields, false); err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		if fields == nil {
+			return inlineState{}, "the start state in " + from + " is JSON but not an object"
+		}
+		if _, ok := fields["format"]; ok {
+			return inlineState{Account: json.RawMessage(t)}, "" // a bare account document
+		}
+		var unknown []string
+		for k := range fields {
+			switch k {
+			case "account", "table", "entity", "filter":
+			default:
+				unknown = append(unknown, strconv.Quote(k))
+			}
+		}
+		if len(unknown) > 0 {
+			sort.Strings(unknown)
+			return inlineState{}, "the start state in " + from + " has " + strings.Join(unknown, ", ") + ", which a start state does not take (it takes account, table, entity, filter)"
+		}
+		var in inlineState
+		if err := strictJSON([]byte(t), &in, false); err != nil {
+			return inlineState{}, "the start state in " + from + ": " + err.Error()
+		}
+		return in, ""
+	}
+	return inlineState{}, "the start state in " + from + " is not JSON: " + first.Error()
 }
 
 func (c *Checker) find(id string) *lesson.Lesson {
@@ -98,12 +154,15 @@ func (c *Checker) find(id string) *lesson.Lesson {
 // still go as the lesson says, and its expectation holds.
 func (c *Checker) example(file string, ex Example) []string {
 	in := inlineState{}
-	if ex.HasInline {
-		if err := strictJSON([]byte(ex.Inline), &in, false); err != nil {
-			return []string{"the inline start state is not JSON: " + err.Error()}
+	if state, ok := ex.Attr("state"); ok {
+		var msg string
+		if in, msg = readStartState(state, "its state attribute"); msg != "" {
+			return []string{msg}
 		}
-		if in.Account == nil && gjson.GetBytes([]byte(ex.Inline), "format").Exists() {
-			in = inlineState{Account: json.RawMessage(ex.Inline)} // a bare account document
+	} else if ex.HasInline {
+		var msg string
+		if in, msg = readStartState(ex.Inline, ex.InlineFrom); msg != "" {
+			return []string{msg}
 		}
 	}
 	var want *Expect
@@ -119,7 +178,7 @@ func (c *Checker) example(file string, ex Example) []string {
 		}
 		return c.lessonSteps(id, ex)
 	}
-	start, msg := c.startAccount(file, ex, in)
+	start, msg := c.startAccount(file, ex, &in)
 	if msg != "" {
 		return []string{msg}
 	}
@@ -168,8 +227,9 @@ func (c *Checker) example(file string, ex Example) []string {
 }
 
 // startAccount returns the account document the example starts from, as
-// the element chooses it; nil for the built-in sample.
-func (c *Checker) startAccount(file string, ex Example, in inlineState) ([]byte, string) {
+// the element chooses it; nil for the built-in sample. A src= file's
+// table, entity and filter fill those in that the inline state lacks.
+func (c *Checker) startAccount(file string, ex Example, in *inlineState) ([]byte, string) {
 	if src, ok := ex.Attr("src"); ok && in.Account == nil {
 		if c.ReadFile == nil || strings.Contains(src, ":") || strings.HasPrefix(src, "//") {
 			return nil, "" // a remote account: not read here
@@ -184,7 +244,25 @@ func (c *Checker) startAccount(file string, ex Example, in inlineState) ([]byte,
 		if err != nil {
 			return nil, "the src start state cannot be read: " + err.Error()
 		}
-		return b, ""
+		// src= holds the same start state as the inline forms; what is
+		// written inline wins field by field.
+		from, msg := readStartState(string(b), "the file at "+src)
+		if msg != "" {
+			return nil, msg
+		}
+		if in.Table == "" {
+			in.Table = from.Table
+		}
+		if in.Filter == "" {
+			in.Filter = from.Filter
+		}
+		if in.Entity == nil {
+			in.Entity = from.Entity
+		}
+		if from.Account == nil {
+			return []byte(emptyAccount), ""
+		}
+		return from.Account, ""
 	}
 	if in.Account != nil {
 		return in.Account, ""

@@ -25,10 +25,15 @@ type Example struct {
 	// Attrs are its attributes, names in lower case, values with character
 	// references decoded; a boolean attribute has the value "".
 	Attrs map[string]string
-	// Inline is the text of its child <script type="application/json">.
+	// Inline is the text of its inline start state as the browser reads
+	// it: a child <template>'s text (character references decoded), else
+	// a child <script type="application/json">'s (raw). A state attribute,
+	// which web/embed.js prefers to both, is in Attrs.
 	Inline string
-	// HasInline says whether that child is present.
+	// HasInline says whether such a child is present.
 	HasInline bool
+	// InlineFrom names that child for messages.
+	InlineFrom string
 }
 
 // Attr returns an attribute's value and whether it is present.
@@ -87,7 +92,11 @@ func Scan(text []byte) ([]Example, error) {
 			}
 		}
 		if closeAt >= end && bytes.Index(lower[end:closeAt], []byte(openTag)) < 0 {
-			ex.Inline, ex.HasInline = inlineScript(text[end:closeAt], lower[end:closeAt])
+			if t, ok := inlineTemplate(text[end:closeAt], lower[end:closeAt]); ok {
+				ex.Inline, ex.HasInline, ex.InlineFrom = t, true, "its <template>"
+			} else if t, ok := inlineScript(text[end:closeAt], lower[end:closeAt]); ok {
+				ex.Inline, ex.HasInline, ex.InlineFrom = t, true, `its <script type="application/json">`
+			}
 			pos = closeAt + len(closeTag)
 		}
 		out = append(out, ex)
@@ -176,6 +185,29 @@ func inlineScript(content, lower []byte) (string, bool) {
 		}
 		pos = end + e
 	}
+}
+
+// inlineTemplate finds the first child <template> of an element's content
+// and returns its text with character references decoded (a template's
+// content is parsed as HTML, unlike a script's).
+func inlineTemplate(content, lower []byte) (string, bool) {
+	i := bytes.Index(lower, []byte("<template"))
+	if i < 0 {
+		return "", false
+	}
+	after := i + len("<template")
+	if after < len(content) && !isSpace(content[after]) && content[after] != '>' {
+		return "", false
+	}
+	_, end, err := readAttrs(content, after)
+	if err != nil {
+		return "", false
+	}
+	e := bytes.Index(lower[end:], []byte("</template"))
+	if e < 0 {
+		return "", false
+	}
+	return html.UnescapeString(string(content[end : end+e])), true
 }
 
 func isSpace(c byte) bool {

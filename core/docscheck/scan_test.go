@@ -22,11 +22,23 @@ func TestScan(t *testing.T) {
 	want := []Example{
 		{Line: 3, Attrs: map[string]string{}},
 		{Line: 5, Attrs: map[string]string{"view": "query,wire", "readonly": "", "expect": `{"status":200}`, "label": "A & B"},
-			Inline: `{"filter": "a lt '&amp;'"}`, HasInline: true},
+			Inline: `{"filter": "a lt '&amp;'"}`, HasInline: true, InlineFrom: `its <script type="application/json">`},
 		{Line: 10, Attrs: map[string]string{"lesson": "keys", "step": "2"}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
+// TestScanTemplate: a child <template>'s text is read with its character
+// references decoded (as the browser parses it) and wins over a script.
+func TestScanTemplate(t *testing.T) {
+	got, err := Scan([]byte("<table-playground><template>{&quot;table&quot;: &quot;A&amp;B&quot;}</template><script type=\"application/json\">{}</script></table-playground>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Inline != `{"table": "A&B"}` || got[0].InlineFrom != "its <template>" {
+		t.Errorf("got %+v", got)
 	}
 }
 
