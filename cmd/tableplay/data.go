@@ -155,31 +155,7 @@ const profileFile = "PROFILE"
 // the account takes its first write: a mark lost in a crash would leave
 // the account's log to be served as azure's (wrongProfile's advice).
 func markProfile(dir, name string) error {
-	tmp := filepath.Join(dir, profileFile+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(name + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, profileFile))
-	}
-	if err == nil && runtime.GOOS != "windows" {
-		// The new name is durable only once the directory is synced
-		// (Windows journals names and cannot sync a directory).
-		var d *os.File
-		if d, err = os.Open(dir); err == nil {
-			err = d.Sync()
-			d.Close()
-		}
-	}
-	return err
+	return persist.WriteFileDurable(filepath.Join(dir, profileFile), []byte(name+"\n"), 0o600)
 }
 
 // keptProfile returns the profile a data directory's account was kept
