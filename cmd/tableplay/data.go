@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/profile"
+	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/persist"
 )
@@ -101,11 +103,6 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 			return account{}, err
 		}
 		dir = d
-		if !o.profile.IsAzure() && o.profile.Name != "" {
-			// Another implementation's account is another account: Cosmos
-			// keeps tables Azure would fold into one (F-COSMOS-TABLE-CASE).
-			dir = d + "-" + o.profile.Name
-		}
 	}
 	lg, err := persist.Open(dir, persist.Options{CompactBytes: o.compactBytes, CloseCompactBytes: closeCompactBytes, Report: o.report, OnFail: o.fail})
 	if err != nil {
@@ -179,4 +176,62 @@ func keptProfile(dir string) (string, bool, error) {
 // differently from the account its clients wrote.
 func wrongProfile(dir, kept, want string) error {
 	return fmt.Errorf("the data directory %s keeps an account of the %s profile: start it with --profile %s, or give --profile %s a directory of its own (--data)", dir, kept, kept, want)
+}
+
+// accountsDir holds the data of every account but the well-known one, each
+// in a directory named after it (DIR/accounts/NAME), so that accounts never
+// share a log. devstoreaccount1 keeps DIR itself: a data directory written
+// before there were accounts opens as it was.
+const accountsDir = "accounts"
+
+// accountDir is where an account's data lives under the data directory.
+func accountDir(root, name string) string {
+	if name == rest.WellKnownAccount {
+		return root
+	}
+	return filepath.Join(root, accountsDir, name)
+}
+
+// openAccounts opens every account serve was given, each in its own
+// directory (or in memory); on an error the ones opened are closed again.
+func openAccounts(c serveConfig, warn *log.Logger) ([]account, error) {
+	root := c.data
+	if root == "" && !c.inMemory {
+		d, err := defaultDataDir()
+		if err != nil {
+			return nil, err
+		}
+		root = d
+		if !c.prof.IsAzure() && c.prof.Name != "" {
+			// Another implementation's account is another account: Cosmos
+			// keeps tables Azure would fold into one (F-COSMOS-TABLE-CASE).
+			root = d + "-" + c.prof.Name
+		}
+	}
+	var out []account
+	for _, a := range c.accounts {
+		acct, err := openAccount(dataOptions{dir: accountDir(root, a.name), inMemory: c.inMemory, compactBytes: c.compact, profile: c.prof, memory: c.memory, getenv: os.Getenv,
+			report: func(s string) { warn.Printf("%s: %s", a.name, s) },
+			fail: func(err error) {
+				// Memory is ahead of the disk: answering more requests would
+				// acknowledge writes a restart cannot bring back.
+				warn.Printf("stopping: %s: %v", a.name, err)
+				os.Exit(1)
+			}}, time.Now)
+		if err != nil {
+			closeAccounts(out)
+			return nil, err
+		}
+		out = append(out, acct)
+	}
+	return out, nil
+}
+
+// closeAccounts closes the accounts' logs.
+func closeAccounts(list []account) error {
+	var errs []error
+	for _, a := range list {
+		errs = append(errs, a.close())
+	}
+	return errors.Join(errs...)
 }

@@ -95,6 +95,12 @@ func WellKnown() Credentials {
 	return Credentials{Account: WellKnownAccount, Key: key, macs: newMACPool(key)}
 }
 
+// NewCredentials returns an account's credentials with its key and, when
+// not nil, its second key.
+func NewCredentials(account string, key, secondary []byte) Credentials {
+	return Credentials{Account: account, Key: key, SecondaryKey: secondary, macs: newMACPool(key)}
+}
+
 // maxClockSkew is how far a request's date may be from the server's clock.
 const maxClockSkew = 15 * time.Minute
 
