@@ -290,6 +290,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTargetURL$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzReadBatchResponse$$' -fuzztime $(FUZZTIME) ./core/rest
 	$(GO) test -run '^$$' -fuzz '^FuzzReplaceDecisionIDs$$' -fuzztime $(FUZZTIME) ./core/play
+	$(GO) test -run '^$$' -fuzz '^FuzzReadClaims$$' -fuzztime $(FUZZTIME) ./core/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzParseAccount$$' -fuzztime $(FUZZTIME) ./cmd/tableplay
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./core/play
 	$(GO) test -run '^$$' -fuzz '^FuzzConnect$$' -fuzztime $(FUZZTIME) ./core/play
 	$(GO) test -run '^$$' -fuzz '^FuzzPartReader$$' -fuzztime $(FUZZTIME) ./core/wire

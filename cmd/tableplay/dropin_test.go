@@ -18,6 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/tableplay/tableplay/core/rest"
 	"software.sslmate.com/src/go-pkcs12"
 )
@@ -117,6 +120,10 @@ func TestDropInOverHTTPS(t *testing.T) {
 		"second's key for devstoreaccount1: 403 AuthenticationFailed",
 		"second reads devstoreaccount1's table: 403 AuthenticationFailed",
 		"product-style: bytoken,secure",
+		"bad name 1table insert:alphanumeric query:400 InvalidResourceName acl:alphanumeric batch:alphanumeric",
+		"bad name aa insert:alphanumeric query:400 OutOfRangeInput acl:alphanumeric batch:alphanumeric",
+		"bad name aaaaaaaa insert:alphanumeric query:400 OutOfRangeInput acl:alphanumeric batch:alphanumeric",
+		"bad name my_table insert:alphanumeric query:400 InvalidResourceName acl:alphanumeric batch:alphanumeric",
 	} {
 		if !strings.Contains(py, w+"\n") {
 			t.Errorf("python: missing %q in\n%s", w, py)
@@ -202,6 +209,24 @@ try:
     print("second reads devstoreaccount1's table: answered")
 except HttpResponseError as e:
     print("second reads devstoreaccount1's table:", code(e), flush=True)
+# A table name breaking the rules: entity, query, ACL and batch requests
+# are answered as create-table is, which the SDK turns into its ValueError
+# (its query pager raises the service's error as it is).
+for bad in ("1table", "aa", "a" * 64, "my_table"):
+    tc = svc.get_table_client(bad)
+    said = []
+    for name, call in (("insert", lambda: tc.create_entity({"PartitionKey": "p", "RowKey": "r"})),
+                       ("query", lambda: list(tc.query_entities("PartitionKey eq 'p'"))),
+                       ("acl", lambda: tc.get_table_access_policy()),
+                       ("batch", lambda: tc.submit_transaction([("create", {"PartitionKey": "p", "RowKey": "r"})]))):
+        try:
+            call()
+            said.append(name + ":answered")
+        except ValueError as e:
+            said.append(name + ":" + ("alphanumeric" if "alphanumeric" in str(e) else str(e)))
+        except HttpResponseError as e:
+            said.append(name + ":" + code(e))
+    print("bad name", bad[:8], " ".join(said), flush=True)
 # Names under .localhost are loopback (RFC 6761), as browsers and
 # systemd-resolved resolve them; glibc's files lookup here does not.
 resolve = socket.getaddrinfo
@@ -252,5 +277,58 @@ func TestHTTPSFromPFX(t *testing.T) {
 	if resp, err := old.Get(c.url + "/devstoreaccount1/Tables"); err == nil {
 		resp.Body.Close()
 		t.Fatal("TLS 1.1 was accepted")
+	}
+}
+
+// TestAccountsKeptApart: with --data, the well-known account keeps the
+// directory itself (a directory from before accounts opens as it was) and
+// another account its own directory under accounts/; after a restart each
+// finds its own tables and none of the other's.
+func TestAccountsKeptApart(t *testing.T) {
+	ctx := t.Context()
+	data := t.TempDir()
+	first := startChild(t, nil, "--data", data)
+	if _, err := first.service(t).CreateTable(ctx, "old", nil); err != nil {
+		t.Fatal(err)
+	}
+	first.stop(t)
+	args := []string{"--data", data, "--account", rest.WellKnownAccount + ":" + rest.WellKnownKey, "--account", "second:" + secondKey}
+	c := startChild(t, nil, args...)
+	second := func(c *child) *aztables.ServiceClient {
+		cred, err := aztables.NewSharedKeyCredential("second", secondKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, err := aztables.NewServiceClientWithSharedKey(c.url+"/second", cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return svc
+	}
+	if _, err := second(c).CreateTable(ctx, "theirs", nil); err != nil {
+		t.Fatal(err)
+	}
+	c.stop(t)
+	c = startChild(t, nil, args...)
+	defer c.stop(t)
+	names := func(svc *aztables.ServiceClient) string {
+		var out []string
+		pager := svc.NewListTablesPager(nil)
+		for pager.More() {
+			page, err := pager.NextPage(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tb := range page.Tables {
+				out = append(out, *tb.Name)
+			}
+		}
+		return strings.Join(out, ",")
+	}
+	if a, b := names(c.service(t)), names(second(c)); a != "old" || b != "theirs" {
+		t.Errorf("devstoreaccount1 lists %q, second %q", a, b)
+	}
+	if _, err := os.Stat(filepath.Join(data, "accounts", "second", "LOCK")); err != nil {
+		t.Errorf("second's directory: %v", err)
 	}
 }
