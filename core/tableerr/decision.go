@@ -26,6 +26,7 @@ func decisions() []Decision {
 	return []Decision{
 		{"F-TABLE-RESERVED", "the reserved name tables", "medium"},
 		{"F-TABLE-NAME-ERRORS", "which code a bad table name gets", "high"},
+		{"F-TABLE-NAME-ANY-REQUEST", "a bad table name in an entity, query, ACL or batch request", "medium"},
 		{"F-TABLE-LIST-ORDER", "listing tables and NextTableName", "high"},
 		{"F-CREATE-TABLE-EMPTY", "a creation body without TableName", "low"},
 		{"F-NOT-FOUND", "which \"not found\" code", "high"},
