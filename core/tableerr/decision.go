@@ -85,6 +85,8 @@ func decisions() []Decision {
 		{"F-COSMOS-NO-ACL", "no stored access policies", "low"},
 		{"F-COSMOS-NO-SERVICE", "no service properties or statistics", "low"},
 		{"F-COSMOS-RESERVED-NAMES", "property names Cosmos keeps for itself", "low"},
+		{"F-COSMOS-ETAG-PROPERTY", "a property named etag", "medium"},
+		{"F-COSMOS-EMPTY-KEYS", "an empty PartitionKey or RowKey", "medium"},
 		{"F-COSMOS-ERRORS", "the error body", "high"},
 		{"F-COSMOS-HEADERS", "the answer's header fields", "high"},
 		{"F-COSMOS-BODIES", "the JSON bodies", "high"},
