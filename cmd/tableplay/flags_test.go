@@ -113,7 +113,7 @@ func TestHelpAndVersionExitZero(t *testing.T) {
 // takes X-Forwarded-Proto; without it the header is ignored.
 func TestTrustForwardedJudgesTheProxyScheme(t *testing.T) {
 	now := time.Now()
-	s := rest.SAS{Version: "2019-02-02", Table: "t", Permissions: "r", Protocol: "https",
+	s := rest.SAS{Version: "2019-02-02", Table: "tbl", Permissions: "r", Protocol: "https",
 		Start: now.Add(-time.Minute).UTC().Format("2006-01-02T15:04:05Z"), Expiry: now.Add(time.Hour).UTC().Format("2006-01-02T15:04:05Z")}
 	s.Signature = rest.WellKnown().SignSAS(s)
 	for _, c := range []struct {
@@ -122,7 +122,7 @@ func TestTrustForwardedJudgesTheProxyScheme(t *testing.T) {
 		status int
 	}{{false, "", 403}, {false, "https", 403}, {true, "", 403}, {true, "http", 403}, {true, "https", 404}} {
 		srv := httptest.NewServer(newServer(serverConfig{clock: time.Now, trustForwarded: c.trust}))
-		req, _ := http.NewRequest("GET", srv.URL+"/devstoreaccount1/t(PartitionKey='p',RowKey='r')?"+s.Encode(), nil)
+		req, _ := http.NewRequest("GET", srv.URL+"/devstoreaccount1/tbl(PartitionKey='p',RowKey='r')?"+s.Encode(), nil)
 		req.Header.Set("Accept", "application/json;odata=nometadata")
 		if c.proto != "" {
 			req.Header.Set("X-Forwarded-Proto", c.proto)
