@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: deploy-check perf-bins azurite record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: image image-test release deploy-check perf-bins azurite record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -51,6 +51,41 @@ run-worker: worker site setup-test
 	@mkdir -p $(DATA)
 	ROOM_SECRET='$(ROOM_SECRET)' node_modules/.bin/workerd serve workers/config.capnp config --socket-addr http=$(ADDR) \
 		--directory-path room-data=$(abspath $(DATA)) --directory-path site=$(abspath $(SITE))
+
+# The version and source a release or an image is stamped with.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+SOURCE ?= https://github.com/tableplay/tableplay
+STAMP := -ldflags='-s -w -X main.buildVersion=$(VERSION)'
+
+## image: the OCI image without Docker (scripts/image, go-containerregistry
+## pinned in its own go.mod): the static binary with the site, a non-root
+## user, /data, port 10002, entrypoint tableplay serve --addr 0.0.0.0:10002
+## --data /data, version and source labels; written as an OCI layout
+## (bin/image/oci) and a tarball for docker load / podman load
+## (bin/image/tableplay-image.tar). IMAGE_ARCH picks the architecture.
+IMAGE_ARCH ?= $(shell PATH="$(PATH)" $(GO) env GOARCH)
+image: site
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -trimpath -tags tableplay_site $(STAMP) -o bin/image/tableplay ./cmd/tableplay
+	cd scripts/image && $(GO) run . -bin ../../bin/image/tableplay -version '$(VERSION)' -revision '$(REVISION)' \
+		-source '$(SOURCE)' -arch $(IMAGE_ARCH) -out ../../bin/image
+
+## image-test: reads the image back and runs it in a network namespace of
+## its own, reached by its service name with the Python SDK (as root)
+image-test: image
+	cd scripts/image && TABLEPLAY_REQUIRE_ALL=1 IMAGE_DIR=$(CURDIR)/bin/image $(GO) test -count=1 ./...
+
+## release: tableplay for the five platforms below in bin/release, each
+## stamped with VERSION (tableplay --version) and the site inside, and their
+## SHA256SUMS
+RELEASE_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+release: site
+	rm -rf bin/release && mkdir -p bin/release
+	@for p in $(RELEASE_PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		echo "release: $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -tags tableplay_site $(STAMP) \
+			-o bin/release/tableplay-$(VERSION)-$$os-$$arch$$ext ./cmd/tableplay || exit 1; done
+	cd bin/release && sha256sum tableplay-* >SHA256SUMS && cat SHA256SUMS
 
 ## site: the playground as a static folder for any static host (SITE)
 site: wasm
@@ -118,7 +153,7 @@ setup-test:
 	@./scripts/setup test
 
 ## test: everything a fresh machine needs to pass before a change lands
-test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e deploy-check
+test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e deploy-check image-test
 
 # Under make test and make unit a test whose dependency is missing (npm
 # packages, python3, curl) fails; plain go test skips it with a line saying
@@ -228,6 +263,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	cd scripts/image && $(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/... ./workers/room/engine ./workers/entry
 
 ## check-docs: every <table-playground> example of the docs and the demo

@@ -52,8 +52,9 @@ func TestMain(m *testing.M) {
 // child is a `tableplay serve` process.
 type child struct {
 	cmd    *exec.Cmd
-	url    string   // http://127.0.0.1:PORT
-	lines  []string // what it printed on start
+	url    string        // http://127.0.0.1:PORT
+	lines  []string      // what it printed on start
+	more   <-chan string // what it prints after those
 	stderr *lockedBuffer
 	exited chan error
 }
@@ -81,6 +82,7 @@ func (b *lockedBuffer) String() string {
 func startChild(t testing.TB, env []string, args ...string) *child {
 	t.Helper()
 	c, lines := spawn(t, env, args...)
+	c.more = lines
 	deadline := time.After(20 * time.Second)
 	for len(c.lines) < 4 {
 		select {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/profile"
+	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/persist"
 )
@@ -101,11 +103,6 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 			return account{}, err
 		}
 		dir = d
-		if !o.profile.IsAzure() && o.profile.Name != "" {
-			// Another implementation's account is another account: Cosmos
-			// keeps tables Azure would fold into one (F-COSMOS-TABLE-CASE).
-			dir = d + "-" + o.profile.Name
-		}
 	}
 	lg, err := persist.Open(dir, persist.Options{CompactBytes: o.compactBytes, CloseCompactBytes: closeCompactBytes, Report: o.report, OnFail: o.fail})
 	if err != nil {
@@ -155,31 +152,7 @@ const profileFile = "PROFILE"
 // the account takes its first write: a mark lost in a crash would leave
 // the account's log to be served as azure's (wrongProfile's advice).
 func markProfile(dir, name string) error {
-	tmp := filepath.Join(dir, profileFile+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(name + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, profileFile))
-	}
-	if err == nil && runtime.GOOS != "windows" {
-		// The new name is durable only once the directory is synced
-		// (Windows journals names and cannot sync a directory).
-		var d *os.File
-		if d, err = os.Open(dir); err == nil {
-			err = d.Sync()
-			d.Close()
-		}
-	}
-	return err
+	return persist.WriteFileDurable(filepath.Join(dir, profileFile), []byte(name+"\n"), 0o600)
 }
 
 // keptProfile returns the profile a data directory's account was kept
@@ -203,4 +176,62 @@ func keptProfile(dir string) (string, bool, error) {
 // differently from the account its clients wrote.
 func wrongProfile(dir, kept, want string) error {
 	return fmt.Errorf("the data directory %s keeps an account of the %s profile: start it with --profile %s, or give --profile %s a directory of its own (--data)", dir, kept, kept, want)
+}
+
+// accountsDir holds the data of every account but the well-known one, each
+// in a directory named after it (DIR/accounts/NAME), so that accounts never
+// share a log. devstoreaccount1 keeps DIR itself: a data directory written
+// before there were accounts opens as it was.
+const accountsDir = "accounts"
+
+// accountDir is where an account's data lives under the data directory.
+func accountDir(root, name string) string {
+	if name == rest.WellKnownAccount {
+		return root
+	}
+	return filepath.Join(root, accountsDir, name)
+}
+
+// openAccounts opens every account serve was given, each in its own
+// directory (or in memory); on an error the ones opened are closed again.
+func openAccounts(c serveConfig, warn *log.Logger) ([]account, error) {
+	root := c.data
+	if root == "" && !c.inMemory {
+		d, err := defaultDataDir()
+		if err != nil {
+			return nil, err
+		}
+		root = d
+		if !c.prof.IsAzure() && c.prof.Name != "" {
+			// Another implementation's account is another account: Cosmos
+			// keeps tables Azure would fold into one (F-COSMOS-TABLE-CASE).
+			root = d + "-" + c.prof.Name
+		}
+	}
+	var out []account
+	for _, a := range c.accounts {
+		acct, err := openAccount(dataOptions{dir: accountDir(root, a.name), inMemory: c.inMemory, compactBytes: c.compact, profile: c.prof, memory: c.memory, getenv: os.Getenv,
+			report: func(s string) { warn.Printf("%s: %s", a.name, s) },
+			fail: func(err error) {
+				// Memory is ahead of the disk: answering more requests would
+				// acknowledge writes a restart cannot bring back.
+				warn.Printf("stopping: %s: %v", a.name, err)
+				os.Exit(1)
+			}}, time.Now)
+		if err != nil {
+			closeAccounts(out)
+			return nil, err
+		}
+		out = append(out, acct)
+	}
+	return out, nil
+}
+
+// closeAccounts closes the accounts' logs.
+func closeAccounts(list []account) error {
+	var errs []error
+	for _, a := range list {
+		errs = append(errs, a.close())
+	}
+	return errors.Join(errs...)
 }

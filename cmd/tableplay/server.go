@@ -1,12 +1,13 @@
 package main
 
 import (
+	"crypto/rand"
+	"fmt"
 	"io/fs"
 	"log"
 	"mime"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
@@ -18,62 +19,100 @@ import (
 type serverConfig struct {
 	files          fs.FS  // the page's files; nil: this binary has none
 	addr           string // the address it listens on, for the Host rule
+	hosts          []string
 	allowAnonymous bool
 	clock          func() time.Time
 	log            *log.Logger   // nil: no request log
-	store          *store.Store  // the account; nil: a new one in memory
+	store          *store.Store  // the well-known account, when accounts is empty; nil: a new one in memory
+	accounts       []served      // the accounts; empty: the well-known one in store
+	tokens         *rest.Tokens  // bearer tokens accepted; nil: none
+	trustForwarded bool          // X-Forwarded-Proto says the scheme (--trust-forwarded)
 	requestID      func() string // x-ms-request-id values; nil: random
 }
 
-// newServer returns the native server's handler: the Table API under
-// /devstoreaccount1/ and the playground's files at /, for allowed Host names
-// only.
+// served is one account the server serves: its credentials and store.
+type served struct {
+	creds rest.Credentials
+	store *store.Store
+}
+
+// newServer returns the native server's handler: the Table API of its
+// accounts and the playground's files at /, for allowed Host names only.
 func newServer(c serverConfig) http.Handler {
-	h, _ := newHandlers(c)
-	return h
+	return newHandlers(c).page
 }
 
 // newHandlers returns the native server's net/http handler and, for the
-// front (core/h1), the same account's API behind the same Host rule.
-func newHandlers(c serverConfig) (http.Handler, rest.Server) {
-	creds := rest.WellKnown()
-	creds.AllowUnsigned = c.allowAnonymous
-	if c.store == nil {
-		c.store = store.New(store.Options{Clock: c.clock})
+// front (core/h1), the same API: one chain (access log, Host rule,
+// account routing) that both transports hand their API requests to.
+func newHandlers(c serverConfig) handlers {
+	if c.requestID == nil {
+		c.requestID = newRequestID
 	}
-	engine := rest.New(rest.Options{
-		Store:       c.store,
-		Credentials: creds,
-		Clock:       c.clock,
-		RequestID:   c.requestID,
-	})
-	api := resthttp.New(engine)
+	if len(c.accounts) == 0 {
+		if c.store == nil {
+			c.store = store.New(store.Options{Clock: c.clock})
+		}
+		c.accounts = []served{{creds: rest.WellKnown(), store: c.store}}
+	}
+	var router *rest.Router
+	names := make([]string, 0, len(c.accounts))
+	for _, a := range c.accounts {
+		creds := a.creds
+		creds.AllowUnsigned = c.allowAnonymous
+		creds.Tokens = c.tokens
+		h := rest.New(rest.Options{Store: a.store, Credentials: creds, Clock: c.clock, RequestID: c.requestID})
+		if router == nil {
+			router = rest.NewRouter(h)
+		} else {
+			router.Add(h)
+		}
+		names = append(names, creds.Account)
+	}
+	accts := newAccounts(router, names, c.hosts)
+	var inner rest.HeadServer = accts
+	if c.trustForwarded {
+		inner = forwarded{next: accts}
+	}
+	g := gate{rule: newHostRule(c.addr, c.hosts...), api: inner, clock: c.clock, newID: c.requestID}
+	var api rest.HeadServer = g
+	files := newFileServer(c.files, resthttp.New(inner))
+	var page http.Handler = g.files(files)
+	if c.log != nil {
+		al := accessLog{l: c.log}
+		api = loggedAPI{log: al, next: g}
+		page = al.handler(page)
+	}
 	// .wasm must be served as application/wasm for streaming compilation.
 	_ = mime.AddExtensionType(".wasm", "application/wasm")
+	toAPI := resthttp.New(api)
+	dispatch := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if accts.takes(r.Host, r.URL.EscapedPath()) {
+			toAPI.ServeHTTP(w, r)
+			return
+		}
+		page.ServeHTTP(w, r)
+	})
+	// The mux only cleans paths (redirecting /a/../b); accounts decides.
 	mux := http.NewServeMux()
-	mux.Handle("/"+rest.WellKnownAccount+"/", api)
-	mux.Handle("/"+rest.WellKnownAccount, api)
-	// The read-only secondary endpoint, path-style (F-STATS-SECONDARY).
-	mux.Handle("/"+rest.WellKnownAccount+"-secondary/", api)
-	mux.Handle("/"+rest.WellKnownAccount+"-secondary", api)
-	mux.Handle("/", newFileServer(c.files, api))
-	rule := newHostRule(c.addr)
-	h := checkHost(rule, mux)
-	if c.log == nil {
-		return h, hostGate{rule: rule, next: engine}
-	}
-	return logRequests(c.log, h), hostGate{rule: rule, next: engine}
+	mux.Handle("/", dispatch)
+	return handlers{page: mux, api: api, takes: accts.byPath}
 }
 
-// isAPIPath reports whether net/http's mux above sends a request for this
-// (escaped, clean) path to the API: the account and its secondary endpoint.
-func isAPIPath(p string) bool {
-	for _, account := range [...]string{"/" + rest.WellKnownAccount + "-secondary", "/" + rest.WellKnownAccount} {
-		if rest, ok := strings.CutPrefix(p, account); ok && (rest == "" || rest[0] == '/') {
-			return true
-		}
-	}
-	return false
+// handlers are what newHandlers makes: net/http's handler for everything,
+// the API chain for the front, and which paths the front takes itself.
+type handlers struct {
+	page  http.Handler
+	api   rest.HeadServer
+	takes func(path string) bool
+}
+
+// newRequestID returns a random GUID-shaped id for an answer the API did
+// not write (a Host refusal).
+func newRequestID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // dirFiles serves a directory (--web) for development: through an os.Root,
@@ -84,32 +123,4 @@ func dirFiles(dir string) (fs.FS, func() error, error) {
 		return nil, nil, err
 	}
 	return root.FS(), root.Close, nil
-}
-
-// connectionString is what an SDK needs to reach the server at addr.
-func connectionString(addr string) string {
-	return "DefaultEndpointsProtocol=http;AccountName=" + rest.WellKnownAccount + ";AccountKey=" + rest.WellKnownKey +
-		";TableEndpoint=http://" + addr + "/" + rest.WellKnownAccount + ";"
-}
-
-// statusRecorder remembers the status a handler wrote.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-// WriteHeader notes the status before passing it on.
-func (s *statusRecorder) WriteHeader(code int) {
-	s.status = code
-	s.ResponseWriter.WriteHeader(code)
-}
-
-// logRequests writes one line per request: method, path, status, duration.
-func logRequests(l *log.Logger, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(rec, r)
-		l.Printf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
-	})
 }

@@ -107,7 +107,7 @@ func TestRunPrintsConnectionStringAndStops(t *testing.T) {
 	if err := run([]string{"serve", "--addr", "256.0.0.1:1", "--in-memory"}, io.Discard, io.Discard); err == nil {
 		t.Error("bad address accepted")
 	}
-	cs := connectionString("127.0.0.1:10002")
+	cs := connectionString("http", reachable("[::]:10002"), rest.WellKnownAccount, rest.WellKnownKey)
 	if cs != "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;" {
 		t.Errorf("connection string %s", cs)
 	}

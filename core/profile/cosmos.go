@@ -10,7 +10,9 @@ func Cosmos() Profile {
 		CaseSensitiveTableNames: true,                                               // F-COSMOS-TABLE-CASE
 		Order:                   WriteOrder,                                         // F-COSMOS-ORDER
 		MaxRowKeyBytes:          255,                                                // F-COSMOS-ROWKEY-SIZE
-		Reserved:                []string{"ID", "rid", "etag", "ResourceId"},        // F-COSMOS-RESERVED-NAMES
+		Reserved:                []string{"ID", "rid", "ResourceId"},                // F-COSMOS-RESERVED-NAMES
+		KeptOnce:                []string{"etag"},                                   // F-COSMOS-ETAG-PROPERTY
+		NonEmptyKeys:            true,                                               // F-COSMOS-EMPTY-KEYS
 		MaxBatchBytes:           2 << 20,                                            // F-COSMOS-BATCH-SIZE
 		Lacks:                   TableACL | ServiceProperties | ServiceStats | CORS, // F-COSMOS-NO-ACL, F-COSMOS-NO-SERVICE, F-COSMOS-NO-CORS
 		Absent:                  Absent{Status: 501, Code: "NotImplemented"},

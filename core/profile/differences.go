@@ -31,7 +31,7 @@ func Differences() []Difference {
 		{"F-COSMOS-ROWKEY-SIZE", "cosmos", []string{"key-too-long"},
 			"On Cosmos DB for Table a RowKey holds at most 255 bytes of UTF-8; Azure Table Storage allows 512 UTF-16 code units.", true},
 		{"F-COSMOS-RESERVED-NAMES", "cosmos", []string{"property-name-invalid"},
-			"Cosmos DB for Table refuses the property names ID, rid, etag and ResourceId, in any case; Azure Table Storage accepts them.", true},
+			"Cosmos DB for Table refuses the property names ID, rid and ResourceId, in any case; Azure Table Storage accepts them.", true},
 		{"F-COSMOS-BATCH-SIZE", "cosmos", []string{"batch-size"},
 			"On Cosmos DB for Table a batch body holds at most 2 MB; Azure Table Storage allows 4 MiB.", true},
 		{"F-AZURITE-GET-TABLE", "azurite-3.37", []string{"table-name"},

@@ -21,6 +21,14 @@ type Profile struct {
 	// Reserved lists property names, compared without regard to case,
 	// that an entity may not carry here (F-COSMOS-RESERVED-NAMES).
 	Reserved []string
+	// KeptOnce lists property names, compared without regard to case,
+	// that an entity keeps once: the first so named is stored and any
+	// later one dropped (F-COSMOS-ETAG-PROPERTY).
+	KeptOnce []string
+	// NonEmptyKeys refuses an entity whose PartitionKey or RowKey is
+	// empty with 400 PropertiesNeedValue (F-COSMOS-EMPTY-KEYS); Azure
+	// stores empty keys.
+	NonEmptyKeys bool
 	// MaxBatchBytes, when set, bounds a $batch request's body in bytes
 	// instead of the 4 MiB every request may carry (F-COSMOS-BATCH-SIZE).
 	MaxBatchBytes int

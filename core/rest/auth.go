@@ -19,6 +19,11 @@ type Credentials struct {
 	// name a signature must carry and the one every string to sign holds.
 	Account string
 	Key     []byte // the account key, decoded from base64
+	// SecondaryKey, when set, is the account's second key (key2): a
+	// signature made with either is accepted.
+	SecondaryKey []byte
+	// Tokens, when set, lets bearer tokens in (token.go); nil refuses them.
+	Tokens *Tokens
 	// AllowUnsigned lets requests without an Authorization header in (the
 	// native server's --allow-anonymous, and the browser, where a page holds
 	// no secret). A signature that is present is always verified.
@@ -88,6 +93,12 @@ const (
 func WellKnown() Credentials {
 	key, _ := base64.StdEncoding.DecodeString(WellKnownKey)
 	return Credentials{Account: WellKnownAccount, Key: key, macs: newMACPool(key)}
+}
+
+// NewCredentials returns an account's credentials with its key and, when
+// not nil, its second key.
+func NewCredentials(account string, key, secondary []byte) Credentials {
+	return Credentials{Account: account, Key: key, SecondaryKey: secondary, macs: newMACPool(key)}
 }
 
 // maxClockSkew is how far a request's date may be from the server's clock.
@@ -172,6 +183,9 @@ func (c Credentials) sharedKey(r *Request, path string, q url.Values, now time.T
 		return c.appendResource(sts, path, q)
 	})
 	if !mac.Equal(sum[:], want[:]) {
+		if len(c.SecondaryKey) > 0 {
+			return Credentials{Account: c.Account, Key: c.SecondaryKey}.sharedKey(r, path, q, now)
+		}
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	return nil

@@ -32,6 +32,11 @@ func (x *exchange) authorize(o op.Operation) *tableerr.Error {
 // the host lets unsigned requests in.
 func (x *exchange) authenticate() *tableerr.Error {
 	r := &x.r
+	if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		g, err := x.bearer(strings.TrimSpace(token))
+		x.token = g
+		return err
+	}
 	if r.Header.Get("Authorization") != "" {
 		path := r.URL.EscapedPath()
 		err := x.h.creds.sharedKey(r, path, x.query, x.now)
@@ -73,6 +78,9 @@ func (x *exchange) authenticate() *tableerr.Error {
 func (x *exchange) allow(o op.Operation) *tableerr.Error {
 	if x.anonymous && !x.h.creds.TrustUnsigned {
 		return x.allowUnsigned(o)
+	}
+	if x.token != nil {
+		return x.token.allow(o)
 	}
 	if x.grant == nil {
 		return nil

@@ -163,6 +163,10 @@ func (x *exchange) decodeHead(s source) head {
 	if d.denied = s.gate(x, *o); d.denied != nil {
 		return head{d: d, done: true}
 	}
+	if err := x.checkTableName(res); err != nil {
+		d.early = err
+		return head{d: d, done: true}
+	}
 	// The single-GET form answers the entity whole.
 	return head{d: d, res: res, done: s.part && batchRead(o.Kind)}
 }

@@ -103,8 +103,9 @@ type exchange struct {
 	// secondary is set for the account's read-only secondary endpoint,
 	// /{account}-secondary/ (F-STATS-SECONDARY).
 	secondary bool
-	applied   string // Preference-Applied to echo, if any
-	grant     *grant // what a shared access signature allows, when one signed the request
+	applied   string      // Preference-Applied to echo, if any
+	grant     *grant      // what a shared access signature allows, when one signed the request
+	token     *tokenGrant // what a bearer token allows, when one came
 	// authenticated is set once the credentials were checked; anonymous
 	// when the request carried none and the host lets it in.
 	authenticated, anonymous bool
@@ -187,6 +188,9 @@ func (x *exchange) guard() {
 func (x *exchange) prelude() (path string, ok bool) {
 	r := &x.r
 	account, path, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
+	if r.Account != "" {
+		account, path = r.Account, strings.TrimPrefix(r.URL.EscapedPath(), "/")
+	}
 	switch account {
 	case x.h.creds.Account:
 	case x.h.creds.Account + secondarySuffix:
@@ -195,7 +199,11 @@ func (x *exchange) prelude() (path string, ok bool) {
 		x.fail(tableerr.New(tableerr.ResourceNotFound))
 		return "", false
 	}
-	x.base = x.h.base.url(r, account)
+	if r.Account != "" {
+		x.base = x.h.base.url(r, "")
+	} else {
+		x.base = x.h.base.url(r, account)
+	}
 	q, ok := parseQuery(r.URL.RawQuery)
 	if !ok {
 		x.fail(tableerr.New(tableerr.InvalidInput))
@@ -308,7 +316,8 @@ type baseText struct {
 }
 
 // url is the account URL the client used, for odata.metadata, odata.id,
-// Location and DataServiceId.
+// Location and DataServiceId; account is "" for a product-style URL, where
+// the host names it.
 func (c *baseCache) url(r *Request, account string) string {
 	scheme := "http"
 	switch {
@@ -324,7 +333,11 @@ func (c *baseCache) url(r *Request, account string) string {
 	if b := c.last.Load(); b != nil && b.scheme == scheme && b.host == host && b.account == account {
 		return b.text
 	}
-	b := &baseText{scheme: scheme, host: host, account: account, text: scheme + "://" + host + "/" + account}
+	text := scheme + "://" + host
+	if account != "" {
+		text += "/" + account
+	}
+	b := &baseText{scheme: scheme, host: host, account: account, text: text}
 	c.last.Store(b)
 	return b.text
 }

@@ -166,7 +166,7 @@ func TestParseResource(t *testing.T) {
 			t.Errorf("%s → %+v %v", in, got, err)
 		}
 	}
-	for _, in := range []string{"t-1", "t1(", "t1(PartitionKey='a')", "Tables('x'", "%zz", "t1(x)"} {
+	for _, in := range []string{"t.1", "t1(", "t1(PartitionKey='a')", "Tables('x'", "%zz", "t1(x)"} {
 		if _, err := parseResource(in); err == nil {
 			t.Errorf("%s accepted", in)
 		}

@@ -94,7 +94,7 @@ func manyParts() string {
 	b.WriteString("--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n")
 	for i := 0; i < 1000; i++ {
 		b.WriteString("--changeset_y\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n" +
-			"POST http://h/devstoreaccount1/t HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n\r\n" +
+			"POST http://h/devstoreaccount1/tbl HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json\r\n\r\n" +
 			`{"PartitionKey":"p","RowKey":"` + strconv.Itoa(i) + `","V":"x"}` + "\r\n")
 	}
 	b.WriteString("--changeset_y--\r\n--batch_x--\r\n")
@@ -105,7 +105,7 @@ func manyParts() string {
 // within the 4 MiB body limit.
 func headerLines(n int) string {
 	return "--batch_x\r\nContent-Type: multipart/mixed; boundary=changeset_y\r\n\r\n--changeset_y\r\nContent-Type: application/http\r\n\r\n" +
-		"POST http://h/devstoreaccount1/t HTTP/1.1\r\n" + strings.Repeat("A: b\r\n", n) + "\r\n{}\r\n--changeset_y--\r\n--batch_x--\r\n"
+		"POST http://h/devstoreaccount1/tbl HTTP/1.1\r\n" + strings.Repeat("A: b\r\n", n) + "\r\n{}\r\n--changeset_y--\r\n--batch_x--\r\n"
 }
 
 // partsOfLines is a $batch of up to 999 parts (under the most a batch may
@@ -115,7 +115,7 @@ func headerLines(n int) string {
 // (a block a part repeats is not read again).
 func partsOfLines(n int, distinct bool) string {
 	part := func(i int) string {
-		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='b') HTTP/1.1\n" + strings.Repeat("a:\n", n-1) +
+		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /tbl(PartitionKey='a',RowKey='b') HTTP/1.1\n" + strings.Repeat("a:\n", n-1) +
 			"a:" + distinctValue(i, distinct) + "\n\n\r\n"
 	}
 	var b strings.Builder
@@ -140,7 +140,7 @@ func distinctValue(i int, distinct bool) string {
 // envelope is read, and runs none (a batch holds at most 100 operations).
 func deletesOfLines(n int, distinct bool) string {
 	part := func(i int) string {
-		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='" + strconv.Itoa(i) +
+		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /tbl(PartitionKey='a',RowKey='" + strconv.Itoa(i) +
 			"') HTTP/1.1\nIf-Match: *\n" + strings.Repeat("a:\n", n-2) + "a:" + distinctValue(i, distinct) + "\n\n\r\n"
 	}
 	var b strings.Builder
@@ -161,7 +161,7 @@ func deletesOfNames(n int) string {
 		names.WriteString("a" + strconv.Itoa(j) + ": v\n")
 	}
 	part := func(i int) string {
-		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /t(PartitionKey='a',RowKey='" + strconv.Itoa(i) +
+		return "--changeset_y\r\nContent-Type: application/http\r\n\r\nDELETE /tbl(PartitionKey='a',RowKey='" + strconv.Itoa(i) +
 			"') HTTP/1.1\nIf-Match: *\n" + names.String() + "z" + strconv.Itoa(i) + ":\n\n\r\n"
 	}
 	var b strings.Builder

@@ -22,6 +22,11 @@ type Request struct {
 	URL *url.URL
 	// Host is the host the request was sent to; "" takes URL's.
 	Host string
+	// Account, when set, is the account the host names (a product-style
+	// URL, http://{account}.table.localhost/Tables): the whole path is
+	// then the resource. Empty: the path's first segment names the
+	// account (path-style, the emulator's default).
+	Account string
 	// Header holds the request's header fields by canonical key. Its map
 	// and value slices are the transport's again once Handle returns (the
 	// front reuses them for the next request); the strings may be kept.

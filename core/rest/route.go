@@ -73,19 +73,21 @@ func parseResource(escaped string) (resource, *tableerr.Error) {
 	return resource{kind: resEntity, table: name, pk: pk, rk: rk}, nil
 }
 
-// isTableSegment accepts what can name a table in a URL: letters and digits
-// (the name rules proper are checked where a table is created).
+// isTableSegment accepts what can name a table in a URL: letters and digits,
+// and the underscores, hyphens and non-ASCII letters a name breaking the
+// rules may hold, which the name rules then refuse as create-table does
+// (checkTableName).
 func isTableSegment(s string) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c >= 0x80) {
 			return false
 		}
 	}
-	return true
+	return utf8.ValidString(s)
 }
 
 // ParseKeyPredicate reads the inside of an entity's key predicate, already

@@ -74,7 +74,11 @@ func (rt *Router) Handle(w ResponseWriter, header Header, r Request) {
 
 // route is the handler of the account r names, or the fallback.
 func (rt *Router) route(r *Request) *Handler {
-	account, _, _ := strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
+	account := strings.TrimSuffix(r.Account, secondarySuffix)
+	if account == "" {
+		account, _, _ = strings.Cut(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
+		account = strings.TrimSuffix(account, secondarySuffix)
+	}
 	rt.mu.RLock()
 	defer rt.mu.RUnlock()
 	if h := rt.accounts[account]; h != nil {

@@ -180,6 +180,9 @@ type policyLookup func(table, id string) (perms string, start, expiry *edm.Ticks
 func (c Credentials) verifySAS(s SAS, now time.Time, secure bool, remote string, policies policyLookup) (*grant, *tableerr.Error) {
 	sig, err := base64.StdEncoding.DecodeString(s.Signature)
 	want, _ := base64.StdEncoding.DecodeString(c.SignSAS(s))
+	if err == nil && !mac.Equal(sig, want) && len(c.SecondaryKey) > 0 {
+		want, _ = base64.StdEncoding.DecodeString(Credentials{Account: c.Account, Key: c.SecondaryKey}.SignSAS(s))
+	}
 	if err != nil || !mac.Equal(sig, want) { // constant time: a timing must not reveal how much of a guess is right
 		return nil, tableerr.New(tableerr.AuthenticationFailed)
 	}

@@ -121,6 +121,7 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	work := t.work
 	ts := stamp(s.clock, t.last, floor)
 	out = out[:len(ops)]
+	s.keepOnce(ops)
 	k := newKeeper(t, len(ops), tx)
 	k.prepack(t, ops)
 	for i, op := range ops {
@@ -143,20 +144,54 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	return out, seq, nil
 }
 
+// keepOnce drops from the entities written the later properties of a
+// name the profile keeps once (F-COSMOS-ETAG-PROPERTY), before they are
+// packed; the first so named stays.
+func (s *Store) keepOnce(ops []Op) {
+	for _, once := range s.profile.KeptOnce {
+		for _, op := range ops {
+			e := op.Entity
+			if op.Kind == Delete || e == nil {
+				continue
+			}
+			seen := false
+			for i := 0; i < len(e.Properties); i++ {
+				if !strings.EqualFold(e.Properties[i].Name, once) {
+					continue
+				}
+				if !seen {
+					seen = true
+					continue
+				}
+				// A new slice: the caller's array is left as it was.
+				e.Properties = append(e.Properties[:i:i], e.Properties[i+1:]...)
+				i--
+			}
+		}
+	}
+}
+
 // checkProfile applies the profile's own rules to a written entity: a
-// byte limit on its RowKey (F-COSMOS-ROWKEY-SIZE) and reserved property
-// names (F-COSMOS-RESERVED-NAMES). Azure has neither beyond entity's own.
+// byte limit on its RowKey (F-COSMOS-ROWKEY-SIZE), reserved property
+// names (F-COSMOS-RESERVED-NAMES), keys that may not be empty
+// (F-COSMOS-EMPTY-KEYS). Azure has none beyond entity's own.
 func (s *Store) checkProfile(op Op) *tableerr.Error {
 	e := op.Entity
 	if op.Kind == Delete || e == nil {
 		return nil
+	}
+	if s.profile.NonEmptyKeys && (e.PartitionKey == "" || e.RowKey == "") {
+		return tableerr.Broke(tableerr.PropertiesNeedValue, tableerr.Rule{
+			ID: "cosmos-empty-key", Property: entity.PartitionKey,
+			Statement: "On Cosmos DB for Table, PartitionKey and RowKey may not be empty.",
+		})
 	}
 	for _, r := range s.profile.Reserved {
 		for _, p := range e.Properties {
 			if strings.EqualFold(p.Name, r) {
 				return tableerr.Broke(tableerr.PropertyNameInvalid, tableerr.Rule{
 					ID: "cosmos-reserved-name", Property: p.Name,
-					Statement: "Cosmos DB for Table reserves the property names ID, rid, etag and ResourceId.",
+					Statement: "Cosmos DB for Table reserves the property names ID, rid and ResourceId.",
 				})
 			}
 		}

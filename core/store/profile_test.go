@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/tableplay/tableplay/core/entity"
 	"runtime"
 	"strings"
 	"testing"
@@ -128,12 +129,33 @@ func TestCosmosRowKeyBytesAndReservedNames(t *testing.T) {
 	if _, err := s.Apply("tbl", Op{Kind: Insert, Entity: ent("p", long[:254])}); err != nil {
 		t.Fatalf("254-byte RowKey: %v", err)
 	}
-	if _, err := s.Apply("tbl", Op{Kind: Insert, Entity: ent("p", "r", str("etag", "x"))}); code(err) != tableerr.PropertyNameInvalid {
+	if _, err := s.Apply("tbl", Op{Kind: Insert, Entity: ent("p", "r", str("RID", "x"))}); code(err) != tableerr.PropertyNameInvalid {
 		t.Fatalf("reserved name: %v", err)
 	}
+	// A property named etag is stored, and a second one spelled Etag is
+	// dropped (F-COSMOS-ETAG-PROPERTY).
+	if _, err := s.Apply("tbl", Op{Kind: Insert, Entity: ent("p", "e", str("etag", "x"), str("Other", "o"), str("Etag", "y"))}); err != nil {
+		t.Fatalf("etag: %v", err)
+	}
+	got, err := s.Get("tbl", "p", "e")
+	if err != nil || len(got.Properties) != 2 || got.Properties[0].Name != "etag" || got.Properties[1].Name != "Other" {
+		t.Fatalf("etag kept as %+v, %v", got, err)
+	}
+	// Empty keys are refused (F-COSMOS-EMPTY-KEYS); Azure stores them.
+	for _, e := range []*entity.Entity{ent("", "r"), ent("p", "")} {
+		if _, err := s.Apply("tbl", Op{Kind: InsertOrReplace, Entity: e}); code(err) != tableerr.PropertiesNeedValue {
+			t.Fatalf("empty key %+v: %v", e, err)
+		}
+	}
 	az := newStore(t, "tbl")
-	if _, err := az.Apply("tbl", Op{Kind: Insert, Entity: ent("p", long, str("etag", "x"))}); err != nil {
+	if _, err := az.Apply("tbl", Op{Kind: Insert, Entity: ent("p", long, str("etag", "x"), str("Etag", "y"))}); err != nil {
 		t.Fatalf("azure: %v", err)
+	}
+	if got, err := az.Get("tbl", "p", long); err != nil || len(got.Properties) != 2 {
+		t.Fatalf("azure keeps both etag and Etag: %+v %v", got, err)
+	}
+	if _, err := az.Apply("tbl", Op{Kind: Insert, Entity: ent("", "")}); err != nil {
+		t.Fatalf("azure, empty keys: %v", err)
 	}
 }
 

@@ -41,6 +41,7 @@ const (
 	InvalidQueryParameterValue              Code = "InvalidQueryParameterValue"
 	MissingRequiredHeader                   Code = "MissingRequiredHeader"
 	AuthenticationFailed                    Code = "AuthenticationFailed"
+	InvalidAuthenticationInfo               Code = "InvalidAuthenticationInfo"
 	AuthorizationFailure                    Code = "AuthorizationFailure"
 	AuthorizationPermissionMismatch         Code = "AuthorizationPermissionMismatch"
 	AuthorizationResourceTypeMismatch       Code = "AuthorizationResourceTypeMismatch"
@@ -144,6 +145,10 @@ func lookup(c Code) (entry, bool) {
 		return entry{400, "An HTTP header that's mandatory for this request is not specified."}, true
 	case AuthenticationFailed:
 		return entry{403, "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."}, true
+	// A bearer token refused (docs/server.md, bearer tokens): the storage
+	// services' text, which points at the WWW-Authenticate challenge.
+	case InvalidAuthenticationInfo:
+		return entry{401, "Server failed to authenticate the request. Please refer to the information in the www-authenticate header."}, true
 	// No recorded text for the authorization codes; these are the
 	// storage services' documented messages.
 	case AuthorizationFailure:
@@ -213,6 +218,7 @@ func Codes() []Code {
 		InvalidQueryParameterValue,
 		MissingRequiredHeader,
 		AuthenticationFailed,
+		InvalidAuthenticationInfo,
 		AuthorizationFailure,
 		AuthorizationPermissionMismatch,
 		AuthorizationResourceTypeMismatch,

@@ -26,6 +26,7 @@ func decisions() []Decision {
 	return []Decision{
 		{"F-TABLE-RESERVED", "the reserved name tables", "medium"},
 		{"F-TABLE-NAME-ERRORS", "which code a bad table name gets", "high"},
+		{"F-TABLE-NAME-ANY-REQUEST", "a bad table name in an entity, query, ACL or batch request", "medium"},
 		{"F-TABLE-LIST-ORDER", "listing tables and NextTableName", "high"},
 		{"F-CREATE-TABLE-EMPTY", "a creation body without TableName", "low"},
 		{"F-NOT-FOUND", "which \"not found\" code", "high"},
@@ -84,6 +85,8 @@ func decisions() []Decision {
 		{"F-COSMOS-NO-ACL", "no stored access policies", "low"},
 		{"F-COSMOS-NO-SERVICE", "no service properties or statistics", "low"},
 		{"F-COSMOS-RESERVED-NAMES", "property names Cosmos keeps for itself", "low"},
+		{"F-COSMOS-ETAG-PROPERTY", "a property named etag", "medium"},
+		{"F-COSMOS-EMPTY-KEYS", "an empty PartitionKey or RowKey", "medium"},
 		{"F-COSMOS-ERRORS", "the error body", "high"},
 		{"F-COSMOS-HEADERS", "the answer's header fields", "high"},
 		{"F-COSMOS-BODIES", "the JSON bodies", "high"},
