@@ -283,6 +283,7 @@ export class Room {
   async control(request, now) {
     const path = new URL(request.url).pathname;
     if (request.method === "POST" && path === "/_room/create") return this.create(await request.json().catch(() => null), now);
+    if (request.method === "POST" && path === "/_room/admit") return this.admit(await request.json().catch(() => null), now);
     if (request.method === "GET" && path === "/_room/info") {
       if (!this.meta.account) return json(404, { error: "no room" });
       return json(200, this.info());
@@ -293,6 +294,30 @@ export class Room {
       return new Response(null, { status: 204 });
     }
     return json(404, { error: "no such control request" });
+  }
+
+  // admit is the registry's part (the object the entry names "_rooms",
+  // which holds no room): it counts the rooms created in the current
+  // window, per client and in total, and answers 429 with the bound met
+  // once either is reached. The counts are kept in memory only (no
+  // client's address is written down); a restart of the registry starts
+  // the window's counts again.
+  admit(req, now) {
+    if (this.meta.account) return json(409, { error: "a room is no registry" });
+    if (!req || typeof req.client !== "string") return json(400, { error: "the body must be {client, perClient, total, windowSeconds}" });
+    const windowMs = Math.max(1, Math.floor(Number(req.windowSeconds) || 3600)) * 1000;
+    const window = Math.floor(now / windowMs);
+    if (this.admits?.window !== window) this.admits = { window, total: 0, clients: new Map() };
+    const a = this.admits;
+    const retryAfter = Math.ceil(((window + 1) * windowMs - now) / 1000);
+    const perClient = Math.floor(Number(req.perClient) || 0);
+    const total = Math.floor(Number(req.total) || 0);
+    const mine = a.clients.get(req.client) || 0;
+    if (perClient > 0 && mine >= perClient) return json(429, { refused: "client", retryAfter });
+    if (total > 0 && a.total >= total) return json(429, { refused: "total", retryAfter });
+    a.clients.set(req.client, mine + 1);
+    a.total++;
+    return json(200, { admitted: true });
   }
 
   create(req, now) {
