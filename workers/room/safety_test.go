@@ -8,11 +8,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -211,46 +208,5 @@ func TestRoomBudgetIsTheCallers(t *testing.T) {
 	}
 	if got := send(true); got != 503 {
 		t.Fatalf("the owner's sixth request in the second: %d, want 503", got)
-	}
-}
-
-// dirBytes is the size of the files under dir.
-func dirBytes(t testing.TB, dir string) int64 {
-	t.Helper()
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
-}
-
-// TestRoomUnknownNamesCostNothing: 200 requests to rooms nobody created
-// answer 404 ResourceNotFound and leave no database behind (before: 200
-// SQLite databases, +7.3 MB).
-func TestRoomUnknownNamesCostNothing(t *testing.T) {
-	w := startWorkerd(t)
-	w.mustRoom(nil)
-	files, bytes0 := len(roomFiles(t, w)), dirBytes(t, w.dataDir())
-	for i := 0; i < 200; i++ {
-		resp, err := http.Get(fmt.Sprintf("%s/nobody%d/Tables", w.url(), i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
-		resp.Body.Close()
-		if resp.StatusCode != 404 || !strings.Contains(string(b), "ResourceNotFound") {
-			t.Fatalf("GET to a made-up room: %d %s", resp.StatusCode, b)
-		}
-	}
-	w.s.Stop()
-	after, bytes1 := len(roomFiles(t, w)), dirBytes(t, w.dataDir())
-	t.Logf("databases %d -> %d, storage %d -> %d bytes after 200 GETs to made-up rooms", files, after, bytes0, bytes1)
-	if after != files {
-		t.Fatalf("200 GETs to made-up rooms left %d databases behind", after-files)
 	}
 }
