@@ -38,6 +38,7 @@ func register(binding js.Value, accounts *play.Accounts) {
 	fn("parseBody", func(a []js.Value) any { return string(api.ParseBody(arg(a, 0))) })
 	fn("readEntities", func(a []js.Value) any { return string(api.ReadEntities(arg(a, 0))) })
 	fn("readError", func(a []js.Value) any { return string(api.ReadError(arg(a, 0))) })
+	fn("readTables", func(a []js.Value) any { return string(api.ReadTables(arg(a, 0))) })
 	fn("checkBatch", func(a []js.Value) any { return string(api.CheckBatch([]byte(arg(a, 0)))) })
 	fn("readBatch", func(a []js.Value) any { return string(api.ReadBatch(arg(a, 0), arg(a, 1))) })
 

@@ -276,6 +276,8 @@ const stateless = {
   parseBody: (body) => JSON.parse(call("parseBody", String(body))),
   readEntities: (body) => JSON.parse(call("readEntities", String(body))),
   readError: (body) => JSON.parse(call("readError", String(body))),
+  // readTables reads a Query Tables answer: {names} or {error}.
+  readTables: (body) => JSON.parse(call("readTables", String(body))),
   checkBatch: (operations) => JSON.parse(call("checkBatch", JSON.stringify(operations))),
   readBatch: (contentType, body) => JSON.parse(call("readBatch", String(contentType), String(body))),
   // profiles lists the implementations an account can answer as:
