@@ -512,6 +512,40 @@ test("an endpoint whose answer breaks off is said plainly, and the tab's engine 
   }
 });
 
+test("an endpoint whose list of tables is malformed is refused before anything points there, and the target line tells the truth", async () => {
+  // It allows any origin and answers every request 200 with the body of
+  // the mode asked: the probe's list, or (mode "later") a good probe and
+  // a malformed full list after it.
+  let mode = "";
+  const odd = createServer((req, res) => {
+    const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*", "Access-Control-Allow-Methods": "*" };
+    if (req.method === "OPTIONS") return res.writeHead(200, cors).end();
+    const probe = /top=1/.test(req.url);
+    const bodies = { value: '{"value":"x"}', cut: '{"value":[{"TableName":"a"}', nulls: '{"value":null}', html: "<html><body>hello</body></html>" };
+    const body = mode === "later" ? (probe ? '{"value":[{"TableName":"a"}]}' : '{"value":"x"}') : bodies[mode];
+    res.writeHead(200, { ...cors, "Content-Type": mode === "html" ? "text/html" : "application/json;odata=nometadata" }).end(body);
+  });
+  await new Promise((resolve) => odd.listen(0, "127.0.0.1", resolve));
+  try {
+    const { page, context, errors } = await open();
+    const endpoint = `http://127.0.0.1:${odd.address().port}/devstoreaccount1`;
+    for (const m of ["value", "cut", "nulls", "html", "later"]) {
+      mode = m;
+      const said = await connect(page, { endpoint });
+      assert.match(said, m === "later" ? /Not connected · .*its answers cannot be read/ : /Not connected · 200 OK, but the list of tables .*not a Table endpoint's answer/, m);
+      assert.equal(await page.locator("body").getAttribute("data-target"), "engine", m);
+      assert.match(await page.locator("#connect-target").innerText(), /the engine in this tab/, m);
+      // The forms send to the tab's engine: a table made now is the tab's.
+      assert.equal(await page.evaluate(() => window.tableplay.run({ kind: "createTable", table: "Here" + Date.now() }).response.status), 201, m);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    odd.closeAllConnections();
+    odd.close();
+  }
+});
+
 test("from another origin the page connects once the account's CORS rule allows it, and reads the exposed headers", async () => {
   const other = await startServer();
   try {

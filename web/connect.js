@@ -238,8 +238,12 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     // A SAS may grant entities but not the list of tables: that is a
     // connection still, with a note.
     const narrow = probe.response?.status === 403 && /^Authorization\w*Mismatch$/.test(probe.code);
-    const refused = probe.error ?? (probe.response.status === 200 || narrow ? "" : `${probe.response.status} ${probe.response.statusText}${probe.code ? " · " + probe.code : ""}${probe.message ? ": " + probe.message : ""}` +
-      (probe.response.status === 403 ? " Check the key or SAS (and the clock: a signature's date must be within 15 minutes)." : ""));
+    // The list must be one the engine can read before anything points
+    // there: an endpoint that answers 200 with something else is refused.
+    const listed = probe.response?.status === 200 ? tableplay.readTables(probe.response.body ?? "") : null;
+    const unread = listed?.error ? `${probe.response.status} ${probe.response.statusText}, but ${listed.error}: this is not a Table endpoint's answer.` : "";
+    const refused = probe.error ?? (unread || (probe.response.status === 200 || narrow ? "" : `${probe.response.status} ${probe.response.statusText}${probe.code ? " · " + probe.code : ""}${probe.message ? ": " + probe.message : ""}` +
+      (probe.response.status === 403 ? " Check the key or SAS (and the clock: a signature's date must be within 15 minutes)." : "")));
     if (refused) {
       link.disconnect();
       say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", refused);
@@ -250,7 +254,23 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     current = { engine };
     // The key and SAS live in the engine now, not in the form.
     for (const id of ["connect-key", "connect-sas", "connect-room"]) $(id).value = "";
-    await retarget(engine, writesRefused(c.sas));
+    describe(); // the target line says where requests go from here on
+    try {
+      await retarget(engine, writesRefused(c.sas));
+    } catch (err) {
+      // The endpoint's later answers could not be read: back to the tab's
+      // engine, saying so, rather than half connected.
+      if (current?.engine === engine) {
+        current = null;
+        link.disconnect();
+        describe();
+        await retarget(own).catch(() => {});
+      }
+      const why = `${link.endpoint} answered, but its answers cannot be read (${err.message}); the engine in this tab answers again.`;
+      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", why);
+      session.setStatus(`Not connected: ${why}`);
+      return false;
+    }
     // A newer connect or a disconnect took over while the tables were read.
     if (current?.engine !== engine) return false;
     current.watcher = watchChanges(engine, ({ tables }) => {

@@ -50,6 +50,8 @@ const entry :Workerd.Worker = (
     (name = "ROOM_MAX_ENTITIES", fromEnvironment = "ROOM_MAX_ENTITIES"),
     (name = "ROOM_MAX_BYTES", fromEnvironment = "ROOM_MAX_BYTES"),
     (name = "ROOM_RPS", fromEnvironment = "ROOM_RPS"),
+    (name = "ROOM_CREATE_PER_CLIENT", fromEnvironment = "ROOM_CREATE_PER_CLIENT"),
+    (name = "ROOM_CREATE_TOTAL", fromEnvironment = "ROOM_CREATE_TOTAL"),
   ],
 );
 

@@ -30,6 +30,9 @@ func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 func DecodeEntityText(body []byte, text string) (*entity.Entity, *tableerr.Error) {
 	var space [maxSimpleMembers]entity.Field // see Decoder.Entity
 	d, err := decodeDraft(body, text, space[:0])
+	if err == nil {
+		err = utf16Text(body)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +51,9 @@ func DecodeUpdate(body []byte, pk, rk string) (*entity.Entity, *tableerr.Error) 
 func DecodeUpdateText(body []byte, text, pk, rk string) (*entity.Entity, *tableerr.Error) {
 	var space [maxSimpleMembers]entity.Field // see Decoder.Entity
 	d, err := decodeDraft(body, text, space[:0])
+	if err == nil {
+		err = utf16Text(body)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -430,6 +436,9 @@ func fromJSON(kind edm.JSONKind, text, typeName string) (edm.Value, error) {
 // the table-name rules.
 func DecodeTableName(body []byte) (string, *tableerr.Error) {
 	root, err := parseObject(body)
+	if err == nil {
+		err = utf16Text(body)
+	}
 	if err != nil {
 		return "", err
 	}

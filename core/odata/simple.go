@@ -2,6 +2,7 @@ package odata
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
@@ -59,8 +60,8 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 			}
 			i = skipSpace(s, next)
 			name := key
-			if flags&nonASCII != 0 {
-				name = validUTF8(key)
+			if flags&nonASCII != 0 && !utf8.ValidString(key) {
+				return d, false // the full decoder refuses it (F-KEY-UTF8)
 			}
 			at := -1
 			if flags&hasAt != 0 {
@@ -77,8 +78,8 @@ func decodeSimple(s string, space []entity.Field) (d entity.Draft, ok bool) {
 				if len(props) == maxSimpleMembers {
 					return d, false
 				}
-				if vflags&nonASCII != 0 {
-					text = validUTF8(text)
+				if vflags&nonASCII != 0 && !utf8.ValidString(text) {
+					return d, false
 				}
 				props = append(props, simpleProp{name: name, text: text, kind: kind})
 			}

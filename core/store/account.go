@@ -99,7 +99,10 @@ func (s *Store) createTable(name string) (uint64, *tableerr.Error) {
 	if _, ok := s.tables[key]; ok {
 		return 0, tableerr.New(tableerr.TableAlreadyExists)
 	}
-	t := newTable(name, stamp(s.clock, 0, s.floor))
+	// At the end of time a table is created at the last instant: its time
+	// is never shown, only kept (F-TIMESTAMP-END).
+	created, _ := stamp(s.clock, 0, s.floor)
+	t := newTable(name, created)
 	s.tables[key] = t
 	return s.record(func() change { return change{Op: opCreateTable, Table: name, Created: t.created.String()} }), nil
 }

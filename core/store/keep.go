@@ -17,10 +17,6 @@ type keeper struct {
 	// entity: the last chunk is cut to it, so a batch of 100 leaves no
 	// unused structs alive beside its entities.
 	left int
-	// rows is the chunk a batch's row structs are cut from, as entities
-	// are; rowsLeft is left's count for them.
-	rows     []row
-	rowsLeft int
 	// packed is, in a batch, the data of each insert's row, packed ahead
 	// into one string (prepack); op is the operation being applied.
 	packed []string
@@ -83,7 +79,7 @@ const keepEntities = 32
 // newKeeper readies a commit of ops operations on t, a transaction when
 // tx.
 func newKeeper(t *table, ops int, tx bool) keeper {
-	k := keeper{shared: ops > 1, left: ops, rowsLeft: ops, cache: t.cache}
+	k := keeper{shared: ops > 1, left: ops, cache: t.cache}
 	if tx {
 		k.undo = make([]step, 0, ops)
 	}
@@ -104,47 +100,58 @@ func (k *keeper) entity() *entity.Entity {
 	return e
 }
 
-// row returns a new, empty row: for a batch, from a chunk of at most
-// keepEntities (a chunk lives while any of its rows does).
+// row returns a new, empty row. Each row is an allocation of its own,
+// even in a batch: a row the store keeps holds nothing of another's, so
+// one that outlives its batch keeps only itself (a chunk of row structs
+// would keep its neighbours' data strings alive, as readers of older views
+// may still read them).
 func (k *keeper) row() *row {
-	if !k.shared {
-		return new(row)
-	}
-	if len(k.rows) == 0 {
-		k.rows = make([]row, max(1, min(k.rowsLeft, keepEntities)))
-	}
-	k.rowsLeft--
-	r := &k.rows[0]
-	k.rows = k.rows[1:]
-	return r
+	return new(row)
 }
 
-// prepack packs, for a batch, the rows its inserts will store into one
-// string, a slice of it each: one allocation rather than one a row. (An
-// insert's row does not depend on the table's state: its properties keep
-// the client's order, and its Timestamp is the row struct's.) The string
-// lives while any of the batch's rows does, as the chunks do. Call with
+// prepack packs, for a batch, the rows its inserts will store into
+// shared strings, a slice of one each: a few allocations rather than one a
+// row. (An insert's row does not depend on the table's state: its
+// properties keep the client's order, and its Timestamp is the row
+// struct's.) A string is closed once it holds packChunk bytes, so a row
+// that outlives its batch's others (99 of 100 deleted) keeps at most that
+// much of its neighbours' data alive, never the whole batch's. Call with
 // t.mu held.
 func (k *keeper) prepack(t *table, ops []Op) {
 	if !k.shared {
 		return
 	}
+	k.packed = make([]string, len(ops))
 	ends := make([]int, len(ops))
 	b := t.packer.buf[:0]
+	from := 0 // the first operation of the string being packed
+	cut := func(upto int) {
+		all := string(b)
+		start := 0
+		for i := from; i < upto; i++ {
+			k.packed[i], start = all[start:ends[i]], ends[i]
+		}
+		b, from = b[:0], upto
+	}
 	for i, op := range ops {
 		if op.Kind == Insert && op.Entity != nil {
 			b = t.packer.appendRow(b, &t.names, op.Entity)
 		}
 		ends[i] = len(b)
+		if len(b) >= packChunk {
+			cut(i + 1)
+		}
 	}
-	all := string(b)
+	if from < len(ops) {
+		cut(len(ops))
+	}
 	t.packer.keep(b)
-	k.packed = make([]string, len(ops))
-	start := 0
-	for i, end := range ends {
-		k.packed[i], start = all[start:end], end
-	}
 }
+
+// packChunk is the size at which prepack closes a shared string: a dozen
+// typical rows, so a batch of small entities still packs in a few
+// allocations, and a large row stands alone.
+const packChunk = 4 << 10
 
 // prepacked returns the data prepack made for the operation being
 // applied, "" for none.

@@ -119,7 +119,12 @@ func (s *Store) commitLocked(t *table, ops []Op, tx bool, out []*entity.Entity) 
 	// that fails undoes the steps it made, so the tree holds what it held.
 	// (Readers hold their own copies: see view.)
 	work := t.work
-	ts := stamp(s.clock, t.last, floor)
+	ts, ok := stamp(s.clock, t.last, floor)
+	if !ok && !onlyDeletes(ops) {
+		// Deletes give no entity a Timestamp: they still work, so an
+		// account at the end of time can be emptied.
+		return nil, 0, &TxError{Index: 0, Err: endOfTime()}
+	}
 	out = out[:len(ops)]
 	s.keepOnce(ops)
 	k := newKeeper(t, len(ops), tx)
@@ -316,4 +321,14 @@ func (s *Store) Get(tableName, pk, rk string) (*entity.Entity, *tableerr.Error) 
 	// The row's cached entity, when a read before kept one with its
 	// encoding; else a fresh decoding, whose writing may keep one.
 	return it.r.entity(t.names.load(), t.cache), nil
+}
+
+// onlyDeletes reports whether every operation is a delete.
+func onlyDeletes(ops []Op) bool {
+	for _, op := range ops {
+		if op.Kind != Delete {
+			return false
+		}
+	}
+	return true
 }

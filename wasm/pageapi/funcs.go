@@ -27,6 +27,7 @@ func editBody(c *Call) string           { return string(stateless(c).EditBody(c.
 func parseBody(c *Call) string          { return string(stateless(c).ParseBody(c.Str(0))) }
 func readEntities(c *Call) string       { return string(stateless(c).ReadEntities(c.Str(0))) }
 func readError(c *Call) string          { return string(stateless(c).ReadError(c.Str(0))) }
+func readTables(c *Call) string         { return string(stateless(c).ReadTables(c.Str(0))) }
 func checkBatch(c *Call) string         { return string(stateless(c).CheckBatch(c.Bytes(0))) }
 func readBatch(c *Call) string          { return string(stateless(c).ReadBatch(c.Str(0), c.Str(1))) }
 

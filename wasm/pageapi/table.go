@@ -122,6 +122,7 @@ var Funcs = []Func{
 	{Name: "parseBody", Params: []Param{{"json", Text, false}}, Run: parseBody},
 	{Name: "readEntities", Params: []Param{{"body", Text, false}}, Run: readEntities},
 	{Name: "readError", Params: []Param{{"body", Text, false}}, Run: readError},
+	{Name: "readTables", Params: []Param{{"body", Text, false}}, Run: readTables},
 	{Name: "checkBatch", Params: []Param{{"operations", JSON, false}}, Run: checkBatch},
 	{Name: "readBatch", Params: []Param{{"contentType", Text, false}, {"body", Text, false}}, Run: readBatch},
 	{Name: "queryStats", Scope: Account, Params: []Param{{"operation", JSON, false}}, Run: queryStats},

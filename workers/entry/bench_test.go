@@ -19,7 +19,7 @@ import (
 // the Go entry: POST /rooms, then the Go SDK's first request with the
 // connection string (create a table).
 func BenchmarkWorkerdCreateRoom(b *testing.B) {
-	srv := workerdtest.Start(b, workerdtest.Options{})
+	srv := workerdtest.Start(b, workerdtest.Options{Env: []string{"ROOM_CREATE_PER_CLIENT=0", "ROOM_CREATE_TOTAL=0"}})
 	ctx := context.Background()
 	workerdtest.Measure(b, srv, func(int) error {
 		r := createRoom(b, srv.URL, "")
@@ -35,7 +35,7 @@ func BenchmarkWorkerdCreateRoom(b *testing.B) {
 // Go entry and the room (BenchmarkRoomPointRead of workers/room reads the
 // same through the JavaScript test entry: the difference is the entry's).
 func BenchmarkWorkerdPointRead(b *testing.B) {
-	srv := workerdtest.Start(b, workerdtest.Options{})
+	srv := workerdtest.Start(b, workerdtest.Options{Env: []string{"ROOM_CREATE_PER_CLIENT=0", "ROOM_CREATE_TOTAL=0"}})
 	r := createRoom(b, srv.URL, "")
 	svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 	ctx := context.Background()
@@ -56,7 +56,7 @@ func BenchmarkWorkerdPointRead(b *testing.B) {
 // entry and the room, answered once its row is stored (BenchmarkRoomInsert
 // of workers/room inserts through the JavaScript test entry).
 func BenchmarkWorkerdInsert(b *testing.B) {
-	srv := workerdtest.Start(b, workerdtest.Options{})
+	srv := workerdtest.Start(b, workerdtest.Options{Env: []string{"ROOM_CREATE_PER_CLIENT=0", "ROOM_CREATE_TOTAL=0"}})
 	r := createRoom(b, srv.URL, "")
 	svc, _ := aztables.NewServiceClientFromConnectionString(r.ConnectionString, nil)
 	ctx := context.Background()

@@ -11,6 +11,9 @@ type config struct {
 	secret []byte        // ROOM_SECRET: the keys derive from it
 	idle   time.Duration // ROOM_IDLE_SECONDS: a room idle this long is deleted
 	limits limits        // ROOM_MAX_ENTITIES, ROOM_MAX_BYTES, ROOM_RPS
+	// ROOM_CREATE_PER_CLIENT, ROOM_CREATE_TOTAL: rooms created an hour by
+	// one client and by all (0 is no bound)
+	createPerClient, createTotal int64
 }
 
 // Defaults: a week of idleness; room for a class's or a docs reader's data
@@ -22,6 +25,11 @@ const (
 	defaultEntities = 20_000
 	defaultBytes    = 16 << 20
 	defaultRPS      = 100
+	// A class of thirty behind one address makes thirty rooms at most in
+	// a lesson's first minutes; the total keeps a flood from many
+	// addresses to what the plan's storage and memory take (docs/hosting.md).
+	defaultCreatePerClient = 30
+	defaultCreateTotal     = 600
 )
 
 // readConfig reads the settings through getenv; a setting that is set but
@@ -54,6 +62,12 @@ func readConfig(getenv func(string) string) (config, error) {
 		return c, err
 	}
 	if c.limits.RPS, err = n("ROOM_RPS", defaultRPS); err != nil {
+		return c, err
+	}
+	if c.createPerClient, err = n("ROOM_CREATE_PER_CLIENT", defaultCreatePerClient); err != nil {
+		return c, err
+	}
+	if c.createTotal, err = n("ROOM_CREATE_TOTAL", defaultCreateTotal); err != nil {
 		return c, err
 	}
 	return c, nil

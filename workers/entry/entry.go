@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -40,6 +41,12 @@ func (e *entry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	if account, ok := roomOf(first); ok {
+		if len(e.cfg.secret) == 0 || !issued(e.cfg.secret, account) {
+			// Never given: answered as the object of a room nobody
+			// created answers, without reaching (and so storing) one.
+			e.fail(w, r, tableerr.New(tableerr.ResourceNotFound), now)
+			return
+		}
 		e.forward(w, r, account, now)
 		return
 	}
@@ -77,16 +84,33 @@ func (e *entry) create(w http.ResponseWriter, r *http.Request, now time.Time) {
 		e.fail(w, r, bad, now)
 		return
 	}
-	account, err := newRoomName(e.rnd)
-	if err != nil {
-		e.fail(w, r, tableerr.New(tableerr.InternalError), now)
+	if refused := e.admit(w, r, now); refused {
 		return
 	}
-	key := roomKey(e.cfg.secret, account)
 	base := origin(r)
-	if err := e.start(base, account, key, o, now); err != nil {
-		e.fail(w, r, err, now)
-		return
+	var account string
+	var key []byte
+	// 40 random bits: among a million rooms a new name meets an old one
+	// about once in two million creations, and the object's 409 takes
+	// another.
+	for try := 0; ; try++ {
+		var err error
+		if account, err = newRoomName(e.rnd, e.cfg.secret); err != nil {
+			e.fail(w, r, tableerr.New(tableerr.InternalError), now)
+			return
+		}
+		key = roomKey(e.cfg.secret, account)
+		serr := e.start(base, account, key, o, now)
+		if serr == nil {
+			break
+		}
+		if serr != errNameTaken || try == 2 {
+			if serr == errNameTaken {
+				serr = tableerr.New(tableerr.InternalError)
+			}
+			e.fail(w, r, serr, now)
+			return
+		}
 	}
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
@@ -115,8 +139,15 @@ func origin(r *http.Request) string {
 
 // forward hands a room's request to its object with the request's clock
 // and copies the object's answer back as it is (the object holds the key and
-// answers as the engine does).
+// answers as the engine does). A body declared longer than the service
+// takes is answered 413 RequestBodyTooLarge here, before the object (which
+// judges the signature on the head, then reads at most 4 MiB + 1 of a body
+// it let through) is reached.
 func (e *entry) forward(w http.ResponseWriter, r *http.Request, account string, now time.Time) {
+	if r.ContentLength > rest.MaxBody {
+		e.fail(w, r, tableerr.New(tableerr.RequestBodyTooLarge), now)
+		return
+	}
 	out := r.Clone(r.Context())
 	roomHeaders(out.Header, now)
 	if r.Body == http.NoBody {

@@ -117,8 +117,17 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("%s: %d %q, want the site", p, status, body)
 		}
 	}
-	// A room name that was never created reaches the objects, which say so.
+	// A room name this deployment never gave is answered by the entry,
+	// as an object of a room nobody created answers, without reaching one.
 	for _, p := range []string{"/roomaaaaaaaaaaaa/Tables", "/roomaaaaaaaaaaaa-secondary/Tables"} {
+		rooms.last = nil
+		if status, body := get(p); status != 404 || rooms.last != nil || !strings.Contains(body, `"code":"ResourceNotFound"`) {
+			t.Errorf("%s: %d %s (reached an object: %v), want the entry's 404", p, status, body, rooms.last != nil)
+		}
+	}
+	// One it gave (an object that holds no room, here) is reached.
+	name, _ := newRoomName(cryptoRand, testConfig().secret)
+	for _, p := range []string{"/" + name + "/Tables", "/" + name + "-secondary/Tables"} {
 		rooms.last = nil
 		if status, _ := get(p); status != 404 || rooms.last == nil {
 			t.Errorf("%s: %d, want the objects' 404", p, status)
@@ -257,6 +266,87 @@ func TestMisconfiguredAnswersEveryRequestSo(t *testing.T) {
 		if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"code":"InternalError"`) || !strings.Contains(rec.Body.String(), `ROOM_RPS=\"lots\"`) {
 			t.Errorf("%s: %d %s", path, rec.Code, rec.Body)
 		}
+	}
+}
+
+// TestNamesCarryTheirTag: a name's tag is the deployment's: the names
+// another secret gives, and names with a letter changed, are not issued
+// (100 names from a fixed source, so the result never varies).
+func TestNamesCarryTheirTag(t *testing.T) {
+	a, b := []byte("secret a"), []byte("secret b")
+	seed := byte(0)
+	fixed := func(p []byte) (int, error) {
+		for i := range p {
+			seed = seed*31 + 7
+			p[i] = seed
+		}
+		return len(p), nil
+	}
+	for i := 0; i < 100; i++ {
+		name, err := newRoomName(fixed, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := roomOf(name); !ok || !issued(a, name) {
+			t.Fatalf("%s: not a room name of its own secret", name)
+		}
+		if issued(b, name) {
+			t.Fatalf("%s: passes under another secret", name)
+		}
+		c := []byte(name)
+		c[5] ^= 1 // another base32 letter
+		if issued(a, string(c)) {
+			t.Fatalf("%s: a changed letter still passes", c)
+		}
+	}
+}
+
+// TestOverLongBodiesStopAtTheEntry: a body declared over 4 MiB is answered
+// 413 RequestBodyTooLarge by the entry, before any object is reached.
+func TestOverLongBodiesStopAtTheEntry(t *testing.T) {
+	srv, rooms := newEntry(t, testConfig())
+	r := createRoom(t, srv.URL, "")
+	rooms.last = nil
+	req, _ := http.NewRequest(http.MethodPut, srv.URL+"/"+r.Account+"/t(PartitionKey='p',RowKey='r')", strings.NewReader(strings.Repeat("x", 4<<20+1)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(b), `"code":"RequestBodyTooLarge"`) || rooms.last != nil {
+		t.Fatalf("%d %s (reached the object: %v)", resp.StatusCode, b, rooms.last != nil)
+	}
+}
+
+// TestCreationAsksTheRegistry: POST /rooms asks the registry first, with
+// the client's address and the deployment's bounds, and a refusal is the
+// service's 503 ServerBusy with Retry-After, naming the bound.
+func TestCreationAsksTheRegistry(t *testing.T) {
+	cfg := testConfig()
+	cfg.createPerClient, cfg.createTotal = 2, 5
+	srv, rooms := newEntry(t, cfg)
+	var asked admitRequest
+	rooms.admit = func(r *http.Request) *http.Response {
+		json.NewDecoder(r.Body).Decode(&asked)
+		rec := httptest.NewRecorder()
+		rec.WriteHeader(429)
+		io.WriteString(rec, `{"refused":"client","retryAfter":120}`)
+		return rec.Result()
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/rooms", nil)
+	req.Header.Set("Cf-Connecting-Ip", "203.0.113.7")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "120" || !strings.Contains(string(b), `"code":"ServerBusy"`) || !strings.Contains(string(b), "ROOM_CREATE_PER_CLIENT") {
+		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, b)
+	}
+	if asked != (admitRequest{Client: "203.0.113.7", PerClient: 2, Total: 5, WindowSeconds: 3600}) || len(rooms.created) != 0 {
+		t.Fatalf("asked %+v; rooms created %d", asked, len(rooms.created))
 	}
 }
 

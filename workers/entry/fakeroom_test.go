@@ -22,6 +22,9 @@ type fakeRooms struct {
 	rooms   map[string]http.Handler
 	created map[string]createRequest
 	last    http.Header // the headers of the last request a room got
+	admits  int         // the registry's admit requests
+	// admit, when set, answers the registry's admit requests (else 200)
+	admit func(*http.Request) *http.Response
 }
 
 func newFakeRooms() *fakeRooms {
@@ -34,6 +37,14 @@ func (f *fakeRooms) Fetch(account string, r *http.Request) (*http.Response, erro
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	rec := httptest.NewRecorder()
+	if r.URL.Path == admitPath {
+		f.admits++
+		if f.admit != nil {
+			return f.admit(r), nil
+		}
+		rec.WriteHeader(200)
+		return rec.Result(), nil
+	}
 	if r.URL.Path == createPath {
 		var c createRequest
 		if err := json.NewDecoder(r.Body).Decode(&c); err != nil || c.Account != account {

@@ -71,6 +71,8 @@ func (e *entry) start(base, account string, key []byte, o options, now time.Time
 	if err := e.call(account, req, http.StatusCreated); err != nil {
 		return err
 	}
+	// The name is the room's from here on: a later failure leaves a room
+	// without its CORS rule, not a name given twice.
 	u, _ := url.Parse(base + "/" + account + "/?restype=service&comp=properties")
 	req, _ = http.NewRequest(http.MethodPut, u.String(), strings.NewReader(openCors))
 	date := now.UTC().Format(http.TimeFormat)
@@ -91,6 +93,10 @@ const openCors = `<?xml version="1.0" encoding="utf-8"?><StorageServicePropertie
 	`<MaxAgeInSeconds>3600</MaxAgeInSeconds><ExposedHeaders>*</ExposedHeaders><AllowedHeaders>*</AllowedHeaders>` +
 	`</CorsRule></Cors></StorageServiceProperties>`
 
+// errNameTaken is start's error when the object of the new name already
+// holds a room (or held one: names are never given twice).
+var errNameTaken = tableerr.WithMessage(tableerr.InternalError, "The room's name is taken.")
+
 // call sends one request of the entry to a room's object and expects want.
 func (e *entry) call(account string, req *http.Request, want int) *tableerr.Error {
 	resp, err := e.rooms.Fetch(account, req)
@@ -100,6 +106,9 @@ func (e *entry) call(account string, req *http.Request, want int) *tableerr.Erro
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+	if want == http.StatusCreated && resp.StatusCode == http.StatusConflict {
+		return errNameTaken
+	}
 	if resp.StatusCode != want {
 		return tableerr.WithMessage(tableerr.InternalError,
 			"The room could not be started: its object answered "+strconv.Itoa(resp.StatusCode)+" "+string(msg))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/base32"
 	"encoding/base64"
 	"fmt"
@@ -14,16 +15,27 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 )
 
-// A room's account name is "room" and twelve base32 letters: 60 random
-// bits, a valid storage account name (3-24 lowercase letters and digits), and
-// a shape no path of the static site has, so routing needs no list of rooms.
-const roomPrefix = "room"
+// A room's account name is "room" and twelve base32 letters: a valid
+// storage account name (3-24 lowercase letters and digits), and a shape no
+// path of the static site has, so routing needs no list of rooms. The first
+// eight letters are random (40 bits); the last four are a tag, the first 20
+// bits of an HMAC of them under the deployment secret: the entry tells a
+// name it gave from a made-up one without asking the rooms' storage, so a
+// request to a made-up name never wakes an object (a Durable Object that is
+// reached keeps a database, even one nothing was written to). A guess
+// passes one time in a million; the name is no credential either way (the
+// key or a SAS is).
+const (
+	roomPrefix = "room"
+	nameRandom = 8 // letters
+	nameTag    = 4 // letters
+)
 
-// roomOf returns the room a path's first segment names: its account, or
-// its secondary endpoint ("-secondary" appended).
+// roomOf returns the room a path's first segment names by its shape: its
+// account, or its secondary endpoint ("-secondary" appended).
 func roomOf(segment string) (account string, ok bool) {
 	account = strings.TrimSuffix(segment, "-secondary")
-	if len(account) != len(roomPrefix)+12 || !strings.HasPrefix(account, roomPrefix) {
+	if len(account) != len(roomPrefix)+nameRandom+nameTag || !strings.HasPrefix(account, roomPrefix) {
 		return "", false
 	}
 	for _, c := range account[len(roomPrefix):] {
@@ -35,14 +47,28 @@ func roomOf(segment string) (account string, ok bool) {
 }
 
 // newRoomName returns a fresh account name from rnd (crypto/rand in the
-// Worker).
-func newRoomName(rnd func([]byte) (int, error)) (string, error) {
-	var b [8]byte
+// Worker), tagged under secret.
+func newRoomName(rnd func([]byte) (int, error), secret []byte) (string, error) {
+	var b [5]byte
 	if _, err := rnd(b[:]); err != nil {
 		return "", err
 	}
-	s := strings.ToLower(base32.StdEncoding.EncodeToString(b[:]))
-	return roomPrefix + s[:12], nil
+	random := strings.ToLower(base32.StdEncoding.EncodeToString(b[:]))
+	return roomPrefix + random + nameTagOf(secret, random), nil
+}
+
+// issued reports whether a name of a room's shape carries its tag under
+// secret: a name this deployment gave.
+func issued(secret []byte, account string) bool {
+	random := account[len(roomPrefix) : len(roomPrefix)+nameRandom]
+	return subtle.ConstantTimeCompare([]byte(account[len(roomPrefix)+nameRandom:]), []byte(nameTagOf(secret, random))) == 1
+}
+
+// nameTagOf is the tag of a name's random letters.
+func nameTagOf(secret []byte, random string) string {
+	m := mac.New(secret)
+	m.Write([]byte("tableplay room name\n" + random))
+	return strings.ToLower(base32.StdEncoding.EncodeToString(m.Sum(nil)[:5]))[:nameTag]
 }
 
 // cryptoRand is crypto/rand's Read, the source of room names.

@@ -49,7 +49,21 @@ func (s site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if resp.StatusCode == http.StatusOK {
 		typed(resp, out.URL.Path)
 	}
+	if framedOnlyHere(out.URL.Path) {
+		resp.Header.Set("Content-Security-Policy", "frame-ancestors 'self'")
+		resp.Header.Set("X-Frame-Options", "SAMEORIGIN")
+	}
 	copyResponse(w, resp)
+}
+
+// framedOnlyHere reports whether a file of the site is a page only its
+// own origin may frame: every HTML page but embed.html, which is made to
+// be framed. The page keeps an account that a hidden frame on another
+// origin could steer clicks into; the deployment's _headers (written by
+// scripts/build-site) and tableplay serve say the same, and workerd's disk
+// service, which serves the site locally, reads no _headers.
+func framedOnlyHere(name string) bool {
+	return strings.HasSuffix(name, ".html") && path.Base(name) != "embed.html"
 }
 
 // typed gives a found file the type of its extension when the store gave

@@ -45,7 +45,10 @@ func workerd(t *testing.T) *workerdtest.Server {
 		os.Mkdir(site, 0o755)
 		os.WriteFile(filepath.Join(site, "index.html"), []byte("<!doctype html><title>tableplay</title>"), 0o644)
 		os.WriteFile(filepath.Join(site, "404.html"), []byte("<!doctype html><title>Not found</title>"), 0o644)
-		shared.srv = workerdtest.Start(keep{t}, workerdtest.Options{Env: []string{"ROOM_SECRET=entry test secret"}, Site: site, Data: data})
+		os.WriteFile(filepath.Join(site, "embed.html"), []byte("<!doctype html><title>embed</title>"), 0o644)
+		// The creation bounds are TestWorkerdCreationBounded's, on a
+		// server of its own.
+		shared.srv = workerdtest.Start(keep{t}, workerdtest.Options{Env: []string{"ROOM_SECRET=entry test secret", "ROOM_CREATE_PER_CLIENT=0", "ROOM_CREATE_TOTAL=0"}, Site: site, Data: data})
 	})
 	if shared.srv == nil {
 		t.Fatal("workerd did not start (see the first test's failure)")
@@ -177,6 +180,25 @@ func TestWorkerdServesTheSite(t *testing.T) {
 		if resp.StatusCode != want.status || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" ||
 			!strings.Contains(string(body), "<title>"+want.title+"</title>") {
 			t.Errorf("GET %s: %d %v %q", path, resp.StatusCode, resp.Header, body)
+		}
+	}
+}
+
+// TestWorkerdPagesAreNotFramedElsewhere: as make run-worker serves the
+// site, every page but embed.html says that only its own origin may frame
+// it (as the deployment's _headers and tableplay serve say); embed.html,
+// made to be framed, and the other files say nothing of frames.
+func TestWorkerdPagesAreNotFramedElsewhere(t *testing.T) {
+	srv := workerd(t)
+	for path, only := range map[string]bool{"/": true, "/index.html": true, "/missing/page": true, "/embed.html": false} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		csp, xfo := resp.Header.Get("Content-Security-Policy"), resp.Header.Get("X-Frame-Options")
+		if only && (csp != "frame-ancestors 'self'" || xfo != "SAMEORIGIN") || !only && (csp != "" || xfo != "") {
+			t.Errorf("GET %s: Content-Security-Policy %q, X-Frame-Options %q (framed only here: %v)", path, csp, xfo, only)
 		}
 	}
 }

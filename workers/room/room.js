@@ -36,6 +36,7 @@ export class Room {
     this.journalBytes = 0;
     this.second = 0; // the second requests are being counted in, and their count
     this.inSecond = 0;
+    this.refusedInSecond = 0; // requests the engine refused on their head, counted apart
     this.lastActive = 0;
     this.activityWritten = 0;
     ctx.blockConcurrencyWhile(() => this.start());
@@ -101,33 +102,64 @@ export class Room {
   }
 
   // api answers a Table API request with the engine, or with the room's
-  // own error when there is no room to answer from.
+  // own error when there is no room to answer from. The engine judges the
+  // head first (signature, resource, declared length): a request it
+  // refuses there is answered without reading a byte of its body, and is
+  // counted in a budget of its own, so that nobody without the room's key
+  // fills the isolate with bodies or spends the owner's requests. A
+  // request let through is counted against the room's requests per
+  // second, its body read (bounded), and only then, with no await before
+  // the commit, checked against the limits: the engine answers
+  // synchronously, so concurrent writes meet the limits one after another.
   async api(request, now) {
     const refused = await this.refuse(request, now);
     if (refused) return refused;
     const limits = JSON.parse(this.meta.limits || "{}");
     const second = Math.floor(now / 1000);
-    if (second !== this.second) [this.second, this.inSecond] = [second, 0];
-    if (limits.rps > 0 && ++this.inSecond > limits.rps) return this.fail(503, "ServerBusy", "The server is busy.", now);
-    // Reads and deletes always work, so a full room can be emptied.
-    if (!["GET", "HEAD", "OPTIONS", "DELETE"].includes(request.method)) {
-      if (limits.entities > 0 && this.engine.usage() >= limits.entities) {
-        return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.entities} entities, its limit; delete some before writing more.`, now);
-      }
-      if (limits.bytes > 0 && this.sql.databaseSize >= limits.bytes) {
-        return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.bytes} bytes, its limit; delete some before writing more.`, now);
-      }
-    }
+    if (second !== this.second) [this.second, this.inSecond, this.refusedInSecond] = [second, 0, 0];
     const headers = [];
     for (const [k, v] of request.headers) if (!k.startsWith("x-tableplay-room-")) headers.push([k, v]);
-    const body = await readBody(request);
+    const remote = request.headers.get("x-tableplay-room-remote") || "";
+    const declared = declaredLength(request);
+    let engine = this.engine;
+    let begun = engine.head(request.method, request.url, headers, declared, now, remote);
+    if (typeof begun !== "number") {
+      if (limits.rps > 0 && ++this.refusedInSecond > limits.rps) return this.fail(503, "ServerBusy", "The server is busy.", now);
+      this.active(now);
+      return toResponse(begun, request.method);
+    }
+    if (limits.rps > 0 && ++this.inSecond > limits.rps) {
+      engine.finish(begun, null);
+      return this.fail(503, "ServerBusy", "The server is busy.", now);
+    }
+    const writes = !["GET", "HEAD", "OPTIONS", "DELETE"].includes(request.method);
+    // Reads and deletes always work, so a full room can be emptied.
+    let full = writes && this.full(limits, now);
+    if (full) {
+      engine.finish(begun, null);
+      return full;
+    }
+    const body = await readBody(request, declared);
     // While the body came, the alarm may have expired the room, or a write
-    // that could not be stored may have dropped its engine.
-    if (this.meta.expired || !this.engine) {
+    // that could not be stored may have dropped its engine (and a later
+    // request opened another): the request begins again on the engine
+    // there is now.
+    if (this.meta.expired || this.engine !== engine) {
+      if (this.engine === engine) engine.finish(begun, null);
       const again = await this.refuse(request, now);
       if (again) return again;
+      engine = this.engine;
+      begun = engine.head(request.method, request.url, headers, declared, now, remote);
+      if (typeof begun !== "number") return toResponse(begun, request.method);
     }
-    const out = this.engine.handle(request.method, request.url, headers, body, now, request.headers.get("x-tableplay-room-remote") || "");
+    // Checked again with the body in hand, just before the commit: writes
+    // that waited for their bodies together are judged one at a time.
+    full = writes && this.full(limits, now);
+    if (full) {
+      engine.finish(begun, null);
+      return full;
+    }
+    const out = engine.finish(begun, body === undefined ? undefined : body);
     if (out.broken) {
       // The account in memory is ahead of the storage: start again from
       // the storage with the next request.
@@ -136,6 +168,17 @@ export class Room {
     }
     this.active(now);
     return toResponse(out, request.method, this.env);
+  }
+
+  // full is the room's refusal of a write when it is at a limit, or null.
+  full(limits, now) {
+    if (limits.entities > 0 && this.engine.usage() >= limits.entities) {
+      return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.entities} entities, its limit; delete some before writing more.`, now);
+    }
+    if (limits.bytes > 0 && this.sql.databaseSize >= limits.bytes) {
+      return this.fail(403, "RoomLimitExceeded", `The room holds ${limits.bytes} bytes, its limit; delete some before writing more.`, now);
+    }
+    return null;
   }
 
   // refuse is the room's own answer when it has no engine to answer a
@@ -240,6 +283,7 @@ export class Room {
   async control(request, now) {
     const path = new URL(request.url).pathname;
     if (request.method === "POST" && path === "/_room/create") return this.create(await request.json().catch(() => null), now);
+    if (request.method === "POST" && path === "/_room/admit") return this.admit(await request.json().catch(() => null), now);
     if (request.method === "GET" && path === "/_room/info") {
       if (!this.meta.account) return json(404, { error: "no room" });
       return json(200, this.info());
@@ -250,6 +294,30 @@ export class Room {
       return new Response(null, { status: 204 });
     }
     return json(404, { error: "no such control request" });
+  }
+
+  // admit is the registry's part (the object the entry names "_rooms",
+  // which holds no room): it counts the rooms created in the current
+  // window, per client and in total, and answers 429 with the bound met
+  // once either is reached. The counts are kept in memory only (no
+  // client's address is written down); a restart of the registry starts
+  // the window's counts again.
+  admit(req, now) {
+    if (this.meta.account) return json(409, { error: "a room is no registry" });
+    if (!req || typeof req.client !== "string") return json(400, { error: "the body must be {client, perClient, total, windowSeconds}" });
+    const windowMs = Math.max(1, Math.floor(Number(req.windowSeconds) || 3600)) * 1000;
+    const window = Math.floor(now / windowMs);
+    if (this.admits?.window !== window) this.admits = { window, total: 0, clients: new Map() };
+    const a = this.admits;
+    const retryAfter = Math.ceil(((window + 1) * windowMs - now) / 1000);
+    const perClient = Math.floor(Number(req.perClient) || 0);
+    const total = Math.floor(Number(req.total) || 0);
+    const mine = a.clients.get(req.client) || 0;
+    if (perClient > 0 && mine >= perClient) return json(429, { refused: "client", retryAfter });
+    if (total > 0 && a.total >= total) return json(429, { refused: "total", retryAfter });
+    a.clients.set(req.client, mine + 1);
+    a.total++;
+    return json(200, { admitted: true });
   }
 
   create(req, now) {
@@ -360,9 +428,23 @@ function join(chunks) {
   return out;
 }
 
-// readBody reads a request's body, no further than MAX_BODY + 1 bytes.
-async function readBody(request) {
+// declaredLength is a request's Content-Length, -1 when it has none (or
+// one that is not a length).
+function declaredLength(request) {
+  const v = request.headers.get("content-length");
+  const n = v === null ? NaN : Number(v);
+  return Number.isSafeInteger(n) && n >= 0 ? n : -1;
+}
+
+// readBody reads a request's body, no further than MAX_BODY + 1 bytes: a
+// body declared or found longer is answered as its length (a number), the
+// engine's 413 RequestBodyTooLarge, and the rest is never read.
+async function readBody(request, declared) {
   if (!request.body) return undefined;
+  if (declared > MAX_BODY) {
+    await request.body.cancel().catch(() => {});
+    return declared;
+  }
   const reader = request.body.getReader();
   const chunks = [];
   let n = 0;
@@ -372,8 +454,8 @@ async function readBody(request) {
     chunks.push(value);
     n += value.byteLength;
     if (n > MAX_BODY) {
-      await reader.cancel();
-      return new Uint8Array(MAX_BODY + 1);
+      await reader.cancel().catch(() => {});
+      return n;
     }
   }
   return join(chunks.length ? chunks : [new Uint8Array(0)]);

@@ -161,7 +161,7 @@ func TestRoomExpiry(t *testing.T) {
 }
 
 // TestRoomExpiresWhileABodyComes: a room whose alarm expires it while a
-// request's body is still arriving answers that request in the service's
+// signed request's body is still arriving answers that request in the service's
 // format (the room expired), not with an exception of the object.
 func TestRoomExpiresWhileABodyComes(t *testing.T) {
 	w := startWorkerd(t)
@@ -172,6 +172,7 @@ func TestRoomExpiresWhileABodyComes(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	signRequest(t, req, r)
 	type answer struct {
 		status int
 		body   string

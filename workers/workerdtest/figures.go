@@ -38,7 +38,7 @@ func CPUTime(b *testing.B, pid int) time.Duration {
 
 // RSS is a process's resident memory in bytes (Linux's /proc; elsewhere the
 // benchmark skips).
-func RSS(b *testing.B, pid int) int64 {
+func RSS(b testing.TB, pid int) int64 {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Skipf("no /proc: %v", err)

@@ -27,6 +27,19 @@ type engine struct {
 	// now is the current request's clock, set by handle: workerd's clock
 	// does not advance while a request runs, so the object hands it over.
 	now time.Time
+	// waiting are the requests head let through, by id, until their body
+	// has come and finish answers them.
+	waiting map[int]waiting
+	lastID  int
+}
+
+// waiting is a request whose head was let through: the answer it will be
+// written into and the handler's continuation.
+type waiting struct {
+	rec    *rest.Recorder
+	r      rest.Request
+	method string
+	finish func(rest.Request)
 }
 
 func (e *engine) clock() time.Time { return e.now }
@@ -98,11 +111,7 @@ func (e *engine) handle(args []js.Value) (out any) {
 		}
 		return js.Undefined()
 	}
-	if ms := arg(4); ms.Type() == js.TypeNumber {
-		if t := time.UnixMilli(int64(ms.Float())).UTC(); t.After(e.now) {
-			e.now = t
-		}
-	}
+	e.tick(arg(4))
 	defer func() {
 		if p := recover(); p != nil {
 			out = jshttp.ToJS(jshttp.Failure("room", e.now))
@@ -122,6 +131,110 @@ func (e *engine) handle(args []js.Value) (out any) {
 		r.RemoteAddr = net.JoinHostPort(remote.String(), "0")
 	}
 	return jshttp.ToJS(jshttp.Serve(e.api, r))
+}
+
+// head(method, url, headers, contentLength, nowMs, remote) begins a
+// request on its head alone, before the object reads its body: it answers
+// what the head decides (an unsigned or wrongly signed request, an unknown
+// resource, a preflight, a declared body over the limit) as handle would,
+// or, for a request the gate let through, a number: the id finish takes
+// with the body. So a body is read only for a request its signature
+// allows, and bodies nobody signed never fill the isolate.
+func (e *engine) head(args []js.Value) (out any) {
+	arg := func(i int) js.Value {
+		if i < len(args) {
+			return args[i]
+		}
+		return js.Undefined()
+	}
+	e.tick(arg(4))
+	defer func() {
+		if p := recover(); p != nil {
+			out = jshttp.ToJS(jshttp.Failure("room", e.now))
+		}
+	}()
+	if e.api == nil {
+		return jshttp.ToJS(jshttp.Plain("the room is not open"))
+	}
+	r, err := jshttp.Request(arg(0).String(), arg(1).String(), arg(2), js.Undefined())
+	if err != nil {
+		return jshttp.ToJS(jshttp.Plain(err.Error()))
+	}
+	if n := arg(3); n.Type() == js.TypeNumber {
+		r.ContentLength = int64(n.Float())
+	}
+	if remote := arg(5); remote.Type() == js.TypeString && remote.String() != "" {
+		r.RemoteAddr = net.JoinHostPort(remote.String(), "0")
+	}
+	rec := &rest.Recorder{Header: rest.Header{}}
+	finish := e.api.HandleHead(rec, rec.Header, r)
+	if finish == nil {
+		return jshttp.ToJS(headOnly(rec, r.Method))
+	}
+	if e.waiting == nil {
+		e.waiting = map[int]waiting{}
+	}
+	e.lastID++
+	e.waiting[e.lastID] = waiting{rec: rec, r: r, method: r.Method, finish: finish}
+	return e.lastID
+}
+
+// finish(id, body) answers a request head let through, with its body: a
+// Uint8Array, undefined for none, or a number, the length of a body over
+// the limit that the object did not read (the handler answers 413); body
+// null drops the request (the object could not read it) and answers null.
+func (e *engine) finish(args []js.Value) (out any) {
+	if len(args) < 2 {
+		return jshttp.ToJS(jshttp.Plain("finish: id, body"))
+	}
+	id := args[0].Int()
+	w, ok := e.waiting[id]
+	delete(e.waiting, id)
+	if !ok {
+		return jshttp.ToJS(jshttp.Plain("finish: no such request"))
+	}
+	if args[1].IsNull() {
+		return js.Null()
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			out = jshttp.ToJS(jshttp.Failure("room", e.now))
+		}
+		if e.journal != nil && e.journal.err != nil {
+			out.(js.Value).Set("broken", e.journal.err.Error())
+		}
+	}()
+	r := w.r
+	r.Body, r.ContentLength = nil, 0
+	if body := args[1]; body.Type() == js.TypeNumber {
+		r.ContentLength = int64(body.Float())
+	} else if body.Type() == js.TypeObject {
+		r.ContentLength = int64(body.Length())
+		if r.ContentLength <= rest.MaxBody {
+			r.Body = make([]byte, r.ContentLength)
+			js.CopyBytesToGo(r.Body, body)
+		}
+	}
+	w.finish(r)
+	return jshttp.ToJS(headOnly(w.rec, w.method))
+}
+
+// headOnly drops the body of an answer to HEAD, as a server sends it.
+func headOnly(rec *rest.Recorder, method string) *rest.Recorder {
+	if method == "HEAD" {
+		rec.Body = nil
+	}
+	return rec
+}
+
+// tick moves the engine's clock to a request's (milliseconds since 1970),
+// never back.
+func (e *engine) tick(ms js.Value) {
+	if ms.Type() == js.TypeNumber {
+		if t := time.UnixMilli(int64(ms.Float())).UTC(); t.After(e.now) {
+			e.now = t
+		}
+	}
 }
 
 // compact() writes the account as snapshot blocks: {seq, blocks}, where

@@ -27,6 +27,8 @@ func main() {
 	}
 	fn("open", e.open)
 	fn("handle", e.handle)
+	fn("head", e.head)
+	fn("finish", e.finish)
 	fn("compact", e.compact)
 	fn("usage", e.usage)
 	fn("fail", e.fail)
