@@ -21,8 +21,8 @@ import (
 // reports the process's CPU time per request (the client's part, writing 4
 // MiB to a socket, included). The bound is 50 ms.
 func BenchmarkFrontHostileBody(b *testing.B) {
-	page, api := newHandlers(serverConfig{addr: "127.0.0.1:0", clock: time.Now})
-	front := newFront(page, api, defaultLimits, nil)
+	h := newHandlers(serverConfig{addr: "127.0.0.1:0", clock: time.Now})
+	front := newFront(h.page, h.api, h.takes, defaultLimits)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

@@ -23,7 +23,7 @@ func TestTargetAndCreateTable(t *testing.T) {
 		codegen.CSharp:     "client.CreateIfNotExists();",
 		codegen.Curl:       `-X POST "$BASE"'/Tables?'"$SAS"`,
 	}
-	get := typed(t, pageOp{Kind: "get", Table: "Devices", Entity: &draft{PartitionKey: "p", RowKey: "r"}})
+	get := typed(t, pageOp{Kind: "get", Table: "Devices", Entity: &draft{PartitionKey: sp("p"), RowKey: sp("r")}})
 	for lang, line := range create {
 		plain, err := codegen.For(insert.op, lang, codegen.Options{})
 		if err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/tableplay/tableplay/core/store/storetest"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ const endOfTimeDoc = `{"format":"tableplay-account","version":1,"tables":[{"name
 // tables are still created and entities deleted, and every record the
 // account wrote replays.
 func TestTimestampsStayInTheirRange(t *testing.T) {
-	j := &memJournal{}
+	j := &storetest.Journal{}
 	s := New(Options{Clock: stalled(), Journal: j})
 	if err := s.Restore([]byte(endOfTimeDoc)); err != nil {
 		t.Fatal(err)
@@ -44,7 +45,7 @@ func TestTimestampsStayInTheirRange(t *testing.T) {
 	if _, err := s.Apply("Ends", Op{Kind: Delete, Entity: ent("p", "last"), IfMatch: Match{Kind: MatchAny}}); err != nil {
 		t.Fatalf("deleting the last entity: %v", err)
 	}
-	recs := j.records()
+	recs := j.Records()
 	for i, r := range recs {
 		if strings.Contains(string(r), "10000-") {
 			t.Fatalf("record %d leaves the DateTime range: %s", i, r)
