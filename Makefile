@@ -53,8 +53,12 @@ run-worker: worker site setup-test
 		--directory-path room-data=$(abspath $(DATA)) --directory-path site=$(abspath $(SITE))
 
 # The version and source a release or an image is stamped with.
+# Expanded once, so that a commit made while a release builds cannot give
+# the files one version and the binaries another.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+VERSION := $(VERSION)
+REVISION := $(REVISION)
 SOURCE ?= https://github.com/tableplay/tableplay
 STAMP := -ldflags='-s -w -X main.buildVersion=$(VERSION)'
 
