@@ -47,6 +47,7 @@ func decisions() []Decision {
 		{"F-JSON-NON-ASCII", "characters beyond ASCII in JSON answers", "high"},
 		{"F-ODATA-ETAG", "odata.etag at minimal metadata", "high"},
 		{"F-TIMESTAMP-ETAG", "Timestamp resolution and the ETag", "high"},
+		{"F-TIMESTAMP-END", "a Timestamp at the end of the DateTime range", "low"},
 		{"F-IF-MATCH", "conditional writes", "high"},
 		{"F-DELETE-IF-MATCH", "DELETE without If-Match", "low"},
 		{"F-HEADERS", "headers on every answer", "high"},
