@@ -71,16 +71,13 @@ export function mountBatch(root, session) {
     }
     const answer = engine.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
     const unchanged = !answer.ok && (before === null ? null : JSON.stringify(engine.snapshot()) === before);
-    const picture = [batchPictureView(sentQueue, answer, unchanged),
+    // A failure is said once, in the picture's caption, with the way to its
+    // exchange.
+    const reveal = el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange");
+    const picture = [batchPictureView(sentQueue, answer, unchanged, answer.ok ? null : reveal),
       costView({ requests: 1, sent: x.bytes?.request ?? 0, received: x.bytes?.response ?? 0 })];
     if (answer.ok) answerLine(session, $("batch-answer"), x, `Committed ${queue.length} operation${queue.length === 1 ? "" : "s"} in one transaction.`);
-    else {
-      const p = answer.parts[0] ?? {};
-      replace($("batch-answer"), el("p", { class: "answer bad" },
-        el("span", { class: "answer-status" }, `Operation ${answer.failedIndex} failed: ${p.status} ${p.statusText}`),
-        p.code ? [" · ", el("code", {}, p.code)] : null, " · ", p.message ?? "", " Nothing was written.",
-        " ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")));
-    }
+    else replace($("batch-answer"));
     if (answer.ok) {
       replace($("batch-result"),
         el("p", { class: "ok-note" }, `Committed: ${answer.parts.length} operation${answer.parts.length === 1 ? "" : "s"} in one transaction.`),
@@ -90,12 +87,7 @@ export function mountBatch(root, session) {
       render();
       session.emit("queued", { count: 0 });
     } else {
-      const p = answer.parts[0];
-      replace($("batch-result"),
-        el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
-        picture,
-        el("p", {}, unchanged === null ? `The endpoint rolled the transaction back by its own answer: ${engine.remote.endpoint} is not in this tab, so the page cannot look before and after.`
-          : unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
+      replace($("batch-result"), picture);
       render(answer.failedIndex);
     }
     session.emit("entities-changed");
