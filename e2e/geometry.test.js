@@ -135,7 +135,8 @@ function audit({ presenter }) {
   const rootOf = (e) => e.getRootNode();
   const hits = (e, x, y) => {
     const h = rootOf(e).elementFromPoint(x, y);
-    if (!h) return false;
+    // Null: the point is outside what the viewport shows (its very edge).
+    if (!h) return true;
     if (h === e || e.contains(h)) return true;
     // A control inside its own label, or a label's own control.
     const label = e.closest("label");
@@ -182,6 +183,11 @@ function audit({ presenter }) {
 
 // look resizes the page to each width, in light and dark, audits it and
 // keeps a screenshot; it returns every problem found, prefixed by where.
+const figures = [];
+after(() => {
+  for (const f of figures) console.log("# " + f);
+});
+
 async function look(page, state, { presenter = false, widths = WIDTHS, before: prepare } = {}) {
   const found = [];
   for (const scheme of SCHEMES) {
@@ -196,6 +202,10 @@ async function look(page, state, { presenter = false, widths = WIDTHS, before: p
       const t0 = Date.now();
       if (process.env.GEOMETRY_TIMING) console.log("resize", tr1 - tr, "frames", t0 - tr1);
       const problems = await page.evaluate(audit, { presenter });
+      if (presenter && width === 1280 && scheme === "light") {
+        const y = await page.evaluate(() => [".lessons .prediction", ".lessons .lesson-result > .verdict", ".lessons .lesson-result > .outcome", ".lessons .lesson-client"].map((q) => { const e = document.querySelector(q); return e ? `${q.split(" ").pop()} ${Math.round(e.getBoundingClientRect().top)}–${Math.round(e.getBoundingClientRect().bottom)}` : null; }).filter(Boolean).join(", "));
+        figures.push(`figure: ${state} at 1280×${HEIGHT}: ${y}`);
+      }
       const t1 = Date.now();
       for (const p of problems) found.push(`${state} @${width} ${scheme}: ${p}`);
       await page.screenshot({ path: path.join(shots, `${state}-${width}-${scheme}.png`), fullPage: FULL.has(width) && !presenter });
@@ -277,6 +287,7 @@ test("the page's geometry holds in every state of a first visit and the workbenc
       for (const width of [600, 1280, 1920]) {
         await page.setViewportSize({ width, height: HEIGHT });
         const widths = await page.locator("#prop-rows .prop-name").evaluateAll((list) => list.map((i) => i.getBoundingClientRect().width));
+        t.diagnostic(`figure: property names beside a rule card at ${width} px: ${Math.round(Math.min(...widths))}–${Math.round(Math.max(...widths))} px`);
         assert.ok(Math.min(...widths) >= 100, `at ${width} px the names are ${widths.map(Math.round).join(", ")} px wide`);
         // A mouse reaches a name: the click lands in it, not on the type.
         await page.locator("#prop-rows .prop-name").first().click({ timeout: 2_000 });
@@ -289,7 +300,7 @@ test("the page's geometry holds in every state of a first visit and the workbenc
     });
     await state("card-keys", async () => {
       await page.getByLabel("PartitionKey").fill("users/a#b");
-      await page.getByLabel("RowKey").fill("ada?x");
+      await page.getByLabel("RowKey").fill("ada\\x");
       await page.locator("#pk-cards .card").waitFor();
       await page.locator("#rk-cards .card").waitFor();
     });
@@ -310,7 +321,8 @@ test("the page's geometry holds in every state of a first visit and the workbenc
     });
     await t.test("a table name's card keeps the Tables column's width, its side notes folded (item 5)", async () => {
       await page.setViewportSize({ width: 1280, height: HEIGHT });
-      const w = await $("#tables-panel").evaluate((e) => e.getBoundingClientRect().width);
+      const { width: w, height: h } = await $("#tables-panel").evaluate((e) => e.getBoundingClientRect().toJSON());
+      t.diagnostic(`figure: the Tables column with a 12-character name's card at 1280 px: ${Math.round(w)}×${Math.round(h)} px`);
       assert.ok(w <= 300, `the Tables column is ${Math.round(w)} px wide`);
       const open = await page.locator("#table-name-cards :is(.dispute, .profile-notes)").evaluateAll((list) => list.filter((e) => e.checkVisibility()).length);
       assert.equal(open, 0, "notes on other implementations show unasked");
@@ -328,6 +340,7 @@ test("the page's geometry holds in every state of a first visit and the workbenc
     });
     await t.test("eight untouched rows give at most one card each (item 5)", async () => {
       const n = await page.locator("#editor-part .card").evaluateAll((l) => l.filter((e) => e.checkVisibility()).length);
+      t.diagnostic(`figure: eight untouched typed rows: ${n} cards, the editor ${Math.round(await $("#editor-panel").evaluate((e) => e.getBoundingClientRect().height))} px tall at 1920 px`);
       assert.ok(n <= 8, `${n} cards for 8 rows`);
     });
     await state("query-pages", async () => {
@@ -379,7 +392,9 @@ test("the page's geometry holds in every state of a first visit and the workbenc
     });
     await t.test("skip links reach the query in a few Tab stops (item 9)", async () => {
       await page.setViewportSize({ width: 1280, height: HEIGHT });
-      await page.evaluate(() => { window.scrollTo(0, 0); document.activeElement?.blur(); });
+      // From the top of a freshly loaded page, as a keyboard user starts.
+      await page.reload();
+      await ready(page);
       await page.keyboard.press("Tab");
       let stops = 1;
       for (; stops < 8; stops++) {
@@ -422,15 +437,28 @@ test("the lessons' geometry: a step, presenter mode at 100–200 %, Try it yours
       await page.getByRole("button", { name: "Run step" }).click();
       await page.locator(".lessons .lesson-result .outcome").waitFor();
     });
-    for (const zoom of [100, 150, 200]) {
-      // Each width starts from the step as a clicker meets it: → asks, the
-      // class answers, → runs.
-      const prepare = (lesson, step) => async () => {
+    // present opens a step in presenter mode afresh (by way of another
+    // step, so the view renders anew without a reload) at a zoom set once
+    // per zoom by a reload, as a teacher's saved choice is read.
+    let zoomed = null;
+    const present = async (lesson, step, zoom) => {
+      if (zoomed !== zoom) {
         await page.evaluate((z) => localStorage.setItem("tableplay-present-zoom", String(z)), zoom);
         await page.goto(env.server.url + `/#lesson=${lesson}&step=${step}&present`);
         await page.reload();
         await ready(page);
-        await page.locator(".lessons .lesson-step-title").waitFor();
+        zoomed = zoom;
+      }
+      for (const n of [step + 1, step]) {
+        await page.evaluate(([l, k]) => (location.hash = `#lesson=${l}&step=${k}&present`), [lesson, n]);
+        await page.locator(".lessons .lesson-step-title", { hasText: new RegExp(`^${n}\\. `) }).waitFor();
+      }
+    };
+    for (const zoom of [100, 150, 200]) {
+      // Each width starts from the step as a clicker meets it: → asks
+      // (and gives nothing away), the class answers, → runs.
+      const prepare = async () => {
+        await present("partition-design", 1, zoom);
         await page.keyboard.press("ArrowRight");
         const asks = await page.locator(".lessons .lesson-result .verdict").count();
         assert.equal(asks, 0, "the first → gave the answer away");
@@ -440,14 +468,11 @@ test("the lessons' geometry: a step, presenter mode at 100–200 %, Try it yours
       // 200 %, from 1280 px: a projector's width); narrower, the page
       // holds without it.
       const whole = zoom < 200 ? [768, 1280, 1920] : [1280, 1920];
-      await state(`presenter-${zoom}`, null, { presenter: "ran", widths: whole, before: prepare("partition-design", 1) });
-      await state(`presenter-${zoom}-small`, null, { widths: WIDTHS.filter((w) => !whole.includes(w)), before: prepare("partition-design", 1) });
+      await state(`presenter-${zoom}`, null, { presenter: "ran", widths: whole, before: prepare });
+      await state(`presenter-${zoom}-small`, null, { widths: WIDTHS.filter((w) => !whole.includes(w)), before: prepare });
     }
     await state("presenter-two-clients", null, { presenter: "ran", widths: [1280, 1920], before: async () => {
-      await page.evaluate(() => localStorage.setItem("tableplay-present-zoom", "100"));
-      await page.goto(env.server.url + "/#lesson=two-clients&step=2&present");
-      await page.reload();
-      await ready(page);
+      await present("two-clients", 2, 100);
       await presentRun(page);
     } });
     await state("presenter-recap", async () => {
@@ -475,6 +500,7 @@ test("the lessons' geometry: a step, presenter mode at 100–200 %, Try it yours
         return { tables: r("tables-panel"), editor: r("editor-panel"), draft: [...document.querySelectorAll("#prop-rows .prop-name")].map((i) => i.value) };
       });
       assert.ok(g.editor.left >= g.tables.right - 1 || g.editor.top >= g.tables.bottom - 1, `the editor (x ${Math.round(g.editor.left)}) sits in the Tables column (to ${Math.round(g.tables.right)})`);
+      t.diagnostic(`figure: Try it yourself at 1280 px: the editor at x ${Math.round(g.editor.left)}, ${Math.round(g.editor.width)}×${Math.round(g.editor.height)} px; the draft [${g.draft.join(", ")}]`);
       assert.ok(g.editor.height < 4000, `the editor is ${Math.round(g.editor.height)} px tall`);
       assert.ok(!g.draft.includes("Email"), `the sample's draft stays in the lesson: ${g.draft.join(", ")}`);
     });
