@@ -28,8 +28,8 @@ const LANG = process.env.GEOMETRY_LANG || "en";
 const WIDTHS = [320, 390, 768, 1280, 1920];
 const SCHEMES = ["light", "dark"];
 const HEIGHT = 720;
-// Screenshots of the whole page at these widths, of the viewport elsewhere
-// (a whole page is slow to shoot and these are the widths looked at).
+// Screenshots of the whole page at these widths in light, of the viewport
+// elsewhere (a whole page is slow to shoot; these are the widths looked at).
 const FULL = new Set([320, 1280]);
 
 const env = useBrowser({ before, after });
@@ -193,23 +193,21 @@ async function look(page, state, { presenter = false, widths = WIDTHS, before: p
   for (const scheme of SCHEMES) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of widths) {
-      const tr = Date.now();
       await page.setViewportSize({ width, height: HEIGHT });
-      const tr1 = Date.now();
       if (prepare) await prepare(width);
       // Two frames: the resize's layout and anything it started.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const t0 = Date.now();
-      if (process.env.GEOMETRY_TIMING) console.log("resize", tr1 - tr, "frames", t0 - tr1);
       const problems = await page.evaluate(audit, { presenter });
       if (presenter && width === 1280 && scheme === "light") {
         const y = await page.evaluate(() => [".lessons .prediction", ".lessons .lesson-result > .verdict", ".lessons .lesson-result > .outcome", ".lessons .lesson-client"].map((q) => { const e = document.querySelector(q); return e ? `${q.split(" ").pop()} ${Math.round(e.getBoundingClientRect().top)}–${Math.round(e.getBoundingClientRect().bottom)}` : null; }).filter(Boolean).join(", "));
         figures.push(`figure: ${state} at 1280×${HEIGHT}: ${y}`);
       }
-      const t1 = Date.now();
       for (const p of problems) found.push(`${state} @${width} ${scheme}: ${p}`);
-      await page.screenshot({ path: path.join(shots, `${state}-${width}-${scheme}.png`), fullPage: FULL.has(width) && !presenter });
-      if (process.env.GEOMETRY_TIMING) console.log(state, width, scheme, "audit", t1 - t0, "shot", Date.now() - t1);
+      // Light at every width (the whole page at 320 and 1280), dark at 320
+      // and 1280: the colours change with the scheme, the layout does not.
+      if (scheme === "light" || FULL.has(width)) {
+        await page.screenshot({ path: path.join(shots, `${state}-${width}-${scheme}.png`), fullPage: scheme === "light" && FULL.has(width) && !presenter });
+      }
     }
   }
   return found;
@@ -245,7 +243,8 @@ async function openFresh(url) {
     }).observe({ type: "layout-shift", buffered: true });
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(15_000);
+  page.setDefaultNavigationTimeout(60_000);
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(url);
@@ -324,6 +323,7 @@ test("the page's geometry holds in every state of a first visit and the workbenc
       const { width: w, height: h } = await $("#tables-panel").evaluate((e) => e.getBoundingClientRect().toJSON());
       t.diagnostic(`figure: the Tables column with a 12-character name's card at 1280 px: ${Math.round(w)}×${Math.round(h)} px`);
       assert.ok(w <= 300, `the Tables column is ${Math.round(w)} px wide`);
+      assert.ok(h <= 900, `the Tables column is ${Math.round(h)} px tall`);
       const open = await page.locator("#table-name-cards :is(.dispute, .profile-notes)").evaluateAll((list) => list.filter((e) => e.checkVisibility()).length);
       assert.equal(open, 0, "notes on other implementations show unasked");
     });
@@ -419,7 +419,8 @@ test("the page's geometry holds in every state of a first visit and the workbenc
 test("the lessons' geometry: a step, presenter mode at 100–200 %, Try it yourself, the recorder", { timeout: 600_000 }, async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: HEIGHT }, locale: LANG });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(15_000);
+  page.setDefaultNavigationTimeout(60_000);
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   try {
@@ -526,7 +527,8 @@ test("the lessons' geometry: a step, presenter mode at 100–200 %, Try it yours
 test("the geometry of a room's write and read links and of each part embedded", { timeout: 600_000 }, async (t) => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: HEIGHT }, locale: LANG });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(15_000);
+  page.setDefaultNavigationTimeout(60_000);
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   const state = async (name, action, options) => {

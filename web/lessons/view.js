@@ -258,9 +258,12 @@ class LessonView {
           : this.present
             ? this.link("Leave presenter mode", l.id, this.step, false)
             : this.link("Presenter mode", l.id, this.step, true),
-        this.present ? zoomControl(this) : null),
+        this.present ? zoomControl(this) : null,
+        // In presenter mode the summary waits in the nav row, folded, so it
+        // takes no line of the step's screen.
+        this.present ? el("details", { class: "lesson-about" }, el("summary", {}, "About this lesson"), summary, teaches) : null),
       el("h2", { class: "lesson-title" }, l.title),
-      this.present ? el("details", { class: "lesson-about" }, el("summary", {}, "About this lesson"), summary, teaches) : [summary, teaches],
+      this.present ? null : [summary, teaches],
       el("p", { class: "step-count" }, `Step ${this.step} of ${n}`),
       heading,
       prose(s.text, "p", { class: "lesson-text" }),
