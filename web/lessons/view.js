@@ -348,11 +348,12 @@ class LessonView {
         this.present ? zoomControl(this) : null),
       el("section", { class: "lesson-recap", "aria-labelledby": "lesson-recap-heading" },
         el("h3", { id: "lesson-recap-heading", class: "lesson-step-title", tabindex: -1 }, `Recap: ${l.title}`),
-        el("ol", { class: "recap-steps" }, l.steps.map((st, i) => el("li", { class: done.has(i + 1) ? "ran" : "" },
-          st.title, done.has(i + 1) ? el("span", { class: "hint" }, " · run") : null))),
+        // The way on first, so it is on the screen whatever the zoom.
         el("p", { class: "row wrap lesson-buttons" },
-          el("button", { type: "button", class: "secondary back-to-step", onclick: () => this.closeRecap() }, `Back to step ${l.steps.length}`),
-          next ? this.link(`Next lesson: ${next.title}`, next.id, 1, this.present, { class: "next-lesson button-link" }) : this.link("All lessons", null, 1, false, { class: "next-lesson button-link" }))));
+          next ? this.link(`Next lesson: ${next.title}`, next.id, 1, this.present, { class: "next-lesson button-link" }) : this.link("All lessons", null, 1, false, { class: "next-lesson button-link" }),
+          el("button", { type: "button", class: "secondary back-to-step", onclick: () => this.closeRecap() }, `Back to step ${l.steps.length}`)),
+        el("ol", { class: "recap-steps" }, l.steps.map((st, i) => el("li", { class: done.has(i + 1) ? "ran" : "" },
+          st.title, done.has(i + 1) ? el("span", { class: "hint" }, " · run") : null)))));
     this.body.querySelector("#lesson-recap-heading")?.focus();
     window.scrollTo(0, 0);
   }
