@@ -107,6 +107,9 @@ test("the rule cards are exactly what validateEntity reports", async () => {
   // In the form each card sits beside the field it concerns (the key's, or
   // the property's row), in the order of the fields.
   await page.waitForFunction(() => document.querySelectorAll("#editor-part .card").length === 4);
+  // What a card folds (its sources, disputes, other implementations) is one
+  // click away: opened here, as a reader would.
+  await page.locator("#editor-part .card details").evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
   const shown = await page.locator("#editor-part .card").evaluateAll((cards) => cards.map((c) => ({
     code: c.dataset.code, rule: c.dataset.rule, text: c.innerText,
     field: c.closest(".field")?.querySelector("input").id ?? c.closest("tr.card-row")?.previousElementSibling.querySelector(".prop-name").value,

@@ -154,7 +154,7 @@ test("a failed batch shows its operations in order, the failing index and the ac
   assert.equal(states[0][2], "undone with the rest");
   assert.equal(states[2][2], "never run");
   assert.equal(await page.locator("#batch-result .account-state").getAttribute("data-unchanged"), "true");
-  assert.match(await page.locator("#batch-result .account-state").innerText(), /Operation 2 failed, so none of the 3 operations was written: the account is unchanged/);
+  assert.match(await page.locator("#batch-result .account-state").innerText(), /failed at operation 2 \(index 1 in the service's answer\): 409 Conflict · EntityAlreadyExists[^]*Nothing changed: none of the 3 operations was written; the account is unchanged/);
   assert.equal(await page.evaluate(() => JSON.stringify(window.tableplay.snapshot())), before);
   assert.match(await page.locator("#batch-result .cost").innerText(), /^Cost: 1 request · [\d,]+ bytes sent · [\d,]+ bytes received$/);
   await context.close();

@@ -149,6 +149,7 @@ for (const [width, scheme] of layouts) {
     // Texts: the place of the bad character counted as people count.
     assert.match(await keyCard.innerText(), /'\/' at character 2 \(counting from 1\)/);
     // Rule cards name the fidelity note they cite in words.
+    await keyCard.locator("details.card-more > summary").click();
     assert.match(await keyCard.locator(".dispute").innerText(), /see the fidelity note “forbidden characters in keys”, F-KEY-CHARACTERS/);
     await page.waitForFunction(() => document.getElementById("size-text").textContent.startsWith("42 of"));
     assert.match(await page.locator("#count-text").innerText(), /^4 of 255/);

@@ -84,8 +84,9 @@ async function start() {
   await parts.tables.refresh();
   // Lessons run in an account of their own, with their own wire list: the
   // person's workspace is lent to one only by "Try it yourself".
-  const borrow = createBorrow({ workspace, persistence, parts, session, host: document.querySelector("main") });
-  const recorder = createRecorder({ engine: tableplay, session, borrow, host: document.querySelector("main") });
+  // Their banners sit above the workbench's grid, never in one of its cells.
+  const borrow = createBorrow({ workspace, persistence, parts, session, host: $("workbench-banners") });
+  const recorder = createRecorder({ engine: tableplay, session, borrow, host: $("workbench-banners") });
   // A room or lesson link opens what it names, not the first-visit sample.
   const lessonLink = /^#lesson(-doc)?=/.test(location.hash);
   await initStart($("start-here"), { session, engine: tableplay, linked: linked || Boolean(room) || lessonLink });

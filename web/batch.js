@@ -14,12 +14,11 @@ import { batchPictureView, costView } from "./querypicture.js";
 import { count } from "./counts.js";
 
 // TEXT is what this part says. Operations are numbered from 1, as people
-// count; the service's answer names them from 0, said beside the number.
+// count; the service's answer names them from 0, said beside the number
+// (web/querypicture.js).
 const TEXT = {
   empty: "The queue is empty: these rules are checked once a write is queued.",
   committed: (n) => `Committed ${count(n, "operation")} in one transaction.`,
-  failedAt: (i) => `Operation ${i + 1} failed`,
-  index: (i) => `(index ${i} in the service's answer)`,
   queued: (n) => `Queued: ${count(n, "operation")}.`,
 };
 
@@ -85,16 +84,13 @@ export function mountBatch(root, session) {
     }
     const answer = engine.readBatch(header(x.response, "Content-Type") ?? "", x.response.body);
     const unchanged = !answer.ok && (before === null ? null : JSON.stringify(engine.snapshot()) === before);
-    const picture = [batchPictureView(sentQueue, answer, unchanged),
+    // A failure is said once, in the picture's caption, with the way to its
+    // exchange.
+    const reveal = el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange");
+    const picture = [batchPictureView(sentQueue, answer, unchanged, answer.ok ? null : reveal),
       costView({ requests: 1, sent: x.bytes?.request ?? 0, received: x.bytes?.response ?? 0 })];
     if (answer.ok) answerLine(session, $("batch-answer"), x, TEXT.committed(queue.length));
-    else {
-      const p = answer.parts[0] ?? {};
-      replace($("batch-answer"), el("p", { class: "answer bad" },
-        el("span", { class: "answer-status" }, `${TEXT.failedAt(answer.failedIndex)}: ${p.status} ${p.statusText}`),
-        p.code ? [" · ", el("code", {}, p.code)] : null, " · ", p.message ?? "", " Nothing was written.",
-        " ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the exchange")));
-    }
+    else replace($("batch-answer"));
     if (answer.ok) {
       replace($("batch-result"),
         el("p", { class: "ok-note" }, TEXT.committed(answer.parts.length)),
@@ -104,12 +100,7 @@ export function mountBatch(root, session) {
       render();
       session.emit("queued", { count: 0 });
     } else {
-      const p = answer.parts[0];
-      replace($("batch-result"),
-        el("p", { class: "card failed-note" }, `The transaction failed at operation ${answer.failedIndex + 1} ${TEXT.index(answer.failedIndex)}: ${p.status} ${p.statusText} · ${p.code} · “${p.message}”`),
-        picture,
-        el("p", {}, unchanged === null ? `The endpoint rolled the transaction back by its own answer: ${engine.remote.endpoint} is not in this tab, so the page cannot look before and after.`
-          : unchanged ? "Nothing changed: the table is exactly as before the transaction." : "The account changed — this should never happen."));
+      replace($("batch-result"), picture);
       render(answer.failedIndex);
     }
     session.emit("entities-changed");

@@ -11,8 +11,17 @@ export function measureText(m) {
   return `${number(m.value)} ${m.unit}; the limit is ${number(m.limit)}`;
 }
 
+// card shows first what the person asked (which rule, what was measured,
+// what the service answers) and folds the rest — the rule's source, where
+// sources disagree, where other implementations answer otherwise — one
+// click away, as every engine datum stays on the card.
 export function card(c) {
   const r = c.rule;
+  const more = [
+    r?.docUrl ? el("p", {}, "Rule: ", el("a", { href: r.docUrl, target: "_blank", rel: "noopener" }, r.section)) : null,
+    r?.disputed ? el("p", { class: "dispute" }, "Sources disagree: ", r.dispute ?? "") : null,
+    profileNotes(c.profiles, false),
+  ].filter(Boolean);
   return el(
     "div",
     { class: "card", "data-rule": r?.id ?? "", "data-code": c.code },
@@ -24,19 +33,28 @@ export function card(c) {
     r?.measure ? el("p", { class: "measure" }, measureText(r.measure)) : null,
     r?.detail ? el("p", { class: "detail" }, r.detail) : null,
     el("p", { class: "message" }, "The service answers: ", el("q", {}, c.message)),
-    r?.docUrl ? el("p", {}, "Rule: ", el("a", { href: r.docUrl, target: "_blank", rel: "noopener" }, r.section)) : null,
-    r?.disputed ? el("p", { class: "dispute" }, "Sources disagree: ", r.dispute ?? "") : null,
-    profileNotes(c.profiles),
+    more.length ? el("details", { class: "card-more" }, el("summary", {}, moreLabel(r, c.profiles)), more) : null,
   );
 }
 
+// moreLabel names what the folded part of a card holds.
+function moreLabel(r, profiles) {
+  const parts = [r?.docUrl ? "the rule's source" : null, r?.disputed ? "where sources disagree" : null, profiles?.length ? "other implementations" : null].filter(Boolean);
+  const text = parts.join(", ").replace(/, ([^,]*)$/, " and $1");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 // profileNotes lists differences between implementations ({id, sentence}
-// as the engine gives them), or nothing when there are none.
-export function profileNotes(list) {
+// as the engine gives them), or nothing when there are none; folded in a
+// <details> unless folded is false (they answer a question a newcomer has
+// not asked yet).
+export function profileNotes(list, folded = true) {
   if (!list?.length) return null;
-  return el("div", { class: "profile-notes" },
+  const notes = el("div", { class: "profile-notes" },
     el("p", {}, "Where implementations differ:"),
     el("ul", {}, list.map((d) => el("li", { "data-difference": d.id }, d.sentence, " ", el("span", { class: "fid" }, `(${d.id})`)))));
+  if (!folded) return notes;
+  return el("details", { class: "card-more notes-more" }, el("summary", {}, `Where other implementations differ (${list.length})`), notes);
 }
 
 export function cards(list) {

@@ -79,7 +79,14 @@ export function mountEditor(root, session) {
   // whether the entity was sent: until then a field's cards wait.
   const touched = new Set();
   let sent = false;
-  const shown = (field) => sent || touched.has(field);
+  // The rows there when the entity was sent or loaded: a row added after
+  // that is the person's new, empty row, and waits to be touched.
+  let judged = new WeakSet();
+  const shown = (field) => touched.has(field) || (sent && (typeof field === "string" || judged.has(field)));
+  const judgeAll = () => {
+    sent = true;
+    judged = new WeakSet(propRows());
+  };
 
   // propRows are the property rows (the rows of cards between them aside).
   const propRows = () => [...$("prop-rows").querySelectorAll(":scope > tr.prop")];
@@ -165,7 +172,7 @@ export function mountEditor(root, session) {
     if (mode === "form") fillForm(d);
     else $("json-body").value = indent(engine.draftBody(d));
     // A loaded entity is the person's to judge at once.
-    sent = true;
+    judgeAll();
     validate();
   }
 
@@ -243,7 +250,7 @@ export function mountEditor(root, session) {
       const placing = placeCards(report.violations);
       // Rules about the whole entity wait too while some field's do (eight
       // new rows share one empty name: a duplicate nobody wrote yet).
-      const general = sent || placing.waiting === 0 ? placing.general : [];
+      const general = placing.waiting === 0 ? placing.general : [];
       placing.waiting += placing.general.length - general.length;
       rules = [summary(report.violations.length, placing, general.length), cards(general)];
     } else {
@@ -308,7 +315,7 @@ export function mountEditor(root, session) {
   session.on("load-entity", ({ draft: d }) => setDraft(d));
   // Sending (or queueing) the entity shows every card it earns.
   session.on("draft-sent", () => {
-    sent = true;
+    judgeAll();
     validate();
   });
   session.draft = draft;

@@ -48,6 +48,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   let current = null;
   let picture = null; // draws the last page's picture once its rows are in
   let rendering = 0; // bumped per page, so a stale slice stops
+  let answered = null; // the table the answers on screen belong to
 
   function explain() {
     const text = $("filter").value;
@@ -251,6 +252,9 @@ export function mountQuery(root, session, { filter = "" } = {}) {
   session.on("table-selected", ({ table }) => {
     asked++;
     $("query-table").textContent = table ? `in ${table}` : "";
+    // Another table's answer must not stand under this table's heading.
+    if (table !== answered) for (const id of ["query-summary", "query-exchange", "query-picture", "query-results"]) replace($(id));
+    answered = table;
     next = null;
     current = null;
     $("next-page").disabled = true;

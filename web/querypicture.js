@@ -64,8 +64,9 @@ export function queryPictureView(pages, statement) {
 
 // batchPictureView draws a transaction's operations in order, each with
 // its answer: all committed, or the one that failed and the others rolled
-// back, with the account before and after.
-export function batchPictureView(queue, answer, unchanged) {
+// back, with the account before and after; a failure's caption is the one
+// place that says it (with extra, the way to its exchange, after it).
+export function batchPictureView(queue, answer, unchanged, extra = null) {
   const failed = answer.ok ? -1 : answer.failedIndex;
   return el("figure", { class: "batch-picture" },
     el("ol", { class: "batch-ops", "aria-label": "The transaction's operations, in order" },
@@ -84,9 +85,17 @@ export function batchPictureView(queue, answer, unchanged) {
     el("figcaption", {},
       answer.ok
         ? el("p", {}, `All ${plural(queue.length, "operation")} committed together, in this order.`)
-        : el("p", { class: "account-state", "data-unchanged": String(unchanged) },
-          `Operation ${failed + 1} failed, so none of the ${plural(queue.length, "operation")} was written: `,
+        : el("p", { class: "account-state failed-note card", "data-unchanged": String(unchanged) },
+          `The transaction failed at operation ${failed + 1} (index ${failed} in the service's answer): ${failedPart(answer.parts[0])}. `,
+          unchanged ? "Nothing changed: " : "",
+          `none of the ${plural(queue.length, "operation")} was written; `,
           unchanged === null
             ? [el("strong", {}, "the endpoint rolled it back"), " (by its own answer: its tables are not in this tab to look at)."]
-            : [el("strong", {}, unchanged ? "the account is unchanged" : "the account changed"), " (compared with the engine's snapshot before and after)."])));
+            : [el("strong", {}, unchanged ? "the account is unchanged" : "the account changed"), " (compared with the engine's snapshot before and after)."],
+          extra ? [" ", extra] : null)));
+}
+
+// failedPart says a failed operation's answer: status, code and message.
+function failedPart(p) {
+  return [`${p?.status ?? ""} ${p?.statusText ?? ""}`.trim(), p?.code, p?.message ? `“${p.message}”` : ""].filter(Boolean).join(" · ");
 }

@@ -40,11 +40,20 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
     }
     // place.profile: the implementation the lesson's step answered as (a
     // recording has none: the page's own stays).
+    // The lesson's tables come with an empty editor: the person's own draft
+    // (the sample's user, say) stays with their workspace, not in a lesson
+    // about something else. place.draft keeps one (the recorder's).
     await workspace.apply({
       workspace: 1, profile: place.profile, account: place.account, table: place.table,
       query: { filter: place.filter, select: place.select, top: place.top },
       batch: [], level: kept.workspace.level,
+      draft: place.draft ?? { PartitionKey: "", RowKey: "", properties: [] },
     });
+    // One banner, one way back: the recorder shows its own (place.banner false).
+    if (place.banner === false) {
+      banner.hidden = true;
+      return;
+    }
     banner.replaceChildren(
       el("p", {}, el("strong", {}, `Trying “${place.lesson}”.`), " The workbench below holds the lesson's tables; your own workspace is set aside, unchanged, and nothing here is saved."),
       el("button", { type: "button", class: "secondary", onclick: () => back() }, "Back to my workspace"));

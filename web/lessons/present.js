@@ -1,6 +1,9 @@
 // web/lessons/present.js is responsible for presenter mode's keys and zoom:
-// a clicker's → / PageDown / Space run the step, then advance; ← / PageUp go
-// back; the number keys answer the prediction (the arrows never move its
+// a clicker's → / PageDown / Space first ask (a step with a prediction puts
+// its question to the class and gives nothing away), then run the step,
+// then show the rest of a result taller than the screen, then advance; the
+// last step's → shows the recap and the next lesson. ← / PageUp go back;
+// the number keys answer the prediction (the arrows never move its
 // choice); the zoom (100 to 200 %) is kept in this browser.
 import { el } from "../dom.js";
 
@@ -49,13 +52,19 @@ export function presenterKey(view, e) {
   const t = e.target;
   if (t?.closest?.("textarea, select, [contenteditable]") || (t?.matches?.("input") && !t.matches("[type=radio], [type=checkbox]"))) return false;
   const n = view.lesson.steps.length;
+  const s = view.lesson.steps[view.step - 1];
   if (e.key === "ArrowRight" || e.key === "PageDown" || e.key === " ") {
-    if (!view.result) view.run();
-    else if (view.step < n) view.go(view.step + 1);
+    if (view.recapShown) view.nextLesson();
+    else if (!view.result && s.predict && view.choice === null && !view.asked) view.ask();
+    else if (!view.result) view.run();
+    else if (!view.scrollOn()) {
+      if (view.step < n) view.go(view.step + 1);
+      else view.recap();
+    }
   } else if (e.key === "ArrowLeft" || e.key === "PageUp") {
-    if (view.step > 1) view.go(view.step - 1);
+    if (view.recapShown) view.closeRecap();
+    else if (view.step > 1) view.go(view.step - 1);
   } else if (/^[1-9]$/.test(e.key)) {
-    const s = view.lesson.steps[view.step - 1];
     const i = Number(e.key) - 1;
     if (!s.predict || i >= s.predict.choices.length || view.result) return false;
     view.choose(i);

@@ -76,7 +76,7 @@ export function createRecorder({ engine, session, borrow, host }) {
     const account = engine.snapshot();
     recording = { start: account, ops: [] };
     panel.hidden = false;
-    await borrow.tryIt({ account, table: session.table, filter: document.getElementById("filter")?.value ?? "", select: "", top: "", lesson: "a new lesson" });
+    await borrow.tryIt({ account, table: session.table, filter: document.getElementById("filter")?.value ?? "", select: "", top: "", lesson: "a new lesson", draft: session.draft?.() ?? undefined, banner: false });
     showRecording();
     panel.scrollIntoView({ block: "start" });
   }

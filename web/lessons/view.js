@@ -56,6 +56,8 @@ class LessonView {
     this.step = 1; // 1-based
     this.result = null; // the open step's run, once run
     this.choice = null; // the prediction's chosen index
+    this.asked = false; // presenter mode: the question was put to the class
+    this.recapShown = false; // the lesson's recap is on screen
     this.present = false;
     this.zoom = savedZoom();
     this.wire = []; // this lesson's exchanges, newest first
@@ -114,6 +116,8 @@ class LessonView {
     this.step = Math.min(step, this.lesson.steps.length);
     this.result = null;
     this.choice = null;
+    this.asked = false;
+    this.recapShown = false;
     this.details.open = true;
     this.renderLesson();
     if (!first || this.present) this.body.querySelector(".lesson-step-title")?.focus();
@@ -235,6 +239,7 @@ class LessonView {
   }
 
   renderLesson() {
+    this.body.classList.remove("ran", "asking");
     if (this.range) return this.renderSteps();
     const l = this.lesson;
     const s = l.steps[this.step - 1];
@@ -253,9 +258,12 @@ class LessonView {
           : this.present
             ? this.link("Leave presenter mode", l.id, this.step, false)
             : this.link("Presenter mode", l.id, this.step, true),
-        this.present ? zoomControl(this) : null),
+        this.present ? zoomControl(this) : null,
+        // In presenter mode the summary waits in the nav row, folded, so it
+        // takes no line of the step's screen.
+        this.present ? el("details", { class: "lesson-about" }, el("summary", {}, "About this lesson"), summary, teaches) : null),
       el("h2", { class: "lesson-title" }, l.title),
-      this.present ? el("details", { class: "lesson-about" }, el("summary", {}, "About this lesson"), summary, teaches) : [summary, teaches],
+      this.present ? null : [summary, teaches],
       el("p", { class: "step-count" }, `Step ${this.step} of ${n}`),
       heading,
       prose(s.text, "p", { class: "lesson-text" }),
@@ -265,7 +273,9 @@ class LessonView {
       el("div", { class: "row wrap lesson-buttons" },
         el("button", { type: "button", class: "secondary", disabled: this.step === 1, onclick: () => this.go(this.step - 1) }, "Previous step"),
         this.runButton,
-        el("button", { type: "button", class: "secondary next-step", disabled: this.step === n, onclick: () => this.go(this.step + 1) }, "Next step"),
+        this.step < n
+          ? el("button", { type: "button", class: "secondary next-step", onclick: () => this.go(this.step + 1) }, "Next step")
+          : el("button", { type: "button", class: "secondary finish", onclick: () => this.recap() }, "Recap and next lesson"),
         el("button", { type: "button", class: "secondary", onclick: () => this.reset() }, "Reset lesson"),
         this.options.tryIt ? el("button", { type: "button", class: "secondary try-it", onclick: () => this.tryIt() }, "Try it yourself") : null),
       this.resultBox,
@@ -285,7 +295,7 @@ class LessonView {
   predictView(p) {
     const name = `predict-${this.lesson.id}-${this.step}`;
     return el("fieldset", { class: "prediction" },
-      el("legend", {}, prose(p.question, "span"), this.present ? el("span", { class: "hint" }, " (press a number)") : null),
+      el("legend", {}, prose(p.question, "span"), this.present ? el("span", { class: "hint" }, " (a number key answers; → asks the class, then runs)") : null),
       p.choices.map((c, i) => el("label", {},
         el("input", { type: "radio", name, value: String(i), onchange: () => { this.choice = i; } }),
         " ", this.present ? el("kbd", {}, String(i + 1)) : null, " ", prose(c, "span"))));
@@ -297,6 +307,72 @@ class LessonView {
     if (!input) return;
     input.checked = true;
     this.choice = i;
+  }
+
+  // ask puts a prediction's question to the class (presenter mode's first
+  // →): nothing is run and nothing of the answer shows; the next → runs.
+  ask() {
+    this.asked = true;
+    this.body.classList.add("asking");
+    replace(this.resultBox, el("p", { class: "lesson-ask", role: "status" },
+      "Your prediction? Answer with a number key, or press → again to run the step and see the answer."));
+    this.body.querySelector(".prediction")?.scrollIntoView({ block: "nearest" });
+  }
+
+  // scrollOn shows the rest of a result taller than the screen (presenter
+  // mode's → after a run) and answers whether there was any.
+  scrollOn() {
+    const box = this.resultBox?.getBoundingClientRect();
+    if (!box || box.bottom <= window.innerHeight + 2) return false;
+    window.scrollBy({ top: Math.min(box.bottom - window.innerHeight + 16, window.innerHeight * 0.8) });
+    return true;
+  }
+
+  // followingLesson is the lesson after this one in the menu, or null.
+  followingLesson() {
+    const i = this.menu.findIndex((m) => m.id === this.lesson.id);
+    return i >= 0 ? this.menu[i + 1] ?? null : null;
+  }
+
+  // recap ends a lesson: what each step was about, which ran, and the
+  // lesson that comes next (or the menu after the last one).
+  recap() {
+    const l = this.lesson;
+    const done = this.progress.done(l.id);
+    const next = this.followingLesson();
+    this.recapShown = true;
+    replace(this.body,
+      el("nav", { class: "lesson-nav row wrap", "aria-label": "Lesson" },
+        this.link("All lessons", null, 1, false, { class: "back" }),
+        this.present ? this.link("Leave presenter mode", l.id, this.step, false) : null,
+        this.present ? zoomControl(this) : null),
+      el("section", { class: "lesson-recap", "aria-labelledby": "lesson-recap-heading" },
+        el("h3", { id: "lesson-recap-heading", class: "lesson-step-title", tabindex: -1 }, `Recap: ${l.title}`),
+        // The way on first, so it is on the screen whatever the zoom.
+        el("p", { class: "row wrap lesson-buttons" },
+          next ? this.link(`Next lesson: ${next.title}`, next.id, 1, this.present, { class: "next-lesson button-link" }) : this.link("All lessons", null, 1, false, { class: "next-lesson button-link" }),
+          el("button", { type: "button", class: "secondary back-to-step", onclick: () => this.closeRecap() }, `Back to step ${l.steps.length}`)),
+        el("ol", { class: "recap-steps" }, l.steps.map((st, i) => el("li", { class: done.has(i + 1) ? "ran" : "" },
+          st.title, done.has(i + 1) ? el("span", { class: "hint" }, " · run") : null)))));
+    this.body.querySelector("#lesson-recap-heading")?.focus();
+    window.scrollTo(0, 0);
+  }
+
+  // closeRecap goes back from the recap to the last step (presenter mode's ←).
+  closeRecap() {
+    this.recapShown = false;
+    this.result = null;
+    this.choice = null;
+    this.asked = false;
+    this.renderLesson();
+    this.body.querySelector(".lesson-step-title")?.focus();
+  }
+
+  // nextLesson opens the following lesson at its first step (presenter
+  // mode's → on the recap).
+  nextLesson() {
+    const next = this.followingLesson();
+    this.navigate(next?.id ?? null, 1, next ? this.present : false);
   }
 
   run() {
@@ -317,8 +393,15 @@ class LessonView {
     }
     this.options.onChange?.();
     for (const input of this.body.querySelectorAll(".prediction input")) input.disabled = true;
+    // The right choice is marked where the class looks (and the verdict says it too).
+    if (s.predict && !r.error) this.body.querySelectorAll(".prediction label")[s.predict.answer]?.classList.add("right");
     this.resultBox.dataset.ok = String(Boolean(r.ok));
     replace(this.resultBox, resultView(this.lesson, this.step, s, r, this.choice));
+    // Presenter mode: the step's setup folds away, so its choices and the
+    // result's figures share the screen under the step's title.
+    this.body.classList.remove("asking");
+    this.body.classList.add("ran");
+    if (this.present) this.body.querySelector(".lesson-step-title")?.scrollIntoView({ block: "start" });
   }
 
   reset() {
