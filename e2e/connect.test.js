@@ -536,7 +536,7 @@ test("an endpoint whose list of tables is malformed is refused before anything p
       assert.equal(await page.locator("body").getAttribute("data-target"), "engine", m);
       assert.match(await page.locator("#connect-target").innerText(), /the engine in this tab/, m);
       // The forms send to the tab's engine: a table made now is the tab's.
-      assert.equal(await page.evaluate(() => window.tableplay.run({ kind: "createTable", table: "Here" + Date.now() }).response.status), 201, m);
+      assert.equal(await page.evaluate(async () => (await window.tableplay.run({ kind: "createTable", table: "Here" + Date.now() })).response.status), 201, m);
     }
     assert.deepEqual(errors, []);
     await context.close();
