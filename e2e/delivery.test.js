@@ -161,11 +161,14 @@ test("a checkout served by tableplay serve --web: each revisit (every file reval
 // entity took, in the page's engine as in the server). A host that
 // compresses nothing sends the brotli and the decoder's gzip (79.5 KB,
 // measured), about 1.33 MB; gzip is only the fallback for a copy without the decoder.
-test("the engine stays within its download budget: 1.252 MB brotli and an 85 KB decoder, 1.72 MB gzip", () => {
+// The wave of 2026-12-02 added 13.5 KB brotli and 22 KB gzip (the page API
+// table, the store's one value codec, the safety checks; 1,261,138 and
+// 1,734,697 bytes measured) and the locales' message ids about 4.3 KB more.
+test("the engine stays within its download budget: 1.268 MB brotli and an 85 KB decoder, 1.745 MB gzip", () => {
   const size = (name) => statSync(path.join(root, "web", "build", name)).size;
-  assert.ok(size("app.wasm.br") <= 1_252_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
+  assert.ok(size("app.wasm.br") <= 1_268_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
   assert.ok(size("unbrotli.wasm.gz") <= 85_000, `unbrotli.wasm.gz is ${size("unbrotli.wasm.gz")} bytes`);
-  assert.ok(size("app.wasm.gz") <= 1_720_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
+  assert.ok(size("app.wasm.gz") <= 1_745_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
 });
 
 test("make site holds every page file, with compressed variants and the hosts' files", () => {
