@@ -8,6 +8,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -68,7 +69,7 @@ func TestDecodeEntityIgnores(t *testing.T) {
 }
 
 func TestDecodeTableName(t *testing.T) {
-	if n, err := DecodeTableName([]byte(`{"TableName":"MyTable"}`)); err != nil || n != "MyTable" {
+	if n, err := DecodeTableName([]byte(`{"TableName":"MyTable"}`), profile.StorageTableNames); err != nil || n != "MyTable" {
 		t.Errorf("got %q, %v", n, err)
 	}
 	for body, want := range map[string]tableerr.Code{
@@ -80,7 +81,7 @@ func TestDecodeTableName(t *testing.T) {
 		`{`:                      tableerr.InvalidInput,
 		`[]`:                     tableerr.InvalidInput,
 	} {
-		if _, err := DecodeTableName([]byte(body)); err == nil || err.Code != want {
+		if _, err := DecodeTableName([]byte(body), profile.StorageTableNames); err == nil || err.Code != want {
 			t.Errorf("%s: %v, want %s", body, err, want)
 		}
 	}
