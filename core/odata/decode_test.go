@@ -262,3 +262,21 @@ func sameFromDecoder(t *testing.T, body []byte, want *entity.Entity, wantErr *ta
 		}
 	}
 }
+
+// TestDecodeTableNameByProfile: the create body's name is judged by the
+// profile's rule (F-COSMOS-TABLE-NAMES): my_table and a CJK name pass
+// under Cosmos's and are Storage's 400 InvalidResourceName under Storage's.
+func TestDecodeTableNameByProfile(t *testing.T) {
+	for _, name := range []string{"my_table", "啊齄丂狛狜"} {
+		body := []byte(`{"TableName":"` + name + `"}`)
+		if n, err := DecodeTableName(body, profile.CosmosTableNames); err != nil || n != name {
+			t.Errorf("cosmos: %q, %v", n, err)
+		}
+		if _, err := DecodeTableName(body, profile.StorageTableNames); err == nil || err.Code != "InvalidResourceName" {
+			t.Errorf("storage: %q gives %v, want InvalidResourceName", name, err)
+		}
+	}
+	if _, err := DecodeTableName([]byte(`{"TableName":"a#b"}`), profile.CosmosTableNames); err == nil || err.Code != "InvalidInput" {
+		t.Errorf("cosmos a#b: %v, want InvalidInput", err)
+	}
+}
