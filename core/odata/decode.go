@@ -8,6 +8,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -433,8 +434,8 @@ func fromJSON(kind edm.JSONKind, text, typeName string) (edm.Value, error) {
 }
 
 // DecodeTableName reads a create-table body, {"TableName":"name"}, and applies
-// the table-name rules.
-func DecodeTableName(body []byte) (string, *tableerr.Error) {
+// the table-name rule of the profile (F-COSMOS-TABLE-NAMES).
+func DecodeTableName(body []byte, rule profile.TableNameRule) (string, *tableerr.Error) {
 	root, err := parseObject(body)
 	if err == nil {
 		err = utf16Text(body)
@@ -446,7 +447,7 @@ func DecodeTableName(body []byte) (string, *tableerr.Error) {
 	if name.Type != gjson.String {
 		return "", tableerr.New(tableerr.PropertiesNeedValue)
 	}
-	if err := entity.CheckTableName(name.Str); err != nil {
+	if err := entity.CheckTableNameBy(rule, name.Str); err != nil {
 		return "", err
 	}
 	return name.Str, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -68,7 +69,7 @@ func TestDecodeEntityIgnores(t *testing.T) {
 }
 
 func TestDecodeTableName(t *testing.T) {
-	if n, err := DecodeTableName([]byte(`{"TableName":"MyTable"}`)); err != nil || n != "MyTable" {
+	if n, err := DecodeTableName([]byte(`{"TableName":"MyTable"}`), profile.StorageTableNames); err != nil || n != "MyTable" {
 		t.Errorf("got %q, %v", n, err)
 	}
 	for body, want := range map[string]tableerr.Code{
@@ -80,7 +81,7 @@ func TestDecodeTableName(t *testing.T) {
 		`{`:                      tableerr.InvalidInput,
 		`[]`:                     tableerr.InvalidInput,
 	} {
-		if _, err := DecodeTableName([]byte(body)); err == nil || err.Code != want {
+		if _, err := DecodeTableName([]byte(body), profile.StorageTableNames); err == nil || err.Code != want {
 			t.Errorf("%s: %v, want %s", body, err, want)
 		}
 	}
@@ -259,5 +260,23 @@ func sameFromDecoder(t *testing.T, body []byte, want *entity.Entity, wantErr *ta
 		if !reflect.DeepEqual(err, wantErr) || !sameDecoded(got, want) {
 			t.Fatalf("%q (%d): Decoder gives %+v %v, DecodeEntity %+v %v", body, i, got, err, want, wantErr)
 		}
+	}
+}
+
+// TestDecodeTableNameByProfile: the create body's name is judged by the
+// profile's rule (F-COSMOS-TABLE-NAMES): my_table and a CJK name pass
+// under Cosmos's and are Storage's 400 InvalidResourceName under Storage's.
+func TestDecodeTableNameByProfile(t *testing.T) {
+	for _, name := range []string{"my_table", "啊齄丂狛狜"} {
+		body := []byte(`{"TableName":"` + name + `"}`)
+		if n, err := DecodeTableName(body, profile.CosmosTableNames); err != nil || n != name {
+			t.Errorf("cosmos: %q, %v", n, err)
+		}
+		if _, err := DecodeTableName(body, profile.StorageTableNames); err == nil || err.Code != "InvalidResourceName" {
+			t.Errorf("storage: %q gives %v, want InvalidResourceName", name, err)
+		}
+	}
+	if _, err := DecodeTableName([]byte(`{"TableName":"a#b"}`), profile.CosmosTableNames); err == nil || err.Code != "InvalidInput" {
+		t.Errorf("cosmos a#b: %v, want InvalidInput", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // jsonDepth is the nesting depth of valid JSON by encoding/json's token
@@ -62,7 +64,7 @@ func TestDeepBodiesRefusedFirst(t *testing.T) {
 	if _, err := DecodeEntity(body); err == nil || err.Code != "InvalidInput" {
 		t.Fatalf("4 MiB of '[': %v", err)
 	}
-	if _, err := DecodeTableName(body); err == nil || err.Code != "InvalidInput" {
+	if _, err := DecodeTableName(body, profile.StorageTableNames); err == nil || err.Code != "InvalidInput" {
 		t.Fatalf("table name, 4 MiB of '[': %v", err)
 	}
 }

@@ -8,6 +8,7 @@ func Cosmos() Profile {
 		Name:                    "cosmos",
 		Title:                   "Azure Cosmos DB for Table",
 		CaseSensitiveTableNames: true,                                               // F-COSMOS-TABLE-CASE
+		TableNames:              CosmosTableNames,                                   // F-COSMOS-TABLE-NAMES
 		Order:                   WriteOrder,                                         // F-COSMOS-ORDER
 		MaxRowKeyBytes:          255,                                                // F-COSMOS-ROWKEY-SIZE
 		Reserved:                []string{"ID", "rid", "ResourceId"},                // F-COSMOS-RESERVED-NAMES

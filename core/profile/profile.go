@@ -13,6 +13,11 @@ type Profile struct {
 	// CaseSensitiveTableNames makes table names that differ only in case
 	// name distinct tables (F-COSMOS-TABLE-CASE); Azure folds case.
 	CaseSensitiveTableNames bool
+	// TableNames is the rule a table name meets: Storage's letters and
+	// digits (the zero value) or Cosmos's wider one (F-COSMOS-TABLE-NAMES).
+	// core/entity applies it where a table is created, named in a
+	// request or loaded from stored data.
+	TableNames TableNameRule
 	// Order is the order of query results within a page and across pages.
 	Order Order
 	// MaxRowKeyBytes, when set, bounds a RowKey by its UTF-8 bytes, on
@@ -53,6 +58,20 @@ type Profile struct {
 	// Emulator is how an emulator's headers and body forms differ.
 	Emulator Emulator
 }
+
+// TableNameRule is a rule table names meet.
+type TableNameRule int
+
+// The table-name rules.
+const (
+	// StorageTableNames is Azure Storage's rule: 3 to 63 letters and
+	// digits, a letter first, not "tables" (F-TABLE-NAME-ERRORS,
+	// F-TABLE-RESERVED).
+	StorageTableNames TableNameRule = iota
+	// CosmosTableNames is Cosmos DB's rule: 1 to 254 characters of any
+	// kind but /, \, # and ?, the last not a space (F-COSMOS-TABLE-NAMES).
+	CosmosTableNames
+)
 
 // Order is an order of query results.
 type Order int

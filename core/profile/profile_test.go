@@ -41,3 +41,16 @@ func TestEndpointsHas(t *testing.T) {
 		t.Fatalf("Lacks = %b", c.Lacks)
 	}
 }
+
+// TestTableNameRules: Cosmos has its own table-name rule
+// (F-COSMOS-TABLE-NAMES); Azure and Azurite keep Storage's.
+func TestTableNameRules(t *testing.T) {
+	for _, c := range []struct {
+		p    Profile
+		want TableNameRule
+	}{{Azure(), StorageTableNames}, {Azurite337(), StorageTableNames}, {Cosmos(), CosmosTableNames}} {
+		if c.p.TableNames != c.want {
+			t.Errorf("%s: TableNames %d, want %d", c.p.Name, c.p.TableNames, c.want)
+		}
+	}
+}

@@ -243,7 +243,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 	}
 	switch shape {
 	case op.TableNameBody:
-		if o.Table, err = odata.DecodeTableName(body); err != nil {
+		if o.Table, err = odata.DecodeTableName(body, x.h.prof.TableNames); err != nil {
 			return fail(err)
 		}
 	case op.EntityBody:

@@ -17,5 +17,5 @@ func (x *exchange) checkTableName(res resource) *tableerr.Error {
 	if !x.h.prof.IsAzure() && x.h.prof.Emulator.BodyForms() {
 		return nil // Azurite answers 404 (its own rules; F-TABLE-NAME-ANY-REQUEST)
 	}
-	return entity.CheckTableName(res.table)
+	return entity.CheckRequestTableName(x.h.prof.TableNames, res.table)
 }

@@ -78,7 +78,7 @@ func (s *Store) changed() {
 // CreateTable creates a table after checking its name; a name that exists in
 // any case is 409 TableAlreadyExists. It returns the name as stored.
 func (s *Store) CreateTable(name string) (string, *tableerr.Error) {
-	if err := entity.CheckTableName(name); err != nil {
+	if err := entity.CheckTableNameBy(s.profile.TableNames, name); err != nil {
 		return "", err
 	}
 	seq, err := s.createTable(name)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/profile"
 )
 
 // LoadBlocks replaces the whole account with a snapshot in blocks, read one
@@ -25,7 +26,7 @@ import (
 // while the next blocks are read; their entities go into the trees in the
 // snapshot's order. At most a few blocks are held at once.
 func (s *Store) LoadBlocks(next func() ([]byte, error)) error {
-	var l blockLoader
+	l := blockLoader{names: s.profile.TableNames}
 	queue := make(chan *pendingBlock, 2*runtime.GOMAXPROCS(0))
 	workers := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var failed atomic.Bool
@@ -112,6 +113,7 @@ type blockLoader struct {
 	last           item   // its last entity
 	entities       uint64
 	max            edm.Ticks
+	names          profile.TableNameRule // the rule its table names meet
 }
 
 // add adds block b; batch is b decoded when it is an entity block.
@@ -168,7 +170,7 @@ func (l *blockLoader) table(r *blockReader) error {
 	if err := r.done(); err != nil {
 		return err
 	}
-	if err := entity.CheckTableName(name); err != nil {
+	if err := entity.CheckTableNameBy(l.names, name); err != nil {
 		return fmt.Errorf("table %q: %s", name, err.Message)
 	}
 	key := name // keyed by the account afterwards (rekey)

@@ -54,7 +54,7 @@ func (s *Store) Redo(rec []byte) error {
 		s.setProperties(p, false)
 		return nil
 	case opRestore:
-		tables, props, max, err := parseSnapshot(c.Doc)
+		tables, props, max, err := parseSnapshot(c.Doc, s.profile.TableNames)
 		if err == nil {
 			tables, err = s.rekey(tables)
 		}
@@ -68,7 +68,7 @@ func (s *Store) Redo(rec []byte) error {
 }
 
 func (s *Store) redoCreate(c change) error {
-	if err := entity.CheckTableName(c.Table); err != nil {
+	if err := entity.CheckTableNameBy(s.profile.TableNames, c.Table); err != nil {
 		return fmt.Errorf("createTable record: %s", err.Message)
 	}
 	created, err := edm.ParseDateTime(c.Created)

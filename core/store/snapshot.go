@@ -10,6 +10,7 @@ import (
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -123,7 +124,7 @@ func policyRecords(ids []SignedIdentifier) []snapshotPolicy {
 // and entities — and on any error the account is left untouched. Afterwards
 // new Timestamps are above the largest restored one.
 func (s *Store) Restore(doc []byte) error {
-	tables, props, max, err := parseSnapshot(doc)
+	tables, props, max, err := parseSnapshot(doc, s.profile.TableNames)
 	if err == nil {
 		tables, err = s.rekey(tables)
 	}
@@ -141,7 +142,7 @@ func (s *Store) Restore(doc []byte) error {
 // without recording the change: it is how a journal's owner starts from its
 // compacted snapshot.
 func (s *Store) Load(doc []byte) error {
-	tables, props, max, err := parseSnapshot(doc)
+	tables, props, max, err := parseSnapshot(doc, s.profile.TableNames)
 	if err == nil {
 		tables, err = s.rekey(tables)
 	}
@@ -190,14 +191,14 @@ func (s *Store) replace(tables map[string]*table, props ServiceProperties, max e
 // parseSnapshot validates a document completely and builds the account: its
 // tables, its service properties (a new account's when the document has
 // none) and the largest Timestamp.
-func parseSnapshot(doc []byte) (map[string]*table, ServiceProperties, edm.Ticks, error) {
+func parseSnapshot(doc []byte, names profile.TableNameRule) (map[string]*table, ServiceProperties, edm.Ticks, error) {
 	var props ServiceProperties
-	tables, max, err := parseTables(doc, &props)
+	tables, max, err := parseTables(doc, &props, names)
 	return tables, props, max, err
 }
 
 // parseTables does parseSnapshot's work; props receives the properties.
-func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.Ticks, error) {
+func parseTables(doc []byte, props *ServiceProperties, names profile.TableNameRule) (map[string]*table, edm.Ticks, error) {
 	var d snapshotDoc
 	if !odata.WithinDepth(doc, odata.MaxDepth) {
 		return nil, 0, fmt.Errorf("not a tableplay account document: objects or arrays nested too deeply")
@@ -228,7 +229,7 @@ func parseTables(doc []byte, props *ServiceProperties) (map[string]*table, edm.T
 	var max edm.Ticks
 	for ti, st := range d.Tables {
 		where := fmt.Sprintf("table %d (%q)", ti+1, st.Name)
-		if err := entity.CheckTableName(st.Name); err != nil {
+		if err := entity.CheckTableNameBy(names, st.Name); err != nil {
 			return nil, 0, fmt.Errorf("%s: %s", where, err.Message)
 		}
 		key := st.Name // keyed by the account afterwards (rekey)

@@ -77,6 +77,7 @@ func decisions() []Decision {
 		{"F-ACL-EMPTY-POLICY", "access policies without times", "high"},
 		// Cosmos DB for Table (the cosmos profile, docs/profiles.md).
 		{"F-COSMOS-TABLE-CASE", "table names keep their case", "medium"},
+		{"F-COSMOS-TABLE-NAMES", "table names beyond letters and digits", "medium"},
 		{"F-COSMOS-ORDER", "query results not in key order", "low"},
 		{"F-COSMOS-TABLE-ORDER", "table listings in no name order", "high"},
 		{"F-COSMOS-TOKENS", "continuation tokens", "high"},
