@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Cut is a log tail that was cut off at start: the unfinished last write of
@@ -148,11 +149,11 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	}
 	for _, e := range unsealed {
 		if err := seal(l.dir, e); err != nil {
-			return rep, err
+			return rep, l.diskFull(err)
 		}
 	}
 	if err := removeBefore(l.dir, base); err != nil {
-		return rep, err
+		return rep, l.diskFull(err)
 	}
 	var seg *os.File
 	if reuse != nil {
@@ -162,13 +163,25 @@ func (l *Log) Recover(acct Account) (Report, error) {
 		seg, err = createSegment(l.dir, want, headStart, seq.last)
 	}
 	if err != nil {
-		return rep, err
+		return rep, l.diskFull(err)
 	}
 	l.start(acct, seg, want, seq.last, len(gens) > 1 && (reuse == nil || len(gens) > 2))
 	if rep.Cut != nil && l.opts.Report != nil {
 		l.opts.Report(rep.String())
 	}
 	return rep, nil
+}
+
+// diskFull says, for a write at start that a full disk refused, that
+// nothing is lost and what to do; other errors are returned as they are.
+// Everything the log holds was read before these writes (a seal, a new
+// segment), and a write cut short by the full disk is a torn tail the next
+// start cuts: no acknowledged change is lost.
+func (l *Log) diskFull(err error) error {
+	if !errors.Is(err, syscall.ENOSPC) {
+		return err
+	}
+	return fmt.Errorf("%s: the disk is full (%v), so the log cannot take new changes; nothing is lost: every acknowledged change is in the directory and loads once there is room. Free space on that disk and start again, or copy %s to a disk with room and start with --data pointing at the copy", l.dir, err, l.dir)
 }
 
 // start installs the live segment and the last record's sequence number;
