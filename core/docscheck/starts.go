@@ -44,7 +44,11 @@ type readState struct {
 // read is readStartState for a src= file's bytes, read once per content:
 // checking a large file's JSON is most of an example's time.
 func (c *startsCache) read(b []byte, from string) (inlineState, string) {
-	key := sha256.Sum256(append([]byte(from+"\x00"), b...))
+	h := sha256.New()
+	h.Write([]byte(from + "\x00"))
+	h.Write(b)
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
 	if r, ok := c.files[key]; ok {
 		return r.in, r.msg
 	}
