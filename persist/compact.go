@@ -75,7 +75,7 @@ func (l *Log) last() uint64 {
 // and the old one's last write is then still the log's last.
 func (l *Log) rotate() (uint64, error) {
 	gen := l.nextGen()
-	seg, err := createSegment(l.dir, gen)
+	seg, err := createSegment(l.dir, gen, headRotate, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -118,6 +118,6 @@ func (l *Log) switchTo(b *batch, seg *os.File, gen uint64, err error) error {
 		return l.fail(err)
 	}
 	l.advance(b)
-	l.seg, l.gen, l.segBytes = seg, gen, int64(len(segmentMagic))
+	l.seg, l.gen, l.segBytes = seg, gen, headEnd
 	return nil
 }

@@ -13,7 +13,12 @@
 // its record is durable. A segment ends with a seal, a frame of no payload
 // written on its own once everything before it is durable: when the log
 // rotates, when the server stops cleanly, and at start for a segment a
-// crash left unsealed.
+// crash left unsealed. A segment begins, after the magic, with a head: a
+// frame naming the last record before it and why it was made. A head made
+// once every segment before it was sealed — at start, and at a clean stop,
+// which makes the next segment at once for the next start to write on in —
+// says where the previous seal is, so a newest segment cut short at a frame
+// boundary, or deleted, stops the start.
 //
 // Compaction rotates to segment G, streams the store's snapshot into a
 // temporary file while writes go on into segment G — table by table, each

@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,14 +56,14 @@ func listDir(dir string) (dirFiles, error) {
 	return d, nil
 }
 
-// createSegment creates a log segment holding its magic and makes it and
-// its name durable.
-func createSegment(dir string, gen uint64) (*os.File, error) {
+// createSegment creates a log segment holding its magic and its head (made
+// for why, after record seq) and makes it and its name durable.
+func createSegment(dir string, gen uint64, why byte, seq uint64) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(dir, logName(gen)), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	_, err = f.Write(segmentMagic)
+	_, err = f.Write(append(bytes.Clone(segmentMagic), headFrame(why, seq)...))
 	if err == nil {
 		err = f.Sync()
 	}

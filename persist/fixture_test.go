@@ -3,7 +3,6 @@ package persist
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -58,7 +57,7 @@ func TestPreviousFormatDirectoryLoadsExactly(t *testing.T) {
 	if d, err = listDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	seg, err := os.ReadFile(filepath.Join(dir, logName(d.logs[len(d.logs)-1])))
+	seg, err := os.ReadFile(segment(t, dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -256,7 +256,31 @@ func (l *Log) Close() error {
 	if err == nil {
 		err = l.sealLive()
 	}
+	if err == nil {
+		l.successor()
+	}
 	return errors.Join(err, l.closeFiles())
+}
+
+// successor makes, after a clean stop sealed the live segment, the next
+// segment, whose head names the last record: a start that finds the sealed
+// segment shorter, or missing, refuses instead of serving less. The next
+// start writes on in it. When it cannot be made nothing is lost (the log
+// is sealed); the start then has only the seal to go by.
+func (l *Log) successor() {
+	l.mu.Lock()
+	gen, seq, recovered := l.gen, l.appended, l.acct != nil
+	l.mu.Unlock()
+	if !recovered {
+		return
+	}
+	f, err := createSegment(l.dir, gen+1, headClean, seq)
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil && l.opts.Report != nil {
+		l.opts.Report(fmt.Sprintf("after the clean stop of %s, its next log segment could not be made (nothing is lost): %v", l.dir, err))
+	}
 }
 
 // sealLive writes what is pending and seals the live segment; no write

@@ -12,7 +12,35 @@ import (
 // A log segment begins with segmentMagic; segments written before it
 // existed hold bare frames (frame.go) and are read as legacy segments.
 // Read as a legacy frame's length, the magic is larger than any file.
-var segmentMagic = []byte("tplog\x00\x02\n")
+//
+// A segment of this format (segmentMagic) begins, right after the magic,
+// with a head: a frame of a one-byte payload saying why the segment was
+// made, numbered with the last record before it. A head made once every
+// segment before it was sealed (headStart, headClean) says what the log
+// held then, so a predecessor that lost its seal, or its tail with its seal,
+// is found even when nothing else follows. Segments of the format before
+// heads (magicNoHead) still load.
+var (
+	segmentMagic = []byte("tplog\x00\x03\n")
+	magicNoHead  = []byte("tplog\x00\x02\n")
+)
+
+// Why a segment was made, its head's payload.
+const (
+	headStart  = 's' // at start, once every older segment was sealed
+	headClean  = 'c' // at a clean stop, once the live segment was sealed
+	headRotate = 'r' // by a compaction, before the old segment was sealed
+)
+
+// headEnd is where a segment's head ends and its records begin.
+var headEnd = int64(len(segmentMagic)) + recHeaderSize + 1
+
+// headFrame is a segment's head: made for why, after record seq.
+func headFrame(why byte, seq uint64) []byte {
+	b := appendRecord(nil, seq, []byte{why})
+	stampWrite(b, []int{0}, int64(len(segmentMagic)))
+	return b
+}
 
 // A record frame is a 32-byte header, then the payload:
 //

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Cut is a log tail that was cut off at start: the unfinished last write of
@@ -95,7 +96,11 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	// The log's last write is in the last segment that holds one: only
 	// there can a crash have left a torn tail.
 	lastWrite, lastLegacy := -1, -1
+	heads := make([]segmentHead, len(gens))
 	for i, g := range gens {
+		if heads[i], err = readHead(l.dir, g); err != nil {
+			return rep, err
+		}
 		holds, legacy, err := holdsWrite(l.dir, g)
 		if err != nil {
 			return rep, err
@@ -109,8 +114,14 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	}
 	var seq sequence
 	var unsealed []segmentEnd
+	var reuse *segmentEnd
 	for i, g := range gens {
 		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy}
+		if i+1 < len(gens) {
+			if h := heads[i+1]; h.ok && h.why != headRotate {
+				r.sealedAt, r.sealedBy = &h.seq, logName(gens[i+1])
+			}
+		}
 		end, err := r.replay()
 		rep.Records += r.records
 		if err != nil {
@@ -119,11 +130,18 @@ func (l *Log) Recover(acct Account) (Report, error) {
 		if r.cut != nil {
 			rep.Cut = r.cut
 		}
+		if i == len(gens)-1 && end.v3 && end.why == headClean && end.records == 0 && !end.sealed && end.end == headEnd {
+			reuse = &end // a clean stop's successor: the log goes on in it
+			continue
+		}
 		if !end.sealed && !end.legacy {
 			unsealed = append(unsealed, end)
 		}
 	}
 	rep.Segments = len(gens)
+	if reuse != nil {
+		rep.Segments-- // it holds nothing to replay
+	}
 	rep.Unclean = len(unsealed) > 0
 	if l.last() != 0 {
 		// Its sequence numbers would collide with the log's.
@@ -131,21 +149,39 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	}
 	for _, e := range unsealed {
 		if err := seal(l.dir, e); err != nil {
-			return rep, err
+			return rep, l.diskFull(err)
 		}
 	}
 	if err := removeBefore(l.dir, base); err != nil {
-		return rep, err
+		return rep, l.diskFull(err)
 	}
-	seg, err := createSegment(l.dir, want)
+	var seg *os.File
+	if reuse != nil {
+		want = reuse.gen
+		seg, err = os.OpenFile(filepath.Join(l.dir, logName(want)), os.O_WRONLY|os.O_APPEND, 0)
+	} else {
+		seg, err = createSegment(l.dir, want, headStart, seq.last)
+	}
 	if err != nil {
-		return rep, err
+		return rep, l.diskFull(err)
 	}
-	l.start(acct, seg, want, seq.last, len(gens) > 1)
+	l.start(acct, seg, want, seq.last, len(gens) > 1 && (reuse == nil || len(gens) > 2))
 	if rep.Cut != nil && l.opts.Report != nil {
 		l.opts.Report(rep.String())
 	}
 	return rep, nil
+}
+
+// diskFull says, for a write at start that a full disk refused, that
+// nothing is lost and what to do; other errors are returned as they are.
+// Everything the log holds was read before these writes (a seal, a new
+// segment), and a write cut short by the full disk is a torn tail the next
+// start cuts: no acknowledged change is lost.
+func (l *Log) diskFull(err error) error {
+	if !errors.Is(err, syscall.ENOSPC) {
+		return err
+	}
+	return fmt.Errorf("%s: the disk is full (%v), so the log cannot take new changes; nothing is lost: every acknowledged change is in the directory and loads once there is room. Free space on that disk and start again, or copy %s to a disk with room and start with --data pointing at the copy", l.dir, err, l.dir)
 }
 
 // start installs the live segment and the last record's sequence number;
@@ -155,7 +191,7 @@ func (l *Log) start(acct Account, seg *os.File, gen, seq uint64, compact bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.acct, l.seg, l.gen = acct, seg, gen
-	l.segBytes = int64(len(segmentMagic))
+	l.segBytes = headEnd
 	l.appended, l.durable = seq, seq
 	if compact {
 		l.nextCompact = 0
@@ -177,7 +213,41 @@ type segmentEnd struct {
 	seq    uint64 // the last record's sequence number
 	sealed bool
 	legacy bool // the format before seals; never sealed, never written to
+	// v3: the segment has (or is to have) a head; why is the head's reason
+	// and records counts the records after it.
+	v3      bool
+	why     byte
+	records int
 }
+
+// segmentHead is a segment's head, when it has an intact one.
+type segmentHead struct {
+	why byte
+	seq uint64
+	ok  bool
+}
+
+// readHead reads a segment's head; ok is false for a segment without an
+// intact one (the format before heads, or damage the replay reports).
+func readHead(dir string, gen uint64) (segmentHead, error) {
+	f, err := os.Open(filepath.Join(dir, logName(gen)))
+	if err != nil {
+		return segmentHead{}, err
+	}
+	defer f.Close()
+	b := make([]byte, headEnd)
+	if n, _ := f.ReadAt(b, 0); int64(n) < headEnd || !bytes.HasPrefix(b, segmentMagic) {
+		return segmentHead{}, nil
+	}
+	n, seq, write, sum, ok := parseHeader(b[len(segmentMagic):])
+	payload := b[len(segmentMagic)+recHeaderSize:]
+	if !ok || n != 1 || write != int64(len(segmentMagic)) || crc32.Checksum(payload, castagnoli) != sum || !validHead(payload[0]) {
+		return segmentHead{}, nil
+	}
+	return segmentHead{why: payload[0], seq: seq, ok: true}, nil
+}
+
+func validHead(why byte) bool { return why == headStart || why == headClean || why == headRotate }
 
 // holdsWrite reports whether a segment holds an intact frame: one that
 // some write put there, which a crash cannot make; legacy, whether it is a
@@ -192,11 +262,20 @@ func holdsWrite(dir string, gen uint64) (holds, legacy bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	// The usual case: an intact first frame after the magic.
-	head := make([]byte, len(segmentMagic)+recHeaderSize)
-	if n, _ := f.ReadAt(head, 0); n == len(head) && bytes.HasPrefix(head, segmentMagic) {
-		h := head[len(segmentMagic):]
-		if n, _, write, sum, ok := parseHeader(h); ok && write == int64(len(segmentMagic)) && n <= uint64(st.Size()-int64(len(head))) {
+	// The usual case: an intact first frame after the magic (and the
+	// head, which is no write: a segment is made before anything is
+	// written to it).
+	magic := make([]byte, len(segmentMagic))
+	n, _ := f.ReadAt(magic, 0)
+	v3 := n == len(magic) && bytes.Equal(magic, segmentMagic)
+	first := int64(len(segmentMagic))
+	if v3 {
+		first = headEnd
+	}
+	head := make([]byte, first+recHeaderSize)
+	if n, _ := f.ReadAt(head, 0); n == len(head) && (v3 || bytes.HasPrefix(head, magicNoHead)) {
+		h := head[first:]
+		if n, _, write, sum, ok := parseHeader(h); ok && write == first && n <= uint64(st.Size()-int64(len(head))) {
 			payload := make([]byte, n)
 			if _, err := f.ReadAt(payload, int64(len(head))); err != nil {
 				return false, false, err
@@ -210,8 +289,12 @@ func holdsWrite(dir string, gen uint64) (holds, legacy bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	legacy = !bytes.HasPrefix(b, segmentMagic)
-	_, holds = intactFrame(b, 0, -1, 0, legacy)
+	legacy = !bytes.HasPrefix(b, segmentMagic) && !bytes.HasPrefix(b, magicNoHead)
+	after := int64(-1)
+	if v3 {
+		after = int64(len(segmentMagic)) // the head's write
+	}
+	_, holds = intactFrame(b, 0, after, 0, legacy)
 	return holds, legacy && holds, nil
 }
 
@@ -236,6 +319,11 @@ type replayer struct {
 	// legacyLater: a segment of the format before the magic holding a
 	// write follows; only its server left empty segments behind.
 	legacyLater bool
+	// sealedAt, when set, is the record the segment's seal follows, as the
+	// head of the next segment (sealedBy) says: it was made once this one
+	// was sealed, so this one cannot lack its seal or its tail.
+	sealedAt *uint64
+	sealedBy string
 
 	records int
 	cut     *Cut
@@ -263,6 +351,9 @@ func (r *replayer) replay() (segmentEnd, error) {
 	n, _ := io.ReadFull(f, head)
 	switch {
 	case bytes.Equal(head, segmentMagic):
+		end.v3 = true
+		err = r.records2(f, size, &end)
+	case bytes.Equal(head, magicNoHead):
 		err = r.records2(f, size, &end)
 	case size == 0 && r.legacyLater:
 		// The previous format's server created a segment at every start
@@ -270,10 +361,14 @@ func (r *replayer) replay() (segmentEnd, error) {
 		// or its compaction rotated; a legacy segment after it proves
 		// it is one of those, not a segment of this format cut short.
 		end.legacy = true
-	case size <= int64(len(segmentMagic)) && (bytes.HasPrefix(segmentMagic, head[:n]) || allZero(head[:n])):
+	case size <= int64(len(segmentMagic)) && (bytes.HasPrefix(segmentMagic, head[:n]) || bytes.HasPrefix(magicNoHead, head[:n]) || allZero(head[:n])):
 		if !r.last {
 			return end, r.refuse(0, size, errTorn, "newer segments hold writes")
 		}
+		if r.sealedAt != nil {
+			return end, r.refuse(0, size, errTorn, r.sealedBy+" was made after this segment was sealed")
+		}
+		end.v3 = true // sealed anew in this format
 	default:
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return end, err
@@ -294,6 +389,9 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 		switch {
 		case err == io.EOF:
 			end.end = at
+			if !end.sealed && r.sealedAt != nil {
+				return fmt.Errorf("%s ends at offset %d without its seal, after record %d, but %s was made once it was sealed after record %d: it was cut short, and %d acknowledged change(s) are missing; refusing to start, nothing was changed. %s", r.name(), at, r.seq.last, r.sealedBy, *r.sealedAt, *r.sealedAt-min(*r.sealedAt, r.seq.last), r.howTo(at))
+			}
 			if !end.sealed && !r.last {
 				return fmt.Errorf("%s ends at offset %d without its seal while newer segments hold writes: it was cut short; refusing to start. %s", r.name(), at, r.howTo(at))
 			}
@@ -306,6 +404,20 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 			return r.damaged(f, at, size, err, false, end)
 		case err != nil:
 			return fmt.Errorf("%s: %v", r.name(), err)
+		}
+		if end.v3 && at == int64(len(segmentMagic)) {
+			// The head: why the segment was made, after which record.
+			if len(fm.payload) != 1 || !validHead(fm.payload[0]) {
+				return r.refuse(at, size, fmt.Errorf("%w: the segment does not begin with its head", errFraming), "a segment's first frame is its head")
+			}
+			end.why = fm.payload[0]
+			if end.why != headRotate {
+				if r.seq.known && fm.seq != r.seq.last {
+					return r.refuse(at, size, fmt.Errorf("%w: the head follows record %d, the segments before end at %d", errFraming, fm.seq, r.seq.last), "records are missing")
+				}
+				r.seq.last, r.seq.known = fm.seq, true
+			}
+			continue
 		}
 		want := r.seq.last + 1
 		if fm.seal() {
@@ -323,6 +435,7 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 			return fmt.Errorf("%s, record at offset %d: %v", r.name(), at, err)
 		}
 		r.records++
+		end.records++
 	}
 }
 
@@ -356,6 +469,9 @@ func (r *replayer) legacyRecords(f *os.File, size int64, end *segmentEnd) error 
 func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, end *segmentEnd) error {
 	if !r.last {
 		return r.refuse(at, size, why, "newer segments hold writes")
+	}
+	if r.sealedAt != nil && !legacy && !end.sealed {
+		return r.refuse(at, size, why, r.sealedBy+" was made after this segment was sealed")
 	}
 	rest := make([]byte, size-at)
 	if _, err := f.ReadAt(rest, at); err != nil {
@@ -408,8 +524,10 @@ func seal(dir string, e segmentEnd) error {
 	}
 	defer f.Close()
 	at, buf := e.end, []byte(nil)
-	if at < int64(len(segmentMagic)) {
-		at, buf = 0, segmentMagic
+	if (e.v3 && at < headEnd) || at < int64(len(segmentMagic)) {
+		// Made (or begun) in this format but its head is not intact:
+		// rewritten as a segment of no records.
+		at, buf = 0, append(bytes.Clone(segmentMagic), headFrame(headStart, e.seq)...)
 	}
 	if err := f.Truncate(at); err != nil {
 		return err

@@ -61,7 +61,7 @@ func TestJSONSnapshotStillLoads(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, snapshotName(7)), appendFrame(nil, want), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	seg, err := createSegment(dir, 7)
+	seg, err := createSegment(dir, 7, headRotate, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

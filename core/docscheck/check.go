@@ -59,6 +59,12 @@ type Checker struct {
 	// ReadFile reads a src= start state, named relative to the checked file
 	// (a path with '/' separators); nil leaves src= examples unchecked.
 	ReadFile func(name string) ([]byte, error)
+	// Restored, if set, is called each time a start state is restored
+	// (examples sharing a start state's bytes share one restore while none
+	// of them writes).
+	Restored func()
+
+	starts startsCache
 }
 
 // emptyAccount is the start of an example that names no start state.
@@ -188,16 +194,14 @@ func (c *Checker) example(file string, ex Example) []string {
 		}
 		return nil
 	}
-	s := lesson.NewSession(c.Clock)
-	doc := &lesson.Lesson{ID: "docs-example", Start: start}
-	if err := s.Start(doc); err != nil {
+	cached, err := c.starts.session(start, c.Clock, c.Restored)
+	if err != nil {
 		return []string{"the start state no longer loads: " + strings.TrimPrefix(err.Error(), "docs-example: ")}
 	}
+	s, doc := cached.session, cached.doc
 	table := in.Table
 	if table == "" {
-		if snap := gjson.GetBytes(s.Store.Snapshot(), "tables.0.name"); snap.Exists() {
-			table = snap.String()
-		}
+		table = cached.table
 	} else if _, err := s.Store.Count(table); err != nil {
 		return []string{"the start state has no table " + strconv.Quote(table)}
 	}
@@ -246,7 +250,7 @@ func (c *Checker) startAccount(file string, ex Example, in *inlineState) ([]byte
 		}
 		// src= holds the same start state as the inline forms; what is
 		// written inline wins field by field.
-		from, msg := readStartState(string(b), "the file at "+src)
+		from, msg := c.starts.read(b, "the file at "+src)
 		if msg != "" {
 			return nil, msg
 		}

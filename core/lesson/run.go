@@ -144,6 +144,14 @@ func (s *Session) Start(l *Lesson) error {
 	return nil
 }
 
+// Resume starts l on the account as it stands, without restoring l's start
+// account: for a caller that knows the account already is that start (one
+// restored start state serving many checks that only read it).
+func (s *Session) Resume(l *Lesson) {
+	s.lesson, s.held, s.next, s.timeline = l, map[string]string{}, [2]string{}, nil
+	s.pos, s.changed = 0, false
+}
+
 // Changed tells the session that the account changed. Changes the session
 // makes itself are ignored; any other means the next Prepare starts over.
 // (It only sets a flag, so a store's OnChange may call it.)
