@@ -72,7 +72,7 @@ test("docs/embedding.md names the embed's views, the table's", () => {
 
 test("no module gives a session a field web/session.js does not declare", () => {
   const made = read("web/session.js");
-  const literal = made.slice(made.indexOf("  return {"));
+  const literal = made.slice(made.indexOf("  const session = {"));
   const declared = new Set([...literal.matchAll(/^ {4}(\w+)[:(,]/gm)].map((m) => m[1]));
   for (const field of ["engine", "table", "level", "codeTarget", "compare", "profileCompare", "draft", "emit"]) assert.ok(declared.has(field), `the scan misses ${field}`);
   for (const m of all) {

@@ -15,12 +15,12 @@
 // the views shown and mountParts' own; emits and hears, its events.
 export const PARTS = [
   { name: "tables", module: "./tables.js", mount: "mountTables", views: ["tables"], slot: "tables-panel", place: "left",
-    emits: ["exchange", "load-sample", "table-selected"], hears: ["tables-changed"] },
+    emits: ["exchange", "load-sample", "table-selected"], hears: ["tables-changed", "target-changed"] },
   { name: "editor", module: "./editor.js", mount: "mountEditor", views: ["editor"], slot: "editor-part", place: "left",
     emits: [], hears: ["draft-sent", "load-entity", "table-selected"] },
   { name: "operations", module: "./operations.js", mount: "mountOperations", views: ["editor"], slot: "operations-part", place: "left",
     options: (has) => ({ batch: has("batch") }),
-    emits: ["draft-sent", "enqueue", "entities-changed", "entity-written", "exchange"], hears: ["load-entity", "queued", "table-selected"] },
+    emits: ["draft-sent", "enqueue", "entities-changed", "entity-written", "exchange"], hears: ["etag-seen", "load-entity", "queued", "table-selected", "target-changed"] },
   { name: "entities", module: "./entities.js", mount: "mountEntities", views: ["editor"], slot: "entities-part", place: "left",
     emits: ["entities-changed", "load-entity"], hears: ["entities-changed", "table-selected"] },
   { name: "wire", module: "./wire.js", mount: "mountWire", views: ["wire", "levels"], slot: "wire-panel", place: "right",
@@ -30,7 +30,7 @@ export const PARTS = [
     options: (_, given) => ({ filter: given.filter ?? "" }),
     emits: ["exchange", "reveal-exchange"], hears: ["entities-changed", "table-selected"] },
   { name: "batch", module: "./batch.js", mount: "mountBatch", views: ["batch"], slot: "batch-panel", place: "wide",
-    emits: ["entities-changed", "exchange", "queued", "reveal-exchange"], hears: ["enqueue"] },
+    emits: ["entities-changed", "exchange", "queued", "reveal-exchange"], hears: ["enqueue", "target-changed"] },
 ];
 
 // VIEWS are the embed's view names, in the order of the parts.
@@ -51,5 +51,6 @@ export const EVENTS = {
   "queued": "{count, …}: the batch queue changed",
   "load-sample": "load the sample table and user",
   "sample-loaded": "{table}: the sample is in",
-  "target-changed": "{endpoint}: the playground now talks to another endpoint or to the tab's own account",
+  "target-changed": "{endpoint, writesRefused}: the playground now talks to another endpoint or to the tab's own account",
+  "etag-seen": "{table, pk, rk, etag}: a read or a refresh saw an entity's ETag (the one the person holds is not changed)",
 };

@@ -24,7 +24,7 @@ export function createSession({ engine, host, readonly = false, status = null, p
   // only: an If-Match the person sends is one they read.
   const held = new Map();
   const key = (table, pk, rk) => [table, pk, rk].join("\u0000");
-  return {
+  const session = {
     engine,
     host,
     readonly,
@@ -40,6 +40,9 @@ export function createSession({ engine, host, readonly = false, status = null, p
     // to the endpoint it went to (web/connect.js sets it); null where the
     // playground cannot connect.
     compare: null,
+    // writesRefused says why the connected endpoint's SAS cannot write
+    // (web/connect.js sets it); "" where writes may be sent.
+    writesRefused: "",
     // draft is replaced by the editor when one is mounted.
     draft: () => null,
     emit(type, detail = {}) {
@@ -56,7 +59,7 @@ export function createSession({ engine, host, readonly = false, status = null, p
       if (list.at(-1) === etag) return;
       list.push(etag);
       etags.set(key(table, pk, rk), list);
-      bus.dispatchEvent(new CustomEvent("etag-seen", { detail: { table, pk, rk, etag } }));
+      session.emit("etag-seen", { table, pk, rk, etag });
     },
     etagsOf: (table, pk, rk) => etags.get(key(table, pk, rk)) ?? [],
     // holdETag records the ETag the person's own read or write brought
@@ -81,4 +84,5 @@ export function createSession({ engine, host, readonly = false, status = null, p
       teardown.abort();
     },
   };
+  return session;
 }
