@@ -192,7 +192,7 @@ test("a 253-property entity, sent anyway: each profile's own 400 TooManyProperti
   assert.match(await card.locator('[data-difference="F-PROPERTY-COUNT"]').innerText(), /^Azurite 3\.37 accepts more than 252 properties and Azure Table Storage does not; the azurite-3\.37 profile refuses them as Azure does\. \(F-PROPERTY-COUNT\)$/);
   for (const p of ["azure", "cosmos", "azurite-3.37"]) assert.match(answers[p].status, /400 Bad Request · TooManyProperties/);
   assert.match(answers.azure.text, /x-ms-version: 2019-02-02[\s\S]*"lang": "en-US"[\s\S]*Time:/);
-  assert.match(answers.cosmos.text, /content-type: application\/json;odata=fullmetadata[\s\S]*"lang": "en-us"[\s\S]*RequestID:/);
+  assert.match(answers.cosmos.text, /Content-Type: application\/json;odata=fullmetadata[\s\S]*"lang": "en-us"[\s\S]*RequestID:/);
   assert.doesNotMatch(answers.cosmos.text, /x-ms-version/);
   assert.match(answers["azurite-3.37"].text, /server: Azurite-Table\/3\.37\.0[\s\S]*x-ms-error-code: TooManyProperties/);
 
