@@ -100,17 +100,23 @@ func copyBytes(v js.Value) []byte {
 	return b
 }
 
-// handle(method, url, headers, body, nowMs, remote) answers one request
-// ({status, statusText, headers, body}); the answer carries broken (a
-// message) once the object failed to store a change, so that the object
-// restarts from its storage.
-func (e *engine) handle(args []js.Value) (out any) {
-	arg := func(i int) js.Value {
+// argAt reads a call's arguments by position, undefined past the last:
+// handle and head take the same optional tail.
+func argAt(args []js.Value) func(int) js.Value {
+	return func(i int) js.Value {
 		if i < len(args) {
 			return args[i]
 		}
 		return js.Undefined()
 	}
+}
+
+// handle(method, url, headers, body, nowMs, remote) answers one request
+// ({status, statusText, headers, body}); the answer carries broken (a
+// message) once the object failed to store a change, so that the object
+// restarts from its storage.
+func (e *engine) handle(args []js.Value) (out any) {
+	arg := argAt(args)
 	e.tick(arg(4))
 	defer func() {
 		if p := recover(); p != nil {
@@ -141,12 +147,7 @@ func (e *engine) handle(args []js.Value) (out any) {
 // with the body. So a body is read only for a request its signature
 // allows, and bodies nobody signed never fill the isolate.
 func (e *engine) head(args []js.Value) (out any) {
-	arg := func(i int) js.Value {
-		if i < len(args) {
-			return args[i]
-		}
-		return js.Undefined()
-	}
+	arg := argAt(args)
 	e.tick(arg(4))
 	defer func() {
 		if p := recover(); p != nil {
