@@ -268,9 +268,7 @@ func (l *Log) Close() error {
 // start writes on in it. When it cannot be made nothing is lost (the log
 // is sealed); the start then has only the seal to go by.
 func (l *Log) successor() {
-	l.mu.Lock()
-	gen, seq, recovered := l.gen, l.appended, l.acct != nil
-	l.mu.Unlock()
+	gen, seq, recovered := l.position()
 	if !recovered {
 		return
 	}
@@ -281,6 +279,14 @@ func (l *Log) successor() {
 	if err != nil && l.opts.Report != nil {
 		l.opts.Report(fmt.Sprintf("after the clean stop of %s, its next log segment could not be made (nothing is lost): %v", l.dir, err))
 	}
+}
+
+// position returns the live segment's generation, the last record
+// appended, and whether the log was recovered (has a live segment).
+func (l *Log) position() (gen, seq uint64, recovered bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.gen, l.appended, l.acct != nil
 }
 
 // sealLive writes what is pending and seals the live segment; no write
