@@ -1,0 +1,239 @@
+// web/i18n.js is responsible for the page's language: which locale is shown,
+// its catalogue of UI messages (web/locales/<lang>/ui.json) and the
+// locale's rules for plurals, numbers and dates (Intl). Every string the page
+// shows comes from t(); the catalogue of the shown locale is loaded once,
+// before anything renders, so t() is synchronous. docs/locales.md describes
+// the message format and how a locale is added.
+
+// The locales a reader can choose, in the picker's order. en-XA is the
+// pseudo-locale of the layout tests: reachable by lang=en-XA only.
+export const LOCALES = ["en", "pl", "ja", "fr"];
+export const PSEUDO = "en-XA";
+const STORAGE_KEY = "tableplay-lang";
+
+const state = {
+  lang: "en",
+  messages: {},
+  plural: null,
+  number: null,
+  listeners: new Set(),
+  cache: new Map(),
+};
+
+// match returns the supported locale a language tag asks for, or "".
+export function match(tag) {
+  if (!tag) return "";
+  const t = String(tag).trim();
+  if (t.toLowerCase() === PSEUDO.toLowerCase()) return PSEUDO;
+  const base = t.toLowerCase().split(/[-_]/)[0];
+  return LOCALES.includes(base) ? base : "";
+}
+
+// storedChoice is the language the reader picked on an earlier visit.
+export function storedChoice() {
+  try {
+    return match(localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return "";
+  }
+}
+
+// choose picks the locale to show: the first of the explicit request (a
+// lang= parameter or attribute), the reader's stored choice, the given
+// fallbacks (e.g. a host page's <html lang>) and the browser's languages
+// that is supported; else English.
+export function choose({ requested = "", useStored = true, fallbacks = [] } = {}) {
+  const candidates = [requested, useStored ? storedChoice() : "", ...fallbacks, ...(navigator.languages || [navigator.language])];
+  for (const c of candidates) {
+    const m = match(c);
+    if (m) return m;
+  }
+  return "en";
+}
+
+// requestedLang is the lang= of the page's address, in the query or in the
+// fragment's parameters (share, lesson and room links carry it there).
+export function requestedLang(loc = location) {
+  const q = new URLSearchParams(loc.search).get("lang");
+  if (q) return q;
+  const m = /(?:^#|&)lang=([A-Za-z-]+)/.exec(loc.hash);
+  return m ? m[1] : "";
+}
+
+// remember stores the reader's choice for the next visit.
+export function remember(lang) {
+  try {
+    localStorage.setItem(STORAGE_KEY, lang);
+  } catch {
+    // storage may be unavailable: the choice lasts this visit
+  }
+}
+
+function catalogueURL(lang, part) {
+  return new URL(`./locales/${lang}/${part}.json`, import.meta.url);
+}
+
+// fetchPart fetches one part (ui, rules, lessons) of a locale's catalogue,
+// once per page.
+export function fetchPart(lang, part) {
+  const key = `${lang}/${part}`;
+  if (!state.cache.has(key)) {
+    state.cache.set(
+      key,
+      fetch(catalogueURL(lang, part)).then((r) => {
+        if (!r.ok) throw new Error(`${key}.json: ${r.status}`);
+        return r.json();
+      }),
+    );
+  }
+  return state.cache.get(key);
+}
+
+// load makes lang the shown locale: its UI catalogue is fetched, <html lang>
+// (or the given root's lang) set and every listener told.
+export async function load(lang, { root = document.documentElement } = {}) {
+  const messages = await fetchPart(lang, "ui");
+  state.lang = lang;
+  state.messages = messages;
+  const intl = lang === PSEUDO ? "en" : lang;
+  state.plural = new Intl.PluralRules(intl);
+  state.number = new Intl.NumberFormat(intl);
+  if (root) root.lang = lang;
+  for (const fn of state.listeners) fn(lang);
+  return lang;
+}
+
+// lang is the shown locale.
+export function lang() {
+  return state.lang;
+}
+
+// onChange calls fn(lang) after every later switch of locale; it returns the
+// function that stops it.
+export function onChange(fn) {
+  state.listeners.add(fn);
+  return () => state.listeners.delete(fn);
+}
+
+// formatNumber writes n by the locale's rules (grouping, decimal sign).
+export function formatNumber(n) {
+  return (state.number || new Intl.NumberFormat("en")).format(n);
+}
+
+// formatDate writes a Date (or an ISO string) by the locale's rules.
+export function formatDate(d, options = { dateStyle: "medium", timeStyle: "medium" }) {
+  const intl = state.lang === PSEUDO ? "en" : state.lang;
+  return new Intl.DateTimeFormat(intl, options).format(typeof d === "string" ? new Date(d) : d);
+}
+
+// t returns message id in the shown locale with its placeholders filled:
+// {name} takes params.name (numbers formatted for the locale) and
+// {n, plural, one {…} few {…} many {…} other {…}} picks the locale's plural
+// form of params.n, # standing for the formatted number (=0 {…} matches
+// exactly). An id the catalogue lacks comes back as itself, so a test sees it.
+export function t(id, params = {}) {
+  const text = state.messages[id];
+  if (typeof text !== "string") return id;
+  return format(text, params);
+}
+
+// has says whether the catalogue holds id.
+export function has(id) {
+  return typeof state.messages[id] === "string";
+}
+
+function value(v) {
+  return typeof v === "number" ? formatNumber(v) : v === undefined || v === null ? "" : String(v);
+}
+
+// format fills a message's placeholders (exported for tests).
+export function format(text, params = {}, count = null) {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "#" && count !== null) {
+      out += formatNumber(count);
+      i++;
+      continue;
+    }
+    if (c !== "{") {
+      out += c;
+      i++;
+      continue;
+    }
+    const close = matching(text, i);
+    const inner = text.slice(i + 1, close);
+    i = close + 1;
+    const comma = inner.indexOf(",");
+    if (comma < 0) {
+      out += value(params[inner.trim()]);
+      continue;
+    }
+    const name = inner.slice(0, comma).trim();
+    const rest = inner.slice(comma + 1);
+    const kind = rest.slice(0, rest.indexOf(",")).trim();
+    if (kind !== "plural") {
+      out += value(params[name]);
+      continue;
+    }
+    const n = Number(params[name]);
+    out += format(branch(rest.slice(rest.indexOf(",") + 1), n), params, n);
+  }
+  return out;
+}
+
+function matching(text, open) {
+  let depth = 0;
+  for (let j = open; j < text.length; j++) {
+    if (text[j] === "{") depth++;
+    else if (text[j] === "}" && --depth === 0) return j;
+  }
+  return text.length;
+}
+
+// branch picks the plural branch of "one {…} other {…}" for n.
+function branch(spec, n) {
+  const forms = {};
+  let i = 0;
+  while (i < spec.length) {
+    const open = spec.indexOf("{", i);
+    if (open < 0) break;
+    const key = spec.slice(i, open).trim();
+    const close = matching(spec, open);
+    forms[key] = spec.slice(open + 1, close);
+    i = close + 1;
+  }
+  if (forms[`=${n}`] !== undefined) return forms[`=${n}`];
+  const rule = (state.plural || new Intl.PluralRules("en")).select(n);
+  return forms[rule] ?? forms.other ?? "";
+}
+
+// localize fills the static text of a subtree: data-i18n="id" sets the
+// element's text, data-i18n-attr="aria-label:id;placeholder:id2" its
+// attributes. It runs again on every switch of locale for the subtrees
+// registered with it.
+export function localize(root) {
+  const apply = () => {
+    const nodes = root.querySelectorAll ? [root, ...root.querySelectorAll("[data-i18n], [data-i18n-attr]")] : [];
+    for (const el of nodes) {
+      if (!el.dataset) continue;
+      if (el.dataset.i18n) el.textContent = t(el.dataset.i18n);
+      if (el.dataset.i18nAttr) {
+        for (const pair of el.dataset.i18nAttr.split(";")) {
+          const [attr, id] = pair.split(":").map((s) => s.trim());
+          if (attr && id) el.setAttribute(attr, t(id));
+        }
+      }
+    }
+  };
+  apply();
+  return onChange(apply);
+}
+
+// learnURL rewrites a learn.microsoft.com link to the shown locale's edition
+// (its locale segment: en-us, pl-pl, ja-jp, fr-fr).
+export function learnURL(url) {
+  const seg = { en: "en-us", pl: "pl-pl", ja: "ja-jp", fr: "fr-fr" }[state.lang] || "en-us";
+  return String(url).replace(/^(https:\/\/learn\.microsoft\.com\/)(?:[a-z]{2}-[a-z]{2}\/)?/, `$1${seg}/`);
+}
