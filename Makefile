@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: image image-test release deploy-check perf-bins azurite record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
+.PHONY: go-tests unit-rest image image-test release deploy-check perf-bins azurite record-azurite worker worker-entry run-worker measure perf scale run build site npm wasm test unit race wasm-core e2e bench fmt fmt-check vet check-deps fuzz fresh-check setup-run setup-test
 
 # The browser build compiles without inlining, except Go's runtime: app.wasm
 # is about 99 KB (7.8 %) smaller as brotli, for 2-7 % more engine CPU in the
@@ -157,12 +157,12 @@ setup-test:
 	@./scripts/setup test
 
 ## test: everything a fresh machine needs to pass before a change lands
-test: setup-test fmt-check vet check-deps check-docs unit race wasm-core e2e deploy-check image-test
+test: setup-test fmt-check vet check-deps check-docs go-tests wasm-core e2e deploy-check image-test
 
 # Under make test and make unit a test whose dependency is missing (npm
 # packages, python3, curl) fails; plain go test skips it with a line saying
 # what to run (docs/testing.md).
-test unit: export TABLEPLAY_REQUIRE_ALL := 1
+test unit unit-rest go-tests race: export TABLEPLAY_REQUIRE_ALL := 1
 
 ## e2e: the page in Chromium, driven by playwright-core: the checkout served
 ## by bin/tableplay --web, the binary's own page, the static site, and the
@@ -187,6 +187,16 @@ fresh-check:
 
 unit:
 	$(GO) test -count=1 ./...
+
+## go-tests: every Go test once, as make test runs them: the packages of
+## RACE_PKGS under the race detector only (make race), the rest plainly,
+## side by side — both mostly wait on servers, browsers and SDK programs,
+## so the two share the machine's cores
+go-tests:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target unit-rest race
+
+unit-rest:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(RACE_PKGS))")
 
 ## race: the packages whose code runs on many goroutines, every test of
 ## them, under the race detector; each package is bounded by -timeout.

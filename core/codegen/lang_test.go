@@ -45,14 +45,17 @@ func TestGoProgramsRun(t *testing.T) {
 	// GOFLAGS=-mod=mod lets the module's go.mod settle offline from the
 	// module cache (`go mod download` in the repository fills it).
 	env := []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"}
-	if out, errOut, failed := run(t, dir, env, "go", "build", "-o", filepath.Join(dir, "bin")+"/", "./cmd/..."); failed {
-		t.Fatalf("generated Go does not build:\n%s%s", out, errOut)
+	names := make([]string, len(cases))
+	for i, c := range cases {
+		names[i] = c.name
 	}
+	program := buildGoPrograms(t, dir, env, names)
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			want := engineOutcome(t, prep[i], clock)
 			srv.reset(t, prep[i].before)
-			stdout, stderr, failed := run(t, dir, nil, filepath.Join(dir, "bin", c.name))
+			cmd := program(c.name)
+			stdout, stderr, failed := run(t, dir, nil, cmd[0], cmd[1:]...)
 			compare(t, srv, want, prep[i].typed.Kind, stdout, stderr, failed, reads(prep[i].typed.Kind))
 		})
 	}

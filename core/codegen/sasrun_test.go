@@ -75,9 +75,11 @@ func TestSASProgramsRun(t *testing.T) {
 		}
 	}
 	env := []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"}
-	if out, errOut, failed := run(t, dir, env, "go", "build", "-o", filepath.Join(dir, "bin")+"/", "./cmd/..."); failed {
-		t.Fatalf("generated Go does not build:\n%s%s", out, errOut)
+	names := make([]string, len(cases))
+	for i, c := range cases {
+		names[i] = c.name
 	}
+	program := buildGoPrograms(t, dir, env, names)
 	for i, c := range cases {
 		want := engineOutcome(t, prep[i], clock)
 		kind := prep[i].typed.Kind
@@ -88,7 +90,8 @@ func TestSASProgramsRun(t *testing.T) {
 		})
 		t.Run(c.name+"/go", func(t *testing.T) {
 			srv.reset(t, prep[i].before)
-			stdout, stderr, failed := run(t, dir, nil, filepath.Join(dir, "bin", c.name))
+			cmd := program(c.name)
+			stdout, stderr, failed := run(t, dir, nil, cmd[0], cmd[1:]...)
 			compare(t, srv, want, kind, stdout, stderr, failed, reads(kind))
 		})
 		t.Run(c.name+"/python", func(t *testing.T) {
