@@ -11,6 +11,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/mac"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // Credentials is the account a handler serves and how it checks requests.
@@ -165,7 +166,7 @@ func (c Credentials) sharedKey(r *Request, path string, q url.Values, now time.T
 	if date == "" {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	if t, err := parseHTTPTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
+	if t, err := wire.ParseHTTPTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	// The string to sign, built in the pooled state's buffer.

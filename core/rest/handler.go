@@ -16,6 +16,7 @@ import (
 	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // MaxBody is the largest request body the service accepts (4 MiB).
@@ -49,7 +50,7 @@ type Handler struct {
 	creds  Credentials
 	clock  func() time.Time
 	newID  func() string
-	date   *dateCache
+	date   *wire.DateCache
 	bodies *bodyPool
 	base   *baseCache
 }
@@ -60,7 +61,7 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, prof: o.Store.Profile(), creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
+	return &Handler{store: o.Store, prof: o.Store.Profile(), creds: o.Credentials, clock: o.Clock, newID: id, date: &wire.DateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
 }
 
 // randomID returns a GUID-shaped id. Request ids and batch boundaries need
@@ -414,7 +415,7 @@ func (x *exchange) headers() Header {
 		x.set("X-Content-Type-Options", valNoSniff, "nosniff")
 	}
 	x.set("X-Ms-Request-Id", valRequestID, x.id)
-	x.set("Date", valDate, x.h.date.format(x.now))
+	x.set("Date", valDate, x.h.date.Format(x.now))
 	if id := x.r.Header["X-Ms-Client-Request-Id"]; len(id) > 0 && id[0] != "" {
 		x.set("X-Ms-Client-Request-Id", valClientRequestID, id[0])
 	}

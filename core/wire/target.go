@@ -1,19 +1,19 @@
-package rest
+package wire
 
 import (
 	"net/url"
 	"strings"
 )
 
-// targetURLs hands out the URLs of a batch's parts from shared chunks: one
+// TargetURLs hands out the URLs of a batch's parts from shared chunks: one
 // allocation for many parts instead of one each.
-type targetURLs struct{ free []url.URL }
+type TargetURLs struct{ free []url.URL }
 
-// parse reads a part's request target as url.ParseRequestURI does. The
+// Parse reads a part's request target as url.ParseRequestURI does. The
 // forms SDKs send (an absolute http or https URL, or a path, with no
 // escapes, query or user) are read directly; anything else goes to
 // url.ParseRequestURI.
-func (t *targetURLs) parse(target string, hint int) (*url.URL, error) {
+func (t *TargetURLs) Parse(target string, hint int) (*url.URL, error) {
 	u, ok := simpleTarget(target)
 	if !ok {
 		return url.ParseRequestURI(target)
