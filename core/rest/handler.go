@@ -13,7 +13,7 @@ import (
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
-	"github.com/tableplay/tableplay/core/profile"
+	"github.com/tableplay/tableplay/core/dialect"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/wire"
@@ -44,9 +44,9 @@ type Options struct {
 // Handler serves the Table REST API of one account under /{account}/.
 type Handler struct {
 	store *store.Store
-	// prof is the implementation answered as: the store's, so the account
-	// and its HTTP face never disagree.
-	prof   profile.Profile
+	// dia is how the implementation answered as differs: the store's
+	// profile's, so the account and its HTTP face never disagree.
+	dia    *dialect.Dialect
 	creds  Credentials
 	clock  func() time.Time
 	newID  func() string
@@ -61,7 +61,7 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, prof: o.Store.Profile(), creds: o.Credentials, clock: o.Clock, newID: id, date: &wire.DateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
+	return &Handler{store: o.Store, dia: dialect.New(o.Store.Profile()), creds: o.Credentials, clock: o.Clock, newID: id, date: &wire.DateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
 }
 
 // randomID returns a GUID-shaped id. Request ids and batch boundaries need
@@ -160,21 +160,6 @@ func (h *Handler) begin(w ResponseWriter, header Header, r Request) *exchange {
 	return &exchange{h: h, w: w, out: header, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
 }
 
-// lacks reports whether the profile's implementation has no endpoint for
-// an operation of kind k.
-func (x *exchange) lacks(k op.Kind) bool {
-	l := x.h.prof.Lacks
-	switch k {
-	case op.GetACL, op.SetACL:
-		return l.Has(profile.TableACL)
-	case op.GetProperties, op.SetProperties:
-		return l.Has(profile.ServiceProperties)
-	case op.GetStats:
-		return l.Has(profile.ServiceStats)
-	}
-	return false
-}
-
 // guard, deferred, answers a panic with a 500 InternalError.
 func (x *exchange) guard() {
 	if p := recover(); p != nil {
@@ -230,12 +215,12 @@ func (x *exchange) prelude() (path string, ok bool) {
 	} else {
 		x.version = v
 	}
-	if r.Method == "OPTIONS" && x.h.prof.Lacks.Has(profile.CORS) {
-		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()}) // F-COSMOS-NO-CORS
-		return "", false
-	}
 	if r.Method == "OPTIONS" {
-		x.preflight() // CORS preflights carry no credentials
+		if e := x.h.dia.AbsentPreflight(); e != nil {
+			x.fail(e)
+		} else {
+			x.preflight() // CORS preflights carry no credentials
+		}
 		return "", false
 	}
 	x.corsHeaders()
@@ -256,16 +241,11 @@ func (x *exchange) respond(d decoded) {
 	}
 	x.kind = d.op.Kind
 	if d.early == nil && x.honoursPrefer(d.op.Kind, x.query) {
-		x.applied = d.prefer
-		if k := d.op.Kind; x.applied == "" && x.h.prof.Emulator.AlwaysPreference && (k == op.CreateTable || k == op.Insert) { // F-AZURITE-PREFER-ECHO
-			x.applied = "return-content"
-		}
+		x.applied = x.h.dia.Applied(d.op.Kind, d.prefer)
 	}
 	switch {
-	case d.early == nil && x.lacks(d.op.Kind):
-		// An endpoint this profile's implementation does not serve
-		// (F-COSMOS-NO-ACL, F-COSMOS-NO-SERVICE).
-		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()})
+	case d.early == nil && x.h.dia.Absent(d.op.Kind) != nil: // an endpoint the implementation lacks
+		x.fail(x.h.dia.Absent(d.op.Kind))
 	case d.early != nil:
 		x.fail(d.early)
 	case d.denied != nil:
@@ -395,24 +375,19 @@ func readAll(r *io.LimitedReader, size, want int64) ([]byte, error) {
 // headers sets the headers of every response (F-HEADERS), their values in
 // x.vals and their keys in canonical form, as Header.Set would write them.
 func (x *exchange) headers() Header {
-	em := &x.h.prof.Emulator
+	c := x.h.dia.Common()
+	if c.CacheControl != "" {
+		x.set("Cache-Control", valCacheControl, c.CacheControl)
+	}
+	x.set("Server", valServer, c.Server)
 	switch {
-	case x.h.prof.Headers == profile.CosmosHeaders:
-		// The Cosmos gateway writes neither Cache-Control nor
-		// X-Content-Type-Options nor x-ms-version (F-COSMOS-HEADERS).
-		x.set("Server", valServer, "Microsoft-HTTPAPI/2.0")
-	case em.Server != "":
-		// Azurite names itself, answers its own version whatever was
-		// asked, and writes neither Cache-Control nor
-		// X-Content-Type-Options (F-AZURITE-SERVER, F-AZURITE-VERSION,
-		// F-AZURITE-BARE-HEADERS).
-		x.set("Server", valServer, em.Server)
-		x.set("X-Ms-Version", valVersion, em.AnswerVersion)
-	default:
-		x.set("Cache-Control", valCacheControl, "no-cache")
-		x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+	case c.Version != "":
+		x.set("X-Ms-Version", valVersion, c.Version)
+	case !c.NoVersion:
 		x.set("X-Ms-Version", valVersion, x.version)
-		x.set("X-Content-Type-Options", valNoSniff, "nosniff")
+	}
+	if c.NoSniff != "" {
+		x.set("X-Content-Type-Options", valNoSniff, c.NoSniff)
 	}
 	x.set("X-Ms-Request-Id", valRequestID, x.id)
 	x.set("Date", valDate, x.h.date.Format(x.now))
@@ -428,30 +403,17 @@ func (x *exchange) headers() Header {
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
 	x.headers()
-	x.set("Content-Type", valContentType, x.contentType(x.format.level))
+	x.set("Content-Type", valContentType, x.h.dia.ContentType(x.format.level))
 	x.set("Content-Length", valContentLength, strconv.Itoa(len(body)))
 	x.w.WriteHeader(status)
 	x.w.Write(body)
 }
 
-// contentType is the Content-Type of a JSON body at level l: Storage's
-// with its streaming and charset parameters, or the Cosmos gateway's and
-// Azurite's bare one (F-COSMOS-HEADERS, F-AZURITE-CONTENT-TYPE).
-func (x *exchange) contentType(l odata.Level) string {
-	if x.h.prof.Headers == profile.CosmosHeaders || x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
-		return "application/json;odata=" + l.String()
-	}
-	return l.ContentType()
-}
-
-// noContent writes a 204; the Cosmos gateway types even that
-// (F-COSMOS-HEADERS).
+// noContent writes a 204, typed where the implementation types one.
 func (x *exchange) noContent() {
 	x.headers()
-	if x.h.prof.Headers == profile.CosmosHeaders {
-		x.set("Content-Type", valContentType, "application/json")
-	} else if k := x.kind; x.h.prof.Emulator.PlainContentType && (k == op.CreateTable || k == op.DeleteTable || k == op.Insert) { // F-AZURITE-CONTENT-TYPE
-		x.set("Content-Type", valContentType, x.contentType(x.format.level))
+	if ct := x.h.dia.NoContentType(x.kind, x.format.level); ct != "" {
+		x.set("Content-Type", valContentType, ct)
 	}
 	x.w.WriteHeader(204)
 }
@@ -459,34 +421,24 @@ func (x *exchange) noContent() {
 // fail writes an error: its status and the odata.error body at the request's
 // metadata level (the service puts the code in the body only, F-HEADERS).
 func (x *exchange) fail(e *tableerr.Error) {
-	if x.h.prof.Errors == profile.CosmosErrors {
-		// Full metadata whatever was asked (F-COSMOS-ERRORS).
-		body := odata.AppendCosmosError(nil, e, x.id)
-		h := x.headers()
-		h.Set("Content-Type", x.contentType(odata.FullMetadata))
-		h.Set("Content-Length", strconv.Itoa(len(body)))
-		x.w.WriteHeader(e.Status)
-		x.w.Write(body)
-		return
-	}
-	em := &x.h.prof.Emulator
-	e = x.emulatorError(e)
-	body := odata.AppendErrorAs(nil, e, x.id, edm.TicksFromTime(x.now), em.ErrorTimeMillis)
+	dia := x.h.dia
+	e = dia.Error(e)
+	body, ct := dia.ErrorBody(e, x.id, x.now, x.format.level)
 	h := x.headers()
-	if em.AlwaysPreference { // F-AZURITE-PREFER-ECHO: never on an error
+	if !dia.ErrorKeepsPreference() {
 		h.Del("Preference-Applied")
 	}
-	if em.ErrorCodeHeader && e.Code != "" { // F-AZURITE-ERROR-CODE-HEADER
-		h.Set("x-ms-error-code", string(e.Code))
+	if code := dia.ErrorCode(e); code != "" {
+		h.Set("x-ms-error-code", code)
 	}
-	h.Set("Content-Type", x.format.level.ContentType())
+	h.Set("Content-Type", ct)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	x.w.WriteHeader(e.Status)
 	x.w.Write(body)
 }
 
-// crash writes the bare 500 Azurite answers when it throws
-// (F-AZURITE-BATCH-500): no body, no request id, only Date and Server.
+// crash writes the bare 500 of an implementation that throws (see
+// dialect.BatchCrashes): no body, no request id, only Date and Server.
 func (x *exchange) crash() {
 	h := x.headers()
 	for k := range h {
@@ -511,9 +463,5 @@ func (x *exchange) failAuth(e *tableerr.Error) {
 }
 
 func (x *exchange) ctx(table string) *odata.Context {
-	c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level, Style: x.h.prof.Bodies}
-	if em := &x.h.prof.Emulator; em.BodyForms() {
-		c.Emulator = em
-	}
-	return c
+	return x.h.dia.Body(&odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level})
 }
