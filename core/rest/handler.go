@@ -10,10 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tableplay/tableplay/core/dialect"
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
-	"github.com/tableplay/tableplay/core/dialect"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/wire"
