@@ -210,7 +210,7 @@ func (c Credentials) appendResource(b []byte, path string, q url.Values) []byte 
 // SDK computes it; tests and the playground's request builder use it. The
 // query is read as the handler reads it.
 func (c Credentials) Sign(date string, u *url.URL) string {
-	q, _ := parseQuery(u.RawQuery)
+	q, _ := wire.ParseQuery(u.RawQuery)
 	sum := c.sum(func(sts []byte) []byte {
 		sts = append(sts, date...)
 		sts = append(sts, '\n')

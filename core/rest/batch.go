@@ -36,12 +36,8 @@ func (x *exchange) batch(d decoded) {
 		x.changeset(w, d)
 	}
 	out := w.finish()
-	h := x.headers()
-	h.Del("Preference-Applied")
-	h.Set("Content-Type", "multipart/mixed; boundary="+w.batch)
-	h.Set("Content-Length", strconv.Itoa(len(out)))
-	x.w.WriteHeader(202)
-	x.w.Write(out)
+	x.headers().Del("Preference-Applied")
+	x.send(202, "multipart/mixed; boundary="+w.batch, out)
 	x.h.bodies.put(buf, out)
 }
 
@@ -110,13 +106,8 @@ func (x *exchange) batchGet(w *batchWriter, d decoded) {
 	}
 	if err != nil {
 		w.status(err.Status)
-		w.header("X-Content-Type-Options", "nosniff")
-		w.header("Cache-Control", "no-cache")
-		w.header("DataServiceVersion", "3.0;")
-		w.header("Content-Type", level.ContentType())
-		w.b.WriteString("\r\n")
-		w.b.Write(odata.AppendError(nil, err, x.id, edm.TicksFromTime(x.now)))
-		w.b.WriteString("\r\n")
+		w.b.WriteString("X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n")
+		w.errorBody(x, err, level.ContentType(), false)
 		return
 	}
 	e := res.Entity
@@ -283,11 +274,7 @@ func (w *batchWriter) failure(x *exchange, err *tableerr.Error, contentID string
 		w.header("Content-ID", contentID)
 	}
 	if w.form.BareFailure {
-		w.header("DataServiceVersion", "3.0;")
-		w.header("Content-Type", "application/json;odata=minimalmetadata;charset=utf-8")
-		w.b.WriteString("\r\n")
-		w.b.Write(odata.AppendErrorAs(nil, err, x.id, edm.TicksFromTime(x.now), true))
-		w.b.WriteString("\r\n")
+		w.errorBody(x, err, "application/json;odata=minimalmetadata;charset=utf-8", true)
 		return
 	}
 	w.header("X-Content-Type-Options", "nosniff")
@@ -299,9 +286,15 @@ func (w *batchWriter) failure(x *exchange, err *tableerr.Error, contentID string
 			w.header("Preference-Applied", bo.prefer)
 		}
 	}
+	w.errorBody(x, err, bo.level.ContentType(), false)
+}
+
+// errorBody ends a failed part: its DataServiceVersion and Content-Type,
+// and the odata.error body (its Time in milliseconds when millis is set).
+func (w *batchWriter) errorBody(x *exchange, err *tableerr.Error, contentType string, millis bool) {
 	w.header("DataServiceVersion", "3.0;")
-	w.header("Content-Type", bo.level.ContentType())
+	w.header("Content-Type", contentType)
 	w.b.WriteString("\r\n")
-	w.b.Write(odata.AppendError(nil, err, x.id, edm.TicksFromTime(x.now)))
+	w.b.Write(odata.AppendErrorAs(nil, err, x.id, edm.TicksFromTime(x.now), millis))
 	w.b.WriteString("\r\n")
 }

@@ -190,7 +190,7 @@ func (x *exchange) prelude() (path string, ok bool) {
 	} else {
 		x.base = x.h.base.url(r, account)
 	}
-	q, ok := parseQuery(r.URL.RawQuery)
+	q, ok := wire.ParseQuery(r.URL.RawQuery)
 	if !ok {
 		x.fail(tableerr.New(tableerr.InvalidInput))
 		return "", false
@@ -243,9 +243,9 @@ func (x *exchange) respond(d decoded) {
 	if d.early == nil && x.honoursPrefer(d.op.Kind, x.query) {
 		x.applied = x.h.dia.Applied(d.op.Kind, d.prefer)
 	}
-	switch {
-	case d.early == nil && x.h.dia.Absent(d.op.Kind) != nil: // an endpoint the implementation lacks
-		x.fail(x.h.dia.Absent(d.op.Kind))
+	switch absent := x.h.dia.Absent(d.op.Kind); {
+	case d.early == nil && absent != nil: // an endpoint the implementation lacks
+		x.fail(absent)
 	case d.early != nil:
 		x.fail(d.early)
 	case d.denied != nil:
@@ -257,33 +257,6 @@ func (x *exchange) respond(d decoded) {
 	default:
 		x.execute(d)
 	}
-}
-
-// parseQuery splits a query string on '&' only: a literal ';' belongs to the
-// value ($format=application/json;odata=nometadata), unlike in
-// url.ParseQuery. It is the one reading of a request's query: routing,
-// negotiation, Shared Key's canonical resource and shared access
-// signatures all take their values from its result.
-func parseQuery(raw string) (url.Values, bool) {
-	if raw == "" {
-		return nil, true // read-only from here on: a nil map reads as empty
-	}
-	q := url.Values{}
-	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		if pair == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil {
-			return nil, false
-		}
-		q[key] = append(q[key], val)
-	}
-	return q, true
 }
 
 // baseCache keeps the last account URL built: a client sends request after
@@ -403,7 +376,13 @@ func (x *exchange) headers() Header {
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
 	x.headers()
-	x.set("Content-Type", valContentType, x.h.dia.ContentType(x.format.level))
+	x.send(status, x.h.dia.ContentType(x.format.level), body)
+}
+
+// send writes the status and a body of type contentType, once the
+// answer's other header fields are set: every answer with a body ends so.
+func (x *exchange) send(status int, contentType string, body []byte) {
+	x.set("Content-Type", valContentType, contentType)
 	x.set("Content-Length", valContentLength, strconv.Itoa(len(body)))
 	x.w.WriteHeader(status)
 	x.w.Write(body)
@@ -431,10 +410,7 @@ func (x *exchange) fail(e *tableerr.Error) {
 	if code := dia.ErrorCode(e); code != "" {
 		h.Set("x-ms-error-code", code)
 	}
-	h.Set("Content-Type", ct)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	x.w.WriteHeader(e.Status)
-	x.w.Write(body)
+	x.send(e.Status, ct, body)
 }
 
 // crash writes the bare 500 of an implementation that throws (see
@@ -455,11 +431,8 @@ func (x *exchange) failAuth(e *tableerr.Error) {
 	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
 	h := x.headers()
 	h.Del("Preference-Applied")
-	h.Set("Content-Type", "application/json")
 	h.Set("x-ms-error-code", string(e.Code))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	x.w.WriteHeader(e.Status)
-	x.w.Write(body)
+	x.send(e.Status, "application/json", body)
 }
 
 func (x *exchange) ctx(table string) *odata.Context {

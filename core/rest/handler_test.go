@@ -16,6 +16,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/sas"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // serve answers an httptest request through Handle, handing it over as the
@@ -291,7 +292,7 @@ func FuzzParseSAS(f *testing.F) {
 	f.Add("sv=2015-04-05&tn=t&spk=a&srk=1&epk=b&erk=9&si=policy&sip=127.0.0.1-127.0.0.9&sig=y")
 	f.Add("sig=")
 	f.Fuzz(func(t *testing.T, raw string) {
-		q, ok := parseQuery(raw)
+		q, ok := wire.ParseQuery(raw)
 		if !ok {
 			return
 		}
@@ -300,7 +301,7 @@ func FuzzParseSAS(f *testing.F) {
 			return
 		}
 		// What was read encodes and reads back to the same signature.
-		again, _ := parseQuery(s.Encode())
+		again, _ := wire.ParseQuery(s.Encode())
 		s2, present2, err2 := sas.Parse(again)
 		if !present2 || err2 != nil || s2 != s {
 			t.Fatalf("%q → %+v → %q → %+v %v", raw, s, s.Encode(), s2, err2)
