@@ -10,6 +10,8 @@ import (
 // Common is the header fields every answer carries (F-HEADERS); an empty
 // value is a field left out.
 type Common struct {
+	// CacheControl, Server and NoSniff are the values of Cache-Control,
+	// Server and X-Content-Type-Options.
 	CacheControl, Server, NoSniff string
 	// Version, when set, is the x-ms-version of every answer whatever the
 	// request asked; NoVersion leaves the field out.
