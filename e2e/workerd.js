@@ -27,7 +27,7 @@ export function workerdMissing() {
 }
 
 // freePort asks the system for a free loopback port.
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
@@ -60,19 +60,34 @@ export async function startWorkerd({ site = path.join(root, "site", "public"), e
   if (!existsSync(path.join(site, "index.html"))) throw new Error(`${site} has no index.html: run make site (make e2e builds it)`);
   const data = mkdtempSync(path.join(tmpdir(), "tableplay-rooms-"));
   const port = await freePort();
-  let log = "";
-  // A process group of its own, so stop() ends workerd and nothing else.
-  const child = spawn(BIN, ["serve", path.join(root, "workers", "config.capnp"), "config",
+  const { log, done, stop } = spawnGroup(BIN, ["serve", path.join(root, "workers", "config.capnp"), "config",
     "--socket-addr", `http=127.0.0.1:${port}`, "--directory-path", `room-data=${data}`, "--directory-path", `site=${site}`], {
     env: { ...process.env, ROOM_SECRET: "e2e rooms secret", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  }, () => rmSync(data, { recursive: true, force: true }));
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+    if (done()) {
+      await stop();
+      throw new Error(`workerd exited at start:\n${log()}`);
+    }
+    if (await accepts(port)) return { url: `http://127.0.0.1:${port}`, stop, log };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  throw new Error(`workerd did not listen on 127.0.0.1:${port} within 20 s:\n${log()}`);
+}
+
+// spawnGroup runs a command (options as spawn takes them) in a process
+// group of its own, so that stopping it ends the command and whatever it
+// started, and nothing else; a test run that ends early still ends it.
+// log() is what it has written, done() whether it has exited; stop() ends
+// it (SIGTERM, SIGKILL after 5 s) and then calls cleanup.
+export function spawnGroup(command, args, options, cleanup) {
+  let log = "";
+  let done = false;
+  const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
   child.stdout.on("data", (b) => (log += b));
   child.stderr.on("data", (b) => (log += b));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  let done = false;
-  exited.then(() => (done = true));
+  const exited = new Promise((resolve) => child.once("exit", () => resolve((done = true))));
   const kill = (signal) => {
     try {
       process.kill(-child.pid, signal);
@@ -80,7 +95,6 @@ export async function startWorkerd({ site = path.join(root, "site", "public"), e
       // already gone
     }
   };
-  // A test run that ends early still ends workerd.
   const onExit = () => kill("SIGKILL");
   process.once("exit", onExit);
   const stop = async () => {
@@ -91,18 +105,9 @@ export async function startWorkerd({ site = path.join(root, "site", "public"), e
       await exited;
       clearTimeout(timer);
     }
-    rmSync(data, { recursive: true, force: true });
+    cleanup();
   };
-  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-    if (done) {
-      await stop();
-      throw new Error(`workerd exited at start:\n${log}`);
-    }
-    if (await accepts(port)) return { url: `http://127.0.0.1:${port}`, stop, log: () => log };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await stop();
-  throw new Error(`workerd did not listen on 127.0.0.1:${port} within 20 s:\n${log}`);
+  return { log: () => log, done: () => done, stop };
 }
 
 // createRoom asks the Worker at base for a room (POST /rooms) and returns

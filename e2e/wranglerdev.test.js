@@ -10,13 +10,11 @@
 // (workers/room/room.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { root } from "./harness.js";
-import { createRoom } from "./workerd.js";
+import { createRoom, freePort, spawnGroup } from "./workerd.js";
 
 const WRANGLER = path.join(root, "node_modules", ".bin", "wrangler");
 const BUILT = ["workers/build/room.js", "workers/build/room.wasm", "workers/build/go-glue.js", "workers/build/entry/worker.mjs", "site/public/index.html"];
@@ -29,17 +27,6 @@ function missing() {
   return why;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 // startWranglerDev runs wrangler dev on a free loopback port with its
 // state in a temporary folder, and resolves once it says it is ready (at
 // most 90 s on a loaded 2-core machine).
@@ -47,55 +34,29 @@ async function startWranglerDev() {
   for (const f of BUILT) if (!existsSync(path.join(root, f))) throw new Error(`${f} is missing: run make worker site (make e2e builds them)`);
   const state = mkdtempSync(path.join(tmpdir(), "tableplay-wrangler-"));
   const port = await freePort();
-  let log = "";
-  const child = spawn(WRANGLER, ["dev", "-c", "wrangler.toml", "-c", "wrangler.rooms.toml", "--ip", "127.0.0.1", "--port", String(port),
+  const { log, done, stop } = spawnGroup(WRANGLER, ["dev", "-c", "wrangler.toml", "-c", "wrangler.rooms.toml", "--ip", "127.0.0.1", "--port", String(port),
     "--persist-to", path.join(state, "persist"), "--inspector-port", String(await freePort()), "--show-interactive-dev-session=false"], {
     cwd: path.join(root, "workers"),
     // Nothing leaves the machine: no metrics, no Request.cf download, no
     // logs or config outside the temporary folder.
     env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false",
       WRANGLER_LOG_PATH: path.join(state, "logs"), XDG_CONFIG_HOME: path.join(state, "config") },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  child.stdout.on("data", (b) => (log += b));
-  child.stderr.on("data", (b) => (log += b));
-  let done = false;
-  const exited = new Promise((resolve) => child.once("exit", () => resolve((done = true))));
-  const kill = (signal) => {
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // already gone
-    }
-  };
-  const onExit = () => kill("SIGKILL");
-  process.once("exit", onExit);
-  const stop = async () => {
-    process.removeListener("exit", onExit);
-    if (!done) {
-      kill("SIGTERM");
-      const timer = setTimeout(() => kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(state, { recursive: true, force: true });
-  };
+  }, () => rmSync(state, { recursive: true, force: true }));
   for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
-    if (done) break;
-    if (/Ready on http/.test(log)) {
+    if (done()) break;
+    if (/Ready on http/.test(log())) {
       // Ready is printed once the entry listens; the rooms script may
       // still be starting.
       for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
         const res = await fetch(`http://127.0.0.1:${port}/rooms`, { method: "OPTIONS" }).catch(() => null);
-        if (res) return { url: `http://127.0.0.1:${port}`, stop, log: () => log };
+        if (res) return { url: `http://127.0.0.1:${port}`, stop, log };
       }
       break;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
-  throw new Error(`wrangler dev did not start:\n${log}`);
+  throw new Error(`wrangler dev did not start:\n${log()}`);
 }
 
 test("the JavaScript SDK works against a room under wrangler dev with the repo's configs", { timeout: 180_000 }, async (t) => {

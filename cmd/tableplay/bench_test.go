@@ -9,11 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
-	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
-
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/internal/sdktest"
 )
 
 // BenchmarkSDKInsert measures write throughput through the whole server:
@@ -40,14 +37,8 @@ func benchInsert(b *testing.B, inMemory bool, writers int) {
 	defer acct.close()
 	srv := httptest.NewServer(newServer(serverConfig{clock: time.Now, store: acct.store}))
 	defer srv.Close()
-	cred, _ := aztables.NewSharedKeyCredential(rest.WellKnownAccount, rest.WellKnownKey)
-	svc, err := aztables.NewServiceClientWithSharedKey(srv.URL+"/"+rest.WellKnownAccount, cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}},
-		Retry:     policy.RetryOptions{MaxRetries: -1},
-	}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc := sdktest.Service(b, srv.URL+"/"+rest.WellKnownAccount, rest.WellKnownAccount, rest.WellKnownKey,
+		&http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}})
 	ctx := context.Background()
 	if _, err := svc.CreateTable(ctx, "bench", nil); err != nil {
 		b.Fatal(err)

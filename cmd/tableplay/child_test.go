@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/internal/sdktest"
 )
 
 // childEnv makes this test binary run `tableplay` with its arguments instead
@@ -170,17 +169,5 @@ func (c *child) stop(t testing.TB) {
 // well-known key; no retries, so that each call is one request.
 func (c *child) service(t testing.TB) *aztables.ServiceClient {
 	t.Helper()
-	cred, err := aztables.NewSharedKeyCredential(rest.WellKnownAccount, rest.WellKnownKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: &http.Client{Timeout: 10 * time.Second},
-		Retry:     policy.RetryOptions{MaxRetries: -1},
-	}}
-	svc, err := aztables.NewServiceClientWithSharedKey(c.url+"/"+rest.WellKnownAccount, cred, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
+	return sdktest.Service(t, c.url+"/"+rest.WellKnownAccount, rest.WellKnownAccount, rest.WellKnownKey, &http.Client{Timeout: 10 * time.Second})
 }

@@ -18,10 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/internal/sdktest"
 	"software.sslmate.com/src/go-pkcs12"
 )
 
@@ -295,15 +294,7 @@ func TestAccountsKeptApart(t *testing.T) {
 	args := []string{"--data", data, "--account", rest.WellKnownAccount + ":" + rest.WellKnownKey, "--account", "second:" + secondKey}
 	c := startChild(t, nil, args...)
 	second := func(c *child) *aztables.ServiceClient {
-		cred, err := aztables.NewSharedKeyCredential("second", secondKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		svc, err := aztables.NewServiceClientWithSharedKey(c.url+"/second", cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return svc
+		return sdktest.Service(t, c.url+"/second", "second", secondKey, nil)
 	}
 	if _, err := second(c).CreateTable(ctx, "theirs", nil); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
 )
@@ -305,6 +306,10 @@ func entityOf(o op.Operation) *entity.Entity {
 func conditional(o op.Operation) bool {
 	return o.Kind.Condition() == op.Conditional && o.IfMatch.Kind == store.MatchETag
 }
+
+// etagOf is the text of the ETag the write's If-Match names, as the
+// service writes ETags (conditional says there is one).
+func etagOf(o op.Operation) string { return odata.ETag(o.IfMatch.ETag) }
 
 // anyVersion reports whether a conditional write goes without a specific
 // ETag: the SDKs then send If-Match: *.

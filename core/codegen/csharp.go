@@ -8,7 +8,6 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 )
 
@@ -177,7 +176,7 @@ func csAction(p op.Operation, name string) (string, error) {
 	}
 	etag := ""
 	if conditional(p) {
-		etag = ", new ETag(" + jsString(odata.ETag(p.IfMatch.ETag)) + ")"
+		etag = ", new ETag(" + jsString(etagOf(p)) + ")"
 	}
 	return "new TableTransactionAction(TableTransactionActionType." + t + ", " + name + etag + ")", nil
 }
@@ -195,7 +194,7 @@ func csWrite(c *coder, o op.Operation) error {
 	etag := "ETag.All"
 	if conditional(o) {
 		c.line("// Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).")
-		c.line("var etag = new ETag(" + jsString(odata.ETag(o.IfMatch.ETag)) + ");")
+		c.line("var etag = new ETag(" + jsString(etagOf(o)) + ");")
 		etag = "etag"
 	} else if anyVersion(o) {
 		c.line("// ETag.All sends If-Match: *, whatever version is stored.")

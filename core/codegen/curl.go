@@ -113,7 +113,7 @@ func curlWrite(o op.Operation) (string, []string) {
 	method := o.Kind.Spec().Method.String()
 	switch {
 	case conditional(o):
-		return method, []string{"If-Match: " + odata.ETag(o.IfMatch.ETag)}
+		return method, []string{"If-Match: " + etagOf(o)}
 	case anyVersion(o):
 		return method, []string{"If-Match: *"}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 )
 
@@ -166,7 +165,7 @@ func goBody(o op.Operation, imports map[string]bool) (string, error) {
 			w("action := aztables.TransactionAction{ActionType: aztables.TransactionType%s, Entity: body}\n", action)
 			if conditional(p) {
 				imports["github.com/Azure/azure-sdk-for-go/sdk/azcore"] = true
-				w("etag := azcore.ETag(%q)\naction.IfMatch = &etag\n", odata.ETag(p.IfMatch.ETag))
+				w("etag := azcore.ETag(%q)\naction.IfMatch = &etag\n", etagOf(p))
 			}
 			w("actions = append(actions, action)\n}\n")
 		}
@@ -205,7 +204,7 @@ func goWrite(b *strings.Builder, o op.Operation, imports map[string]bool) error 
 			return ""
 		}
 		imports["github.com/Azure/azure-sdk-for-go/sdk/azcore"] = true
-		w("// Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).\netag := azcore.ETag(%q)\n", odata.ETag(o.IfMatch.ETag))
+		w("// Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).\netag := azcore.ETag(%q)\n", etagOf(o))
 		return ", IfMatch: &etag"
 	}
 	c, merge := callOf(o.Kind)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 )
 
@@ -147,7 +146,7 @@ func jsBody(c *coder, o op.Operation) error {
 func jsAction(p op.Operation, ent string) (string, error) {
 	etag := ""
 	if conditional(p) {
-		etag = ", { etag: " + jsString(odata.ETag(p.IfMatch.ETag)) + " }"
+		etag = ", { etag: " + jsString(etagOf(p)) + " }"
 	}
 	c, merge := callOf(p.Kind)
 	mode := `"Replace"`
@@ -172,7 +171,7 @@ func jsWrite(c *coder, o op.Operation) error {
 	etag := ""
 	if conditional(o) {
 		c.line("// Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).")
-		c.line("const etag = " + jsString(odata.ETag(o.IfMatch.ETag)) + ";")
+		c.line("const etag = " + jsString(etagOf(o)) + ";")
 		etag = "{ etag }"
 	} else if anyVersion(o) {
 		c.line("// No ETag: the SDK sends If-Match: *, whatever version is stored.")

@@ -69,6 +69,16 @@ func TestJavaScriptRuns(t *testing.T) {
 	}
 	needCommand(t, "node", "install Node 20 (Debian: apt-get install nodejs)")
 	modules := needDataTables(t, repoRoot(t))
+	eachScript(t, "javascript", ".cjs", func(t *testing.T, dir, file string) ([]string, []string) {
+		return []string{"NODE_PATH=" + modules}, []string{"node", file}
+	})
+}
+
+// eachScript writes each case's program in language to a file of its own
+// (name and ext) and, in a parallel subtest with a server of its own,
+// runs the command and environment script gives for it (none: the file
+// is only checked by script) against the engine's outcome.
+func eachScript(t *testing.T, language, ext string, script func(t *testing.T, dir, file string) (env, command []string)) {
 	t.Parallel()
 	clock := fixedClock()
 	dir := t.TempDir()
@@ -77,11 +87,15 @@ func TestJavaScriptRuns(t *testing.T) {
 			t.Parallel()
 			srv := newServer(t, clock)
 			p := prepare(t, c, clock)
-			file := filepath.Join(dir, c.name+".cjs")
-			write(t, file, codeFor(t, srv, clock, p, "javascript"))
+			file := filepath.Join(dir, c.name+ext)
+			write(t, file, codeFor(t, srv, clock, p, language))
+			env, command := script(t, dir, file)
+			if command == nil {
+				return
+			}
 			want := engineOutcome(t, p, clock)
 			srv.reset(t, p.before)
-			stdout, stderr, failed := run(t, dir, []string{"NODE_PATH=" + modules}, "node", file)
+			stdout, stderr, failed := run(t, dir, env, command[0], command[1:]...)
 			compare(t, srv, want, p.typed.Kind, stdout, stderr, failed, reads(p.typed.Kind))
 		})
 	}
@@ -184,26 +198,13 @@ func TestPythonCompilesAndRuns(t *testing.T) {
 	} else {
 		t.Log("python3-azure is not installed: the scripts are compiled, not run (apt-get install python3-azure runs them; .ci/run installs it)")
 	}
-	t.Parallel()
-	clock := fixedClock()
-	dir := t.TempDir()
-	for _, c := range runCases() {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t, clock)
-			p := prepare(t, c, clock)
-			file := filepath.Join(dir, c.name+".py")
-			write(t, file, codeFor(t, srv, clock, p, "python"))
-			if out, errOut, failed := run(t, dir, nil, py, "-m", "py_compile", file); failed {
-				t.Fatalf("py_compile: %s%s", out, errOut)
-			}
-			if runner == "" {
-				return
-			}
-			want := engineOutcome(t, p, clock)
-			srv.reset(t, p.before)
-			stdout, stderr, failed := run(t, dir, nil, runner, file)
-			compare(t, srv, want, p.typed.Kind, stdout, stderr, failed, reads(p.typed.Kind))
-		})
-	}
+	eachScript(t, "python", ".py", func(t *testing.T, dir, file string) ([]string, []string) {
+		if out, errOut, failed := run(t, dir, nil, py, "-m", "py_compile", file); failed {
+			t.Fatalf("py_compile: %s%s", out, errOut)
+		}
+		if runner == "" {
+			return nil, nil
+		}
+		return nil, []string{runner, file}
+	})
 }

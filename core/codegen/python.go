@@ -8,7 +8,6 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
-	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 )
 
@@ -213,7 +212,7 @@ func pyAction(p op.Operation, name string, imports map[string]bool) (string, err
 	}
 	if conditional(p) {
 		imports["match"] = true
-		kw = append(kw, `"etag": `+jsString(odata.ETag(p.IfMatch.ETag)), `"match_condition": MatchConditions.IfNotModified`)
+		kw = append(kw, `"etag": `+jsString(etagOf(p)), `"match_condition": MatchConditions.IfNotModified`)
 	}
 	if len(kw) == 0 {
 		return `("` + verb + `", ` + name + ")", nil
@@ -235,7 +234,7 @@ func pyWrite(c *coder, o op.Operation, imports map[string]bool) error {
 	if conditional(o) {
 		imports["match"] = true
 		c.line("# Only if the entity still has this ETag (else 412 UpdateConditionNotSatisfied).")
-		c.line("etag = " + jsString(odata.ETag(o.IfMatch.ETag)))
+		c.line("etag = " + jsString(etagOf(o)))
 		cond = ", etag=etag, match_condition=MatchConditions.IfNotModified"
 	} else if anyVersion(o) {
 		c.line("# No ETag: the SDK sends If-Match: *, whatever version is stored.")

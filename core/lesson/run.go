@@ -315,7 +315,7 @@ func (s *Session) operation(st Step, r *Result) {
 	}
 	switch op.Kind {
 	case "batch":
-		ans, err := rest.ReadBatchResponse(header(reply, "Content-Type"), reply.Body)
+		ans, err := play.ReadBatchResponse(header(reply, "Content-Type"), reply.Body)
 		if err == nil {
 			fi := ans.FailedIndex
 			out.FailedIndex = &fi

@@ -30,14 +30,10 @@ func DecodeEntity(body []byte) (*entity.Entity, *tableerr.Error) {
 // shared ones (see ownStrings).
 func DecodeEntityText(body []byte, text string) (*entity.Entity, *tableerr.Error) {
 	var space [maxSimpleMembers]entity.Field // see Decoder.Entity
-	d, err := decodeDraft(body, text, space[:0])
-	if err == nil {
-		err = utf16Text(body)
-	}
+	d, err := ownedDraft(body, text, space[:0])
 	if err != nil {
 		return nil, err
 	}
-	ownStrings(d.Fields)
 	return entity.Build(d)
 }
 
@@ -51,14 +47,10 @@ func DecodeUpdate(body []byte, pk, rk string) (*entity.Entity, *tableerr.Error) 
 // DecodeEntityText.
 func DecodeUpdateText(body []byte, text, pk, rk string) (*entity.Entity, *tableerr.Error) {
 	var space [maxSimpleMembers]entity.Field // see Decoder.Entity
-	d, err := decodeDraft(body, text, space[:0])
-	if err == nil {
-		err = utf16Text(body)
-	}
+	d, err := ownedDraft(body, text, space[:0])
 	if err != nil {
 		return nil, err
 	}
-	ownStrings(d.Fields)
 	var havePK, haveRK bool
 	for _, f := range d.Fields {
 		switch f.Name {
@@ -112,6 +104,19 @@ const smallBody = 5 * (entity.MaxProperties - 2)
 // reading further, when the body holds more properties than an entity may.
 func DecodeDraft(body []byte) (entity.Draft, *tableerr.Error) {
 	return decodeDraft(body, "", nil)
+}
+
+// ownedDraft is decodeDraft for an entity being built: the body's UTF-16
+// escapes checked too, and the property names its own.
+func ownedDraft(body []byte, text string, space []entity.Field) (entity.Draft, *tableerr.Error) {
+	d, err := decodeDraft(body, text, space)
+	if err == nil {
+		err = utf16Text(body)
+	}
+	if err == nil {
+		ownStrings(d.Fields)
+	}
+	return d, err
 }
 
 // decodeDraft is DecodeDraft for a body also held as text, or "", its

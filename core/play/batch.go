@@ -8,7 +8,6 @@ import (
 
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/op"
-	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/wire"
@@ -187,9 +186,9 @@ func (a *API) batchRequest(ops []Operation, boundaryID string) (Request, string)
 
 // ReadBatch reads a $batch response body (contentType is its Content-Type):
 // the status of each part, and which operation failed (see
-// rest.ReadBatchResponse).
+// ReadBatchResponse).
 func (a *API) ReadBatch(contentType, body string) []byte {
-	ans, err := rest.ReadBatchResponse(contentType, body)
+	ans, err := ReadBatchResponse(contentType, body)
 	if err != nil {
 		return errorJSON(err.Error())
 	}

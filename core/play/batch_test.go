@@ -55,7 +55,7 @@ func TestBatchRequestAndAnswer(t *testing.T) {
 	a := newAPI(srv.URL + "/devstoreaccount1")
 	a.Clock = time.Now
 	st.CreateTable("batch")
-	do := func(ops []Operation) rest.BatchAnswer {
+	do := func(ops []Operation) BatchAnswer {
 		t.Helper()
 		r := decode[Request](t, a.RequestFor(mustJSON(Operation{Kind: "batch", Operations: ops})))
 		if r.Error != "" {
@@ -70,7 +70,7 @@ func TestBatchRequestAndAnswer(t *testing.T) {
 			t.Fatalf("%v %v", err, resp.Status)
 		}
 		b, _ := io.ReadAll(resp.Body)
-		return decode[rest.BatchAnswer](t, a.ReadBatch(resp.Header.Get("Content-Type"), string(b)))
+		return decode[BatchAnswer](t, a.ReadBatch(resp.Header.Get("Content-Type"), string(b)))
 	}
 	ok := do([]Operation{queued("insert", "batch", "p", "1", Row{Name: "N", Type: "Int64", Text: "5"}), queued("insertOrMerge", "batch", "p", "2")})
 	if !ok.OK || ok.FailedIndex != -1 || len(ok.Parts) != 2 || ok.Parts[0].Status != 204 || !strings.HasPrefix(ok.Parts[0].ETag, `W/"datetime'`) {

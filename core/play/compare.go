@@ -103,8 +103,8 @@ func Compare(inJSON []byte) []byte {
 	if a.Status != b.Status {
 		c.add(Difference{Part: "status", Endpoint: strconv.Itoa(a.Status) + " " + a.StatusText, Engine: strconv.Itoa(b.Status) + " " + b.StatusText})
 	}
-	codeA, messageA := rest.ErrorOf([]byte(a.Body))
-	codeB, messageB := rest.ErrorOf([]byte(b.Body))
+	codeA, messageA := ErrorOf([]byte(a.Body))
+	codeB, messageB := ErrorOf([]byte(b.Body))
 	if codeA != codeB {
 		c.add(Difference{Part: "code", Endpoint: codeA, Engine: codeB})
 	}

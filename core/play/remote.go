@@ -138,7 +138,7 @@ func Answered(requestJSON, replyJSON []byte) []byte {
 	ran := Ran{}
 	ran.RequestBytes, ran.ResponseBytes = wireBytes(req, reply)
 	if reply.Status >= 300 {
-		ran.Code, ran.Message = rest.ErrorOf([]byte(reply.Body))
+		ran.Code, ran.Message = ErrorOf([]byte(reply.Body))
 	}
 	return mustJSON(ran)
 }

@@ -81,7 +81,7 @@ func (a *API) Run(opJSON []byte) []byte {
 	ran := Ran{Request: r, Response: &reply, Stats: stats}
 	ran.RequestBytes, ran.ResponseBytes = wireBytes(r, reply)
 	if reply.Status >= 300 {
-		ran.Code, ran.Message = rest.ErrorOf([]byte(reply.Body))
+		ran.Code, ran.Message = ErrorOf([]byte(reply.Body))
 	}
 	return mustJSON(ran)
 }
@@ -90,6 +90,6 @@ func (a *API) Run(opJSON []byte) []byte {
 // (both empty when the body is not an odata.error), for answers the page
 // fetched itself rather than through Run.
 func (a *API) ReadError(body string) []byte {
-	code, message := rest.ErrorOf([]byte(body))
+	code, message := ErrorOf([]byte(body))
 	return mustJSON(map[string]string{"code": code, "message": message})
 }

@@ -5,7 +5,6 @@ import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
-	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/xmlbody"
 )
@@ -25,14 +24,11 @@ func (x *exchange) execute(d decoded) {
 		return
 	}
 	res, f := op.Execute(x.h.store, o, x.grant.within())
-	if f != nil && o.Kind == op.GetTable && f.Err.Code == tableerr.ResourceNotFound && x.h.prof.Emulator.TableNotFoundRead {
-		f.Err = tableerr.New(tableerr.TableNotFound) // F-AZURITE-GET-TABLE
-	}
 	if f != nil {
-		if d.xml {
-			x.xmlFail(f.Err)
+		if e := x.h.dia.Failure(o.Kind, f.Err); d.xml {
+			x.xmlFail(e)
 		} else {
-			x.fail(f.Err)
+			x.fail(e)
 		}
 		return
 	}
@@ -44,15 +40,15 @@ func (x *exchange) execute(d decoded) {
 		}
 		x.json(200, odata.AppendTables(nil, x.ctx(""), res.Tables.Names))
 	case op.TableCreated:
-		if !x.h.prof.Emulator.NoLocation { // F-AZURITE-NO-LOCATION
+		if x.h.dia.Location() {
 			loc := x.base + "/" + odata.TablePath(res.Table)
 			h.Set("Location", loc)
 			if !d.content {
 				h.Set("DataServiceId", loc)
 			}
 		}
-		if x.h.prof.Headers == profile.CosmosHeaders { // a table has an ETag there (F-COSMOS-HEADERS)
-			x.set("Etag", valETag, odata.ETagIn(x.h.prof.Bodies, edm.TicksFromTime(x.now)))
+		if etag := x.h.dia.TableETag(edm.TicksFromTime(x.now)); etag != "" {
+			x.set("Etag", valETag, etag)
 		}
 		if !d.content {
 			x.noContent()
@@ -60,7 +56,7 @@ func (x *exchange) execute(d decoded) {
 		}
 		x.json(201, odata.AppendTable(nil, x.ctx(""), res.Table))
 	case op.TableRead:
-		if x.h.prof.Emulator.TableReadIsList { // F-AZURITE-GET-TABLE
+		if x.h.dia.TableReadIsList() {
 			if res.Table != o.Table {
 				x.fail(tableerr.New(tableerr.TableNotFound))
 				return
@@ -72,13 +68,13 @@ func (x *exchange) execute(d decoded) {
 	case op.EntityPage:
 		x.queryPage(o, res)
 	case op.EntityRead:
-		x.set("Etag", valETag, x.etag(res.Entity.Timestamp))
+		x.set("Etag", valETag, x.h.dia.ETag(res.Entity.Timestamp))
 		x.entityJSON(200, o.Table, res.Entity, projection(o, res))
 	case op.EntityCreated:
 		stored := res.Entity
 		etag, loc := x.etagAndLocation(o.Table, stored)
 		x.set("Etag", valETag, etag)
-		if !x.h.prof.Emulator.NoLocation { // F-AZURITE-NO-LOCATION
+		if x.h.dia.Location() {
 			x.set("Location", valLocation, loc)
 			if !d.content {
 				h["Dataserviceid"] = x.vals[valLocation : valLocation+1 : valLocation+1]
@@ -90,7 +86,7 @@ func (x *exchange) execute(d decoded) {
 		}
 		x.entityJSON(201, o.Table, stored, nil)
 	case op.EntityWritten:
-		x.set("Etag", valETag, x.etag(res.Entity.Timestamp))
+		x.set("Etag", valETag, x.h.dia.ETag(res.Entity.Timestamp))
 		if x.applied == "return-content" { // the entity as stored (F-PREFER)
 			x.entityJSON(200, o.Table, res.Entity, nil)
 			return
@@ -138,43 +134,13 @@ func (x *exchange) location(table, pk, rk string) string {
 func (x *exchange) etagAndLocation(table string, e *entity.Entity) (etag, loc string) {
 	var buf [576]byte
 	var b []byte
-	if x.h.prof.Bodies == profile.CosmosBodies || x.h.prof.Emulator.FixedTimestamp {
-		b = append(buf[:0], x.etag(e.Timestamp)...)
-	} else {
+	if x.h.dia.StorageETag() {
 		b = odata.AppendETag(buf[:0], e.Timestamp)
+	} else {
+		b = append(buf[:0], x.h.dia.ETag(e.Timestamp)...)
 	}
 	n := len(b)
 	b = append(append(b, x.base...), '/')
 	s := string(odata.AppendEntityPath(b, table, e.PartitionKey, e.RowKey))
 	return s[:n], s[n:]
-}
-
-// etag is an entity's ETag header, in the profile's form.
-func (x *exchange) etag(t edm.Ticks) string {
-	if x.h.prof.Emulator.FixedTimestamp { // F-AZURITE-TIMESTAMP
-		return odata.ETag7(t)
-	}
-	return odata.ETagIn(x.h.prof.Bodies, t)
-}
-
-// emulatorError is e as the profile's emulator answers it
-// (F-AZURITE-EMPTY-CODE).
-func (x *exchange) emulatorError(e *tableerr.Error) *tableerr.Error {
-	rule := ""
-	if e.Rule != nil {
-		rule = e.Rule.ID
-	}
-	r, ok := x.h.prof.Emulator.Rewrite(rule, string(e.Code), e.Message)
-	if !ok {
-		return e
-	}
-	c := *e
-	c.Code = tableerr.Code(r.Code)
-	if r.Status != 0 {
-		c.Status = r.Status
-	}
-	if r.Message != "" {
-		c.Message = r.Message
-	}
-	return &c
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/mac"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // Credentials is the account a handler serves and how it checks requests.
@@ -165,7 +166,7 @@ func (c Credentials) sharedKey(r *Request, path string, q url.Values, now time.T
 	if date == "" {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
-	if t, err := parseHTTPTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
+	if t, err := wire.ParseHTTPTime(date); err != nil || t.Sub(now) > maxClockSkew || now.Sub(t) > maxClockSkew {
 		return tableerr.New(tableerr.AuthenticationFailed)
 	}
 	// The string to sign, built in the pooled state's buffer.
@@ -209,7 +210,7 @@ func (c Credentials) appendResource(b []byte, path string, q url.Values) []byte 
 // SDK computes it; tests and the playground's request builder use it. The
 // query is read as the handler reads it.
 func (c Credentials) Sign(date string, u *url.URL) string {
-	q, _ := parseQuery(u.RawQuery)
+	q, _ := wire.ParseQuery(u.RawQuery)
 	sum := c.sum(func(sts []byte) []byte {
 		sts = append(sts, date...)
 		sts = append(sts, '\n')

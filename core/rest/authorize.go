@@ -8,6 +8,7 @@ import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/mediatype"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/core/sas"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -49,7 +50,7 @@ func (x *exchange) authenticate() *tableerr.Error {
 		}
 		return err
 	}
-	sas, ok, err := ParseSAS(x.query)
+	tok, ok, err := sas.Parse(x.query)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func (x *exchange) authenticate() *tableerr.Error {
 	// Only the connection says whether it is secure: an absolute-form
 	// request target ("GET https://…") is text the client chose.
 	secure := r.TLS
-	g, err := x.h.creds.verifySAS(sas, x.now, secure, r.RemoteAddr, x.h.policy)
+	g, err := x.h.creds.verifySAS(tok, x.now, secure, r.RemoteAddr, x.h.policy)
 	if err != nil {
 		return err
 	}

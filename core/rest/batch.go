@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/tableplay/tableplay/core/dialect"
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/odata"
@@ -21,10 +22,8 @@ func (x *exchange) batch(d decoded) {
 	// kilobytes, which a fresh buffer would allocate and zero every time),
 	// returned once the ResponseWriter has taken the bytes.
 	buf := x.h.bodies.get()
-	w := &batchWriter{version: x.version}
-	if d.emu != nil { // F-AZURITE-BATCH-ANSWER
-		w.batch, w.changeset, w.azurite = d.emu.batch, d.emu.changeset, true
-	} else {
+	w := &batchWriter{version: x.version, form: d.form, batch: d.form.Boundary}
+	if w.batch == "" {
 		w.batch = "batchresponse_" + x.h.newID()
 	}
 	w.b = *bytes.NewBuffer(buf.b[:0])
@@ -37,19 +36,15 @@ func (x *exchange) batch(d decoded) {
 		x.changeset(w, d)
 	}
 	out := w.finish()
-	h := x.headers()
-	h.Del("Preference-Applied")
-	h.Set("Content-Type", "multipart/mixed; boundary="+w.batch)
-	h.Set("Content-Length", strconv.Itoa(len(out)))
-	x.w.WriteHeader(202)
-	x.w.Write(out)
+	x.headers().Del("Preference-Applied")
+	x.send(202, "multipart/mixed; boundary="+w.batch, out)
 	x.h.bodies.put(buf, out)
 }
 
 // changeset runs the writes of a changeset as one transaction.
 func (x *exchange) changeset(w *batchWriter, d decoded) {
-	if w.azurite {
-		w.openChangeset(w.changeset)
+	if cs := w.form.Changeset; cs != "" {
+		w.openChangeset(cs)
 	} else {
 		w.openChangeset("changesetresponse_" + x.h.newID())
 	}
@@ -81,12 +76,12 @@ func (x *exchange) changeset(w *batchWriter, d decoded) {
 // operation's own status and error, its message prefixed "<index>:" when the
 // changeset holds more than one operation (F-BATCH-FAILURE).
 func (x *exchange) failPart(w *batchWriter, parts []partAnswer, index int, p partAnswer, err *tableerr.Error) {
-	if len(parts) > 1 || w.azurite {
+	if len(parts) > 1 || w.form.Numbered {
 		err = err.Prefixed(index)
 	}
 	contentID := ""
 	switch {
-	case w.azurite: // its own count, from 1 (F-AZURITE-BATCH-ANSWER)
+	case w.form.Numbered:
 		contentID = strconv.Itoa(index + 1)
 	case index < len(parts):
 		contentID = parts[index].contentID
@@ -111,13 +106,8 @@ func (x *exchange) batchGet(w *batchWriter, d decoded) {
 	}
 	if err != nil {
 		w.status(err.Status)
-		w.header("X-Content-Type-Options", "nosniff")
-		w.header("Cache-Control", "no-cache")
-		w.header("DataServiceVersion", "3.0;")
-		w.header("Content-Type", level.ContentType())
-		w.b.WriteString("\r\n")
-		w.b.Write(odata.AppendError(nil, err, x.id, edm.TicksFromTime(x.now)))
-		w.b.WriteString("\r\n")
+		w.b.WriteString("X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n")
+		w.errorBody(x, err, level.ContentType(), false)
 		return
 	}
 	e := res.Entity
@@ -139,8 +129,8 @@ type batchWriter struct {
 	batch     string
 	changeset string
 	version   string
-	// azurite lays the answer out as Azurite does (F-AZURITE-BATCH-ANSWER).
-	azurite bool
+	// form is the layout where it is not the service's.
+	form dialect.Batch
 }
 
 func (w *batchWriter) openChangeset(boundary string) {
@@ -156,7 +146,7 @@ func (w *batchWriter) closeChangeset() {
 	w.b.WriteString("--" + w.changeset + "--\r\n")
 	// Recorded at x-ms-version 2025-07-05: one more blank line before the
 	// closing batch boundary (absent in 2019-02-02 recordings).
-	if w.version >= "2025-07-05" && !w.azurite {
+	if w.version >= "2025-07-05" && !w.form.NoClosingBlank {
 		w.b.WriteString("\r\n")
 	}
 }
@@ -206,7 +196,7 @@ func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 	}
 	w.b.WriteString("X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n")
 	if insert {
-		if bo.prefer != "" && !w.azurite {
+		if bo.prefer != "" && !w.form.NoPreference {
 			w.header("Preference-Applied", bo.prefer)
 		}
 		w.dataServiceVersion(bo, "3.0")
@@ -226,7 +216,7 @@ func (w *batchWriter) success(x *exchange, bo partAnswer, e *entity.Entity) {
 		loc := w.b.Bytes()[at+len("Location: "):]
 		w.b.WriteString("DataServiceId: ")
 		w.b.Write(loc)
-	} else if w.azurite && bo.kind != op.Delete {
+	} else if w.form.PartVersion && bo.kind != op.Delete {
 		w.dataServiceVersion(bo, "3.0")
 	} else {
 		w.b.WriteString("DataServiceVersion: 1.0;\r\n")
@@ -247,22 +237,19 @@ func (w *batchWriter) location(x *exchange, key, table string, e *entity.Entity)
 	w.b.Write(append(b, "\r\n"...))
 }
 
-// dataServiceVersion writes a part's DataServiceVersion: def, or under
-// Azurite the part's own request value when it sent one
-// (F-AZURITE-BATCH-ANSWER).
+// dataServiceVersion writes a part's DataServiceVersion: def, or the
+// part's own request value when the layout echoes it.
 func (w *batchWriter) dataServiceVersion(bo partAnswer, def string) {
 	v := def
-	if w.azurite && bo.dsv != "" {
+	if w.form.PartVersion && bo.dsv != "" {
 		v = bo.dsv
 	}
 	w.header("DataServiceVersion", v+";")
 }
 
-// locationTable is the table name a part's Location is written with:
-// Azurite drops its last character when the part's URL has a query
-// (F-AZURITE-BATCH-ANSWER).
+// locationTable is the table name a part's Location is written with.
 func (w *batchWriter) locationTable(bo partAnswer) string {
-	if w.azurite && bo.queried && bo.table != "" {
+	if w.form.TrimQueried && bo.queried && bo.table != "" {
 		return bo.table[:len(bo.table)-1]
 	}
 	return bo.table
@@ -271,8 +258,8 @@ func (w *batchWriter) locationTable(bo partAnswer) string {
 // etag writes an entity's ETag header.
 func (w *batchWriter) etag(e *entity.Entity) {
 	w.b.WriteString("ETag: ")
-	if w.azurite {
-		w.b.WriteString(odata.ETag7(e.Timestamp)) // F-AZURITE-TIMESTAMP
+	if w.form.FixedETag {
+		w.b.WriteString(odata.ETag7(e.Timestamp))
 	} else {
 		w.b.Write(odata.AppendETag(w.b.AvailableBuffer(), e.Timestamp))
 	}
@@ -286,12 +273,8 @@ func (w *batchWriter) failure(x *exchange, err *tableerr.Error, contentID string
 	if contentID != "" {
 		w.header("Content-ID", contentID)
 	}
-	if w.azurite { // F-AZURITE-BATCH-ANSWER, F-AZURITE-ERROR-TIME
-		w.header("DataServiceVersion", "3.0;")
-		w.header("Content-Type", "application/json;odata=minimalmetadata;charset=utf-8")
-		w.b.WriteString("\r\n")
-		w.b.Write(odata.AppendErrorAs(nil, err, x.id, edm.TicksFromTime(x.now), true))
-		w.b.WriteString("\r\n")
+	if w.form.BareFailure {
+		w.errorBody(x, err, "application/json;odata=minimalmetadata;charset=utf-8", true)
 		return
 	}
 	w.header("X-Content-Type-Options", "nosniff")
@@ -303,9 +286,15 @@ func (w *batchWriter) failure(x *exchange, err *tableerr.Error, contentID string
 			w.header("Preference-Applied", bo.prefer)
 		}
 	}
+	w.errorBody(x, err, bo.level.ContentType(), false)
+}
+
+// errorBody ends a failed part: its DataServiceVersion and Content-Type,
+// and the odata.error body (its Time in milliseconds when millis is set).
+func (w *batchWriter) errorBody(x *exchange, err *tableerr.Error, contentType string, millis bool) {
 	w.header("DataServiceVersion", "3.0;")
-	w.header("Content-Type", bo.level.ContentType())
+	w.header("Content-Type", contentType)
 	w.b.WriteString("\r\n")
-	w.b.Write(odata.AppendError(nil, err, x.id, edm.TicksFromTime(x.now)))
+	w.b.Write(odata.AppendErrorAs(nil, err, x.id, edm.TicksFromTime(x.now), millis))
 	w.b.WriteString("\r\n")
 }

@@ -137,7 +137,7 @@ func parseBatchText(contentType string, body []byte, text string, each func(p *b
 // block (or all of it but some values) or its target reuses that reading
 // instead of doing it again.
 type partScratch struct {
-	targetURLs
+	wire.TargetURLs
 	heads   wire.HeaderCache
 	changed []string // the fields heads last found changed
 	part    batchPart
@@ -196,7 +196,7 @@ func (s *partScratch) read(p wire.Part, hint int) error {
 	}
 	sameURL := s.lastURL != nil && line.Target == s.lastTarget
 	if !sameURL {
-		u, err := s.parse(line.Target, hint)
+		u, err := s.Parse(line.Target, hint)
 		if err != nil {
 			return errEnvelope
 		}

@@ -7,7 +7,6 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -161,31 +160,6 @@ func batchSeeds() []string {
 		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\nContent-Type: application/http\r\n\r\nPOST /t HTTP/1.1\r\nContent-ID: 1\r\n\r\n{}\r\n--c\r\nContent-Type: application/http\r\n\r\nPOST /t HTTP/1.1\r\nContent-ID: 1\r\n\r\n{\"a\":1}\r\n--c\r\nContent-Type: application/http\r\n\r\nPOST /u HTTP/1.1\r\nContent-ID: 1\r\nContent-ID: 2\r\n\r\n{}\r\n--c\r\nContent-Type: application/http\r\n\r\nPOST /u HTTP/1.1\r\nContent-ID: 1\r\n--c--\r\n--b--\r\n",
 		"--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\nContent-Type: application/http\r\n\r\nPUT /t HTTP/1.0\r\nTransfer-Encoding: gzip\r\n\r\n{}\r\n--c\r\nContent-Type: application/http\r\n\r\nPUT /t HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n{}\r\n--c--\r\n--b--\r\n",
 	}
-}
-
-// FuzzTargetURL checks the batch parts' request-target reader against
-// url.ParseRequestURI, which it replaces: the same URL, or an error both ways.
-func FuzzTargetURL(f *testing.F) {
-	for _, s := range []string{
-		"http://127.0.0.1:10002/devstoreaccount1/t", "https://acct.table.core.windows.net/t(PartitionKey='a',RowKey='b')",
-		"/devstoreaccount1/t()", "/t?$filter=x", "//x/y", "http://h/p%20q", "http://user@h/p", "HTTP://h/p", "http://h:/p",
-		"http://h:80x/p", "http://[::1]:1/p", "http://h", "/", "http:///p", "http://:80/p", "/a b", "/a\x7f", "http://h/a#b",
-		"http://h.-/p;x=1", "*", "http://h/\u00e9", "/t?", "/t??", "/t?a b", "/t?a#b",
-		"http://127.0.0.1:10002/devstoreaccount1/t?%24format=application%2Fjson%3Bodata%3Dminimalmetadata",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var urls targetURLs
-		got, gerr := urls.parse(s, 2)
-		want, werr := url.ParseRequestURI(s)
-		if (gerr == nil) != (werr == nil) {
-			t.Fatalf("%q: error %v, url.ParseRequestURI's %v", s, gerr, werr)
-		}
-		if gerr == nil && !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q: %#v, url.ParseRequestURI gives %#v", s, *got, *want)
-		}
-	})
 }
 
 // sameOperations reports whether two decoded operation lists are the same:

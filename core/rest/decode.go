@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/tableplay/tableplay/core/dialect"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/filter"
 	"github.com/tableplay/tableplay/core/odata"
@@ -45,12 +46,10 @@ type decoded struct {
 	// request as decoded.
 	single bool
 	get    *decoded
-	// crash says the profile's emulator fails on this $batch with a bare
-	// 500 (F-AZURITE-BATCH-500).
+	// crash says the implementation fails on this $batch with a bare 500;
+	// form is its changeset answer's layout.
 	crash bool
-	// emu is what Azurite answers a changeset with (F-AZURITE-BATCH-ANSWER);
-	// nil for other profiles.
-	emu *emulatedBatch
+	form  dialect.Batch
 	// size is a Batch's body length, which sizes its answer's buffer.
 	size int
 }
@@ -67,7 +66,7 @@ type partAnswer struct {
 	// contentID is the part's Content-ID, echoed in its answer.
 	contentID string
 	// queried says the part's URL has a query, and dsv is its
-	// DataServiceVersion, for Azurite's answer (F-AZURITE-BATCH-ANSWER).
+	// DataServiceVersion, when the answer's layout echoes them.
 	queried bool
 	dsv     string
 }
@@ -163,9 +162,10 @@ func (x *exchange) decodeHead(s source) head {
 	if d.denied = s.gate(x, *o); d.denied != nil {
 		return head{d: d, done: true}
 	}
-	if err := x.checkTableName(res); err != nil {
-		d.early = err
-		return head{d: d, done: true}
+	if res.kind == resEntities || res.kind == resEntity { // a bad name is refused as create-table refuses it, not 404
+		if d.early = x.h.dia.CheckRequestTableName(res.table); d.early != nil {
+			return head{d: d, done: true}
+		}
 	}
 	// The single-GET form answers the entity whole.
 	return head{d: d, res: res, done: s.part && batchRead(o.Kind)}
@@ -212,10 +212,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.part && cond == op.Conditional && k.Upsert() == 0 && m.Kind == store.MatchNone {
 			return fail(tableerr.New(tableerr.MissingRequiredHeader))
 		}
-		if k == op.Delete && !s.part && m.Kind == store.MatchNone && x.h.prof.Emulator.DeleteWithoutIfMatch {
-			m = store.Match{Kind: store.MatchAny} // F-AZURITE-LAX-VALUES
-		}
-		o.IfMatch = m
+		o.IfMatch = x.h.dia.IfMatch(k, s.part, m)
 	}
 	switch always, byPrefer := jsonAnswer(k.Answer()); {
 	case always, byPrefer && d.prefer == "return-content" && x.honoursPrefer(k, s.query):
@@ -227,9 +224,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 	switch k.Params() {
 	case op.QueryParams:
 		o.Query = options(s.query)
-		if o.Query.Top == filter.MaxTop+1 && x.h.prof.Emulator.UncappedTop && countAbove(s.query.Get("$top"), filter.MaxTop) {
-			o.Query.Top = filter.MaxTop // F-AZURITE-LAX-VALUES
-		}
+		o.Query.Top = x.h.dia.Top(o.Query.Top, s.query.Get("$top"))
 	case op.SelectParams:
 		o.Query.Select = optional(s.query, "$select")
 	}
@@ -243,7 +238,7 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 	}
 	switch shape {
 	case op.TableNameBody:
-		if o.Table, err = odata.DecodeTableName(body, x.h.prof.TableNames); err != nil {
+		if o.Table, err = odata.DecodeTableName(body, x.h.dia.TableNames()); err != nil {
 			return fail(err)
 		}
 	case op.EntityBody:
@@ -260,21 +255,19 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 		if s.r.Stream == nil {
 			text = s.r.Text // the caller's own string of body
 		}
-		if m := x.h.prof.MaxBatchBytes; m > 0 && len(body) > m {
-			return fail(tableerr.New(tableerr.RequestBodyTooLarge)) // F-COSMOS-BATCH-SIZE
+		if x.h.dia.BatchTooLarge(len(body)) {
+			return fail(tableerr.New(tableerr.RequestBodyTooLarge))
 		}
+		d.form = x.h.dia.BatchForm(body)
 		ok, crash := x.decodeBatch(&d, s.r.Header.Get("Content-Type"), body, text)
-		if (crash || azuriteBatchID(body) == "") && x.h.prof.Emulator.BatchCrashes { // F-AZURITE-BATCH-500
-			d.crash = true
+		if d.crash = x.h.dia.BatchCrashes(crash, body); d.crash {
 			return d
 		}
 		if !ok {
 			return fail(tableerr.New(tableerr.InvalidInput))
 		}
-		if x.h.prof.Emulator.BatchAnswer && !d.single {
-			if b, cs := azuriteBoundaries(body); b != "" && cs != "" {
-				d.emu = &emulatedBatch{batch: b, changeset: cs}
-			}
+		if d.single {
+			d.form = dialect.Batch{}
 		}
 		d.size = len(body)
 	case op.ACLBody:
@@ -294,8 +287,8 @@ func (x *exchange) decodeOp(s source, h head) decoded {
 // first that cannot be decoded; the parts after it are only read as the
 // envelope's. ok is false when the envelope is malformed anywhere, which
 // wins over any part's error: what was decoded is then dropped. crash
-// says Azurite fails on this envelope (F-AZURITE-BATCH-500): it is
-// malformed, a part's URL is relative, or the changeset is empty.
+// says the envelope is malformed, a part's URL is relative, or the
+// changeset is empty (see dialect.BatchCrashes).
 func (x *exchange) decodeBatch(d *decoded, contentType string, body []byte, text string) (ok, crash bool) {
 	x.parts = &partsState{}
 	defer func() { x.parts = nil }()
@@ -345,7 +338,7 @@ func (x *exchange) decodeChangesetPart(d *decoded, p *batchPart, parts int) {
 		pd.early = tableerr.New(tableerr.InvalidInput) // a changeset holds writes only
 	}
 	a := pd.answer()
-	if x.h.prof.Emulator.BatchAnswer {
+	if d.form.Echoes() {
 		a.queried, a.dsv = p.req.URL.RawQuery != "", p.req.Header.Get("DataServiceVersion")
 	}
 	d.parts = append(d.parts, a)

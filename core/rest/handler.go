@@ -10,12 +10,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tableplay/tableplay/core/dialect"
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
-	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/store"
 	"github.com/tableplay/tableplay/core/tableerr"
+	"github.com/tableplay/tableplay/core/wire"
 )
 
 // MaxBody is the largest request body the service accepts (4 MiB).
@@ -43,13 +44,13 @@ type Options struct {
 // Handler serves the Table REST API of one account under /{account}/.
 type Handler struct {
 	store *store.Store
-	// prof is the implementation answered as: the store's, so the account
-	// and its HTTP face never disagree.
-	prof   profile.Profile
+	// dia is how the implementation answered as differs: the store's
+	// profile's, so the account and its HTTP face never disagree.
+	dia    *dialect.Dialect
 	creds  Credentials
 	clock  func() time.Time
 	newID  func() string
-	date   *dateCache
+	date   *wire.DateCache
 	bodies *bodyPool
 	base   *baseCache
 }
@@ -60,7 +61,7 @@ func New(o Options) *Handler {
 	if id == nil {
 		id = randomID
 	}
-	return &Handler{store: o.Store, prof: o.Store.Profile(), creds: o.Credentials, clock: o.Clock, newID: id, date: &dateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
+	return &Handler{store: o.Store, dia: dialect.New(o.Store.Profile()), creds: o.Credentials, clock: o.Clock, newID: id, date: &wire.DateCache{}, bodies: &bodyPool{}, base: &baseCache{}}
 }
 
 // randomID returns a GUID-shaped id. Request ids and batch boundaries need
@@ -159,21 +160,6 @@ func (h *Handler) begin(w ResponseWriter, header Header, r Request) *exchange {
 	return &exchange{h: h, w: w, out: header, r: r, id: h.newID(), now: h.clock(), version: DefaultVersion, format: format{level: odata.MinimalMetadata}}
 }
 
-// lacks reports whether the profile's implementation has no endpoint for
-// an operation of kind k.
-func (x *exchange) lacks(k op.Kind) bool {
-	l := x.h.prof.Lacks
-	switch k {
-	case op.GetACL, op.SetACL:
-		return l.Has(profile.TableACL)
-	case op.GetProperties, op.SetProperties:
-		return l.Has(profile.ServiceProperties)
-	case op.GetStats:
-		return l.Has(profile.ServiceStats)
-	}
-	return false
-}
-
 // guard, deferred, answers a panic with a 500 InternalError.
 func (x *exchange) guard() {
 	if p := recover(); p != nil {
@@ -204,7 +190,7 @@ func (x *exchange) prelude() (path string, ok bool) {
 	} else {
 		x.base = x.h.base.url(r, account)
 	}
-	q, ok := parseQuery(r.URL.RawQuery)
+	q, ok := wire.ParseQuery(r.URL.RawQuery)
 	if !ok {
 		x.fail(tableerr.New(tableerr.InvalidInput))
 		return "", false
@@ -229,12 +215,12 @@ func (x *exchange) prelude() (path string, ok bool) {
 	} else {
 		x.version = v
 	}
-	if r.Method == "OPTIONS" && x.h.prof.Lacks.Has(profile.CORS) {
-		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()}) // F-COSMOS-NO-CORS
-		return "", false
-	}
 	if r.Method == "OPTIONS" {
-		x.preflight() // CORS preflights carry no credentials
+		if e := x.h.dia.AbsentPreflight(); e != nil {
+			x.fail(e)
+		} else {
+			x.preflight() // CORS preflights carry no credentials
+		}
 		return "", false
 	}
 	x.corsHeaders()
@@ -255,16 +241,11 @@ func (x *exchange) respond(d decoded) {
 	}
 	x.kind = d.op.Kind
 	if d.early == nil && x.honoursPrefer(d.op.Kind, x.query) {
-		x.applied = d.prefer
-		if k := d.op.Kind; x.applied == "" && x.h.prof.Emulator.AlwaysPreference && (k == op.CreateTable || k == op.Insert) { // F-AZURITE-PREFER-ECHO
-			x.applied = "return-content"
-		}
+		x.applied = x.h.dia.Applied(d.op.Kind, d.prefer)
 	}
-	switch {
-	case d.early == nil && x.lacks(d.op.Kind):
-		// An endpoint this profile's implementation does not serve
-		// (F-COSMOS-NO-ACL, F-COSMOS-NO-SERVICE).
-		x.fail(&tableerr.Error{Code: tableerr.Code(x.h.prof.Absent.Code), Status: x.h.prof.Absent.Status, Message: tableerr.Code(x.h.prof.Absent.Code).Message()})
+	switch absent := x.h.dia.Absent(d.op.Kind); {
+	case d.early == nil && absent != nil: // an endpoint the implementation lacks
+		x.fail(absent)
 	case d.early != nil:
 		x.fail(d.early)
 	case d.denied != nil:
@@ -276,33 +257,6 @@ func (x *exchange) respond(d decoded) {
 	default:
 		x.execute(d)
 	}
-}
-
-// parseQuery splits a query string on '&' only: a literal ';' belongs to the
-// value ($format=application/json;odata=nometadata), unlike in
-// url.ParseQuery. It is the one reading of a request's query: routing,
-// negotiation, Shared Key's canonical resource and shared access
-// signatures all take their values from its result.
-func parseQuery(raw string) (url.Values, bool) {
-	if raw == "" {
-		return nil, true // read-only from here on: a nil map reads as empty
-	}
-	q := url.Values{}
-	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		if pair == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(pair, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil {
-			return nil, false
-		}
-		q[key] = append(q[key], val)
-	}
-	return q, true
 }
 
 // baseCache keeps the last account URL built: a client sends request after
@@ -394,27 +348,22 @@ func readAll(r *io.LimitedReader, size, want int64) ([]byte, error) {
 // headers sets the headers of every response (F-HEADERS), their values in
 // x.vals and their keys in canonical form, as Header.Set would write them.
 func (x *exchange) headers() Header {
-	em := &x.h.prof.Emulator
+	c := x.h.dia.Common()
+	if c.CacheControl != "" {
+		x.set("Cache-Control", valCacheControl, c.CacheControl)
+	}
+	x.set("Server", valServer, c.Server)
 	switch {
-	case x.h.prof.Headers == profile.CosmosHeaders:
-		// The Cosmos gateway writes neither Cache-Control nor
-		// X-Content-Type-Options nor x-ms-version (F-COSMOS-HEADERS).
-		x.set("Server", valServer, "Microsoft-HTTPAPI/2.0")
-	case em.Server != "":
-		// Azurite names itself, answers its own version whatever was
-		// asked, and writes neither Cache-Control nor
-		// X-Content-Type-Options (F-AZURITE-SERVER, F-AZURITE-VERSION,
-		// F-AZURITE-BARE-HEADERS).
-		x.set("Server", valServer, em.Server)
-		x.set("X-Ms-Version", valVersion, em.AnswerVersion)
-	default:
-		x.set("Cache-Control", valCacheControl, "no-cache")
-		x.set("Server", valServer, "Windows-Azure-Table/1.0 Microsoft-HTTPAPI/2.0")
+	case c.Version != "":
+		x.set("X-Ms-Version", valVersion, c.Version)
+	case !c.NoVersion:
 		x.set("X-Ms-Version", valVersion, x.version)
-		x.set("X-Content-Type-Options", valNoSniff, "nosniff")
+	}
+	if c.NoSniff != "" {
+		x.set("X-Content-Type-Options", valNoSniff, c.NoSniff)
 	}
 	x.set("X-Ms-Request-Id", valRequestID, x.id)
-	x.set("Date", valDate, x.h.date.format(x.now))
+	x.set("Date", valDate, x.h.date.Format(x.now))
 	if id := x.r.Header["X-Ms-Client-Request-Id"]; len(id) > 0 && id[0] != "" {
 		x.set("X-Ms-Client-Request-Id", valClientRequestID, id[0])
 	}
@@ -427,30 +376,23 @@ func (x *exchange) headers() Header {
 // json writes a JSON body at the negotiated level.
 func (x *exchange) json(status int, body []byte) {
 	x.headers()
-	x.set("Content-Type", valContentType, x.contentType(x.format.level))
+	x.send(status, x.h.dia.ContentType(x.format.level), body)
+}
+
+// send writes the status and a body of type contentType, once the
+// answer's other header fields are set: every answer with a body ends so.
+func (x *exchange) send(status int, contentType string, body []byte) {
+	x.set("Content-Type", valContentType, contentType)
 	x.set("Content-Length", valContentLength, strconv.Itoa(len(body)))
 	x.w.WriteHeader(status)
 	x.w.Write(body)
 }
 
-// contentType is the Content-Type of a JSON body at level l: Storage's
-// with its streaming and charset parameters, or the Cosmos gateway's and
-// Azurite's bare one (F-COSMOS-HEADERS, F-AZURITE-CONTENT-TYPE).
-func (x *exchange) contentType(l odata.Level) string {
-	if x.h.prof.Headers == profile.CosmosHeaders || x.h.prof.Emulator.PlainContentType { // F-AZURITE-CONTENT-TYPE
-		return "application/json;odata=" + l.String()
-	}
-	return l.ContentType()
-}
-
-// noContent writes a 204; the Cosmos gateway types even that
-// (F-COSMOS-HEADERS).
+// noContent writes a 204, typed where the implementation types one.
 func (x *exchange) noContent() {
 	x.headers()
-	if x.h.prof.Headers == profile.CosmosHeaders {
-		x.set("Content-Type", valContentType, "application/json")
-	} else if k := x.kind; x.h.prof.Emulator.PlainContentType && (k == op.CreateTable || k == op.DeleteTable || k == op.Insert) { // F-AZURITE-CONTENT-TYPE
-		x.set("Content-Type", valContentType, x.contentType(x.format.level))
+	if ct := x.h.dia.NoContentType(x.kind, x.format.level); ct != "" {
+		x.set("Content-Type", valContentType, ct)
 	}
 	x.w.WriteHeader(204)
 }
@@ -458,34 +400,21 @@ func (x *exchange) noContent() {
 // fail writes an error: its status and the odata.error body at the request's
 // metadata level (the service puts the code in the body only, F-HEADERS).
 func (x *exchange) fail(e *tableerr.Error) {
-	if x.h.prof.Errors == profile.CosmosErrors {
-		// Full metadata whatever was asked (F-COSMOS-ERRORS).
-		body := odata.AppendCosmosError(nil, e, x.id)
-		h := x.headers()
-		h.Set("Content-Type", x.contentType(odata.FullMetadata))
-		h.Set("Content-Length", strconv.Itoa(len(body)))
-		x.w.WriteHeader(e.Status)
-		x.w.Write(body)
-		return
-	}
-	em := &x.h.prof.Emulator
-	e = x.emulatorError(e)
-	body := odata.AppendErrorAs(nil, e, x.id, edm.TicksFromTime(x.now), em.ErrorTimeMillis)
+	dia := x.h.dia
+	e = dia.Error(e)
+	body, ct := dia.ErrorBody(e, x.id, x.now, x.format.level)
 	h := x.headers()
-	if em.AlwaysPreference { // F-AZURITE-PREFER-ECHO: never on an error
+	if !dia.ErrorKeepsPreference() {
 		h.Del("Preference-Applied")
 	}
-	if em.ErrorCodeHeader && e.Code != "" { // F-AZURITE-ERROR-CODE-HEADER
-		h.Set("x-ms-error-code", string(e.Code))
+	if code := dia.ErrorCode(e); code != "" {
+		h.Set("x-ms-error-code", code)
 	}
-	h.Set("Content-Type", x.format.level.ContentType())
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	x.w.WriteHeader(e.Status)
-	x.w.Write(body)
+	x.send(e.Status, ct, body)
 }
 
-// crash writes the bare 500 Azurite answers when it throws
-// (F-AZURITE-BATCH-500): no body, no request id, only Date and Server.
+// crash writes the bare 500 of an implementation that throws (see
+// dialect.BatchCrashes): no body, no request id, only Date and Server.
 func (x *exchange) crash() {
 	h := x.headers()
 	for k := range h {
@@ -502,17 +431,10 @@ func (x *exchange) failAuth(e *tableerr.Error) {
 	body := odata.AppendError(nil, e, x.id, edm.TicksFromTime(x.now))
 	h := x.headers()
 	h.Del("Preference-Applied")
-	h.Set("Content-Type", "application/json")
 	h.Set("x-ms-error-code", string(e.Code))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	x.w.WriteHeader(e.Status)
-	x.w.Write(body)
+	x.send(e.Status, "application/json", body)
 }
 
 func (x *exchange) ctx(table string) *odata.Context {
-	c := &odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level, Style: x.h.prof.Bodies}
-	if em := &x.h.prof.Emulator; em.BodyForms() {
-		c.Emulator = em
-	}
-	return c
+	return x.h.dia.Body(&odata.Context{Base: x.base, Account: x.h.creds.Account, Table: table, Level: x.format.level})
 }

@@ -142,13 +142,9 @@ func honoursPrefer(k op.Kind, q map[string][]string) bool {
 	return k.Prefer()
 }
 
-// honoursPrefer is honoursPrefer as the profile has it: Azurite ignores
-// Prefer on updates, merges and upserts (F-AZURITE-PREFER-UPDATE).
+// honoursPrefer is honoursPrefer as the implementation has it.
 func (x *exchange) honoursPrefer(k op.Kind, q map[string][]string) bool {
-	if x.h.prof.Emulator.UpdatesIgnorePrefer && k != op.CreateTable && k != op.Insert {
-		return false
-	}
-	return honoursPrefer(k, q)
+	return x.h.dia.HonoursPrefer(k) && honoursPrefer(k, q)
 }
 
 // preference reads Prefer for the operations that honour it (F-PREFER):

@@ -14,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
+	"github.com/tableplay/tableplay/core/play"
 	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
@@ -175,7 +176,7 @@ func TestErrorOfReadsBothShapes(t *testing.T) {
 		`{"odata.error":{"code":"ResourceNotFound","message":{"lang":"en-US","value":"The specified resource does not exist.\nRequestId:1\nTime:2026-11-22T12:00:00.0000000Z"}}}`: "The specified resource does not exist.",
 		`{"odata.error":{"code":"ResourceNotFound","message":{"lang":"en-us","value":"The specified resource does not exist.\nRequestID:1\n"}}}`:                                  "The specified resource does not exist.",
 	} {
-		if code, msg := rest.ErrorOf([]byte(body)); code != "ResourceNotFound" || msg != want {
+		if code, msg := play.ErrorOf([]byte(body)); code != "ResourceNotFound" || msg != want {
 			t.Errorf("ErrorOf(%s) = %q, %q", body, code, msg)
 		}
 	}

@@ -3,8 +3,6 @@ package rest
 import (
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
-	"github.com/tableplay/tableplay/core/profile"
-	"github.com/tableplay/tableplay/core/store"
 )
 
 // MaxPageBody is the most bytes a query page's body holds, whatever the
@@ -22,11 +20,7 @@ func (x *exchange) queryPage(o op.Operation, res op.Result) {
 	body, n := odata.AppendEntitiesWithin(buf.b[:0], x.ctx(o.Table), page.Entities, projection(o, res), MaxPageBody)
 	if n < len(page.Entities) {
 		next := page.Entities[n]
-		if x.h.prof.Order == profile.WriteOrder {
-			page.NextPartitionKey, page.NextRowKey = store.EncodeCosmosToken(next.Timestamp, next.PartitionKey, next.RowKey), store.CosmosRowToken
-		} else {
-			page.NextPartitionKey, page.NextRowKey = store.EncodeToken(next.PartitionKey), store.EncodeToken(next.RowKey)
-		}
+		page.NextPartitionKey, page.NextRowKey = x.h.dia.Continuation(next)
 		page.Entities = page.Entities[:n]
 	}
 	noteQuery(&x.r, &page)

@@ -76,7 +76,7 @@ func parseResource(escaped string) (resource, *tableerr.Error) {
 // isTableSegment accepts what can name a table in a URL: letters and digits,
 // and the underscores, hyphens and non-ASCII letters a name breaking the
 // rules may hold, which the name rules then refuse as create-table does
-// (checkTableName).
+// (dialect.CheckRequestTableName).
 func isTableSegment(s string) bool {
 	if s == "" {
 		return false

@@ -8,19 +8,17 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/internal/sdktest"
 )
 
 // sasClient is an SDK client that authenticates with a SAS URL only.
 func (f *fixture) sasClient(t *testing.T, sasURL string) *aztables.Client {
 	t.Helper()
-	c, err := aztables.NewClientWithNoCredential(sasURL, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: f.tr, Retry: policy.RetryOptions{MaxRetries: -1},
-	}})
+	c, err := aztables.NewClientWithNoCredential(sasURL, sdktest.Options(f.tr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +251,7 @@ func TestSASStoredPolicy(t *testing.T) {
 func TestAccountSAS(t *testing.T) {
 	f := newFixture(t)
 	now := time.Now()
-	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Transport: f.tr, Retry: policy.RetryOptions{MaxRetries: -1}}}
+	opts := sdktest.Options(f.tr)
 	// The SDK's account SAS is for HTTPS only: refused over plain HTTP.
 	sdkURL, err := f.svc.GetAccountSASURL(aztables.AccountSASResourceTypes{Container: true}, aztables.AccountSASPermissions{List: true}, now.Add(-time.Minute), now.Add(time.Hour))
 	if err != nil || !strings.Contains(sdkURL, "spr=https") {

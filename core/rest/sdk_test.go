@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/internal/sdktest"
 )
 
 // transport lets a test see or alter each request after the SDK signed it.
@@ -114,19 +114,7 @@ func TestSDKThroughTheFront(t *testing.T) {
 
 func (f *fixture) client(t testing.TB, key string) *aztables.ServiceClient {
 	t.Helper()
-	cred, err := aztables.NewSharedKeyCredential(rest.WellKnownAccount, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: f.tr,
-		Retry:     policy.RetryOptions{MaxRetries: -1},
-	}}
-	svc, err := aztables.NewServiceClientWithSharedKey(f.srv.URL+"/"+rest.WellKnownAccount, cred, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
+	return sdktest.Service(t, f.srv.URL+"/"+rest.WellKnownAccount, rest.WellKnownAccount, key, f.tr)
 }
 
 // errCode returns the service error code and status of an SDK error.

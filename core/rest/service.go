@@ -1,8 +1,6 @@
 package rest
 
 import (
-	"strconv"
-
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/core/xmlbody"
@@ -10,11 +8,8 @@ import (
 
 // xmlAnswer writes an XML body.
 func (x *exchange) xmlAnswer(status int, body []byte) {
-	h := x.headers()
-	h.Set("Content-Type", "application/xml")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	x.w.WriteHeader(status)
-	x.w.Write(body)
+	x.headers()
+	x.send(status, "application/xml", body)
 }
 
 // xmlFail writes an error of an XML endpoint.

@@ -11,7 +11,7 @@ import (
 )
 
 // Tokens says which bearer tokens (Microsoft Entra ID access tokens) a
-// handler accepts, as Azurite's --oauth basic does: a token read over HTTPS
+// handler accepts, as the emulators' basic OAuth mode does: a token read over HTTPS
 // whose audience, issuer and lifetime are right. Its signature is NOT
 // checked, so anyone can make one; it is for tests that swap in a token
 // credential, never for data that needs protecting (docs/server.md).

@@ -81,14 +81,9 @@ func (s *Store) CreateTable(name string) (string, *tableerr.Error) {
 	if err := entity.CheckTableNameBy(s.profile.TableNames, name); err != nil {
 		return "", err
 	}
-	seq, err := s.createTable(name)
-	if err != nil {
+	if err := s.settle(s.createTable(name)); err != nil {
 		return "", err
 	}
-	if err := s.durable(seq); err != nil {
-		return "", err
-	}
-	s.changed()
 	return name, nil
 }
 
@@ -119,15 +114,7 @@ func (s *Store) GetTable(name string) (string, *tableerr.Error) {
 // DeleteTable deletes a table and its entities, or answers 404
 // ResourceNotFound (F-NOT-FOUND).
 func (s *Store) DeleteTable(name string) *tableerr.Error {
-	seq, err := s.deleteTable(name)
-	if err != nil {
-		return err
-	}
-	if err := s.durable(seq); err != nil {
-		return err
-	}
-	s.changed()
-	return nil
+	return s.settle(s.deleteTable(name))
 }
 
 func (s *Store) deleteTable(name string) (uint64, *tableerr.Error) {

@@ -55,15 +55,7 @@ func (s *Store) SetACL(tableName string, ids []SignedIdentifier) *tableerr.Error
 	if err != nil {
 		return err
 	}
-	seq, err := s.setACL(t, ids)
-	if err != nil {
-		return err
-	}
-	if err := s.durable(seq); err != nil {
-		return err
-	}
-	s.changed()
-	return nil
+	return s.settle(s.setACL(t, ids))
 }
 
 func (s *Store) setACL(t *table, ids []SignedIdentifier) (uint64, *tableerr.Error) {

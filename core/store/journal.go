@@ -104,6 +104,18 @@ func (s *Store) record(build func() change) uint64 {
 	return s.journal.Record(encodeChange(build()))
 }
 
+// settle ends a table change numbered seq, or its failure err: the change
+// made durable, then the store's watcher told.
+func (s *Store) settle(seq uint64, err *tableerr.Error) *tableerr.Error {
+	if err == nil {
+		err = s.durable(seq)
+	}
+	if err == nil {
+		s.changed()
+	}
+	return err
+}
+
 // durable waits until the change numbered seq is durable. A journal that
 // cannot write answers 500: the change is in memory but not on disk, and the
 // journal's owner is told to stop the process.

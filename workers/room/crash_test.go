@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tableplay/tableplay/internal/sdktest"
 )
 
 // tableClient is the Go SDK on one table of a room, without retries (a
@@ -25,16 +25,7 @@ import (
 // acknowledged).
 func tableClient(t testing.TB, w *workerd, r room, table string) *aztables.Client {
 	t.Helper()
-	cred, err := aztables.NewSharedKeyCredential(r.Account, r.Key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}, Transport: &http.Client{Timeout: 10 * time.Second}}}
-	svc, err := aztables.NewServiceClientWithSharedKey(w.url()+"/"+r.Account, cred, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc.NewClient(table)
+	return sdktest.Service(t, w.url()+"/"+r.Account, r.Account, r.Key, &http.Client{Timeout: 10 * time.Second}).NewClient(table)
 }
 
 // roomTable is a new room (opts as POST /rooms takes them) with a table

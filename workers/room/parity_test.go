@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/internal/sdktest"
 	"github.com/tableplay/tableplay/internal/transcript"
 )
 
@@ -99,16 +99,7 @@ func normalize(s, host string) string {
 // sdkClient is the Go SDK on an account at base, its exchanges recorded.
 func sdkClient(t testing.TB, base, account, key string, rec *recorder) *aztables.ServiceClient {
 	t.Helper()
-	cred, err := aztables.NewSharedKeyCredential(account, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Transport: rec, Retry: policy.RetryOptions{MaxRetries: -1}}}
-	svc, err := aztables.NewServiceClientWithSharedKey(base+"/"+account, cred, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
+	return sdktest.Service(t, base+"/"+account, account, key, rec)
 }
 
 // sdkScenario drives an account with the Go SDK through the operations a
@@ -212,7 +203,7 @@ func sdkScenario(t *testing.T, svc *aztables.ServiceClient, account string, rec 
 	must(err)
 	// The SDK joins a path-style endpoint and the table without a slash.
 	sasURL := strings.Replace(sas, "/"+account+"people?", "/"+account+"/people?", 1)
-	ro, err := aztables.NewClientWithNoCredential(sasURL, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Transport: rec, Retry: policy.RetryOptions{MaxRetries: -1}}})
+	ro, err := aztables.NewClientWithNoCredential(sasURL, sdktest.Options(rec))
 	must(err)
 	_, err = ro.GetEntity(ctx, "p", "r0", nil)
 	must(err)
@@ -252,7 +243,7 @@ func sdkScenario(t *testing.T, svc *aztables.ServiceClient, account string, rec 
 	// so over http it is refused.
 	accountSAS, err := svc.GetAccountSASURL(aztables.AccountSASResourceTypes{Service: true, Container: true}, aztables.AccountSASPermissions{Read: true, List: true}, time.Now().Add(-time.Minute), time.Now().Add(time.Hour))
 	must(err)
-	viaAccountSAS, err := aztables.NewServiceClientWithNoCredential(accountSAS, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Transport: rec, Retry: policy.RetryOptions{MaxRetries: -1}}})
+	viaAccountSAS, err := aztables.NewServiceClientWithNoCredential(accountSAS, sdktest.Options(rec))
 	must(err)
 	_, err = viaAccountSAS.NewListTablesPager(nil).NextPage(ctx)
 	expectErr(err, 403)

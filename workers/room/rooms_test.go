@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tableplay/tableplay/internal/sdktest"
 )
 
 func wantStatus(t *testing.T, err error, status int, code string) {
@@ -55,7 +55,7 @@ func TestRoomIsolation(t *testing.T) {
 	if !strings.Contains(sas, "/"+b.Account+"/secret?") {
 		t.Fatalf("SAS URL %s", sas)
 	}
-	viaSAS, err := aztables.NewClientWithNoCredential(sas, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
+	viaSAS, err := aztables.NewClientWithNoCredential(sas, sdktest.Options(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/tableplay/tableplay/core/rest"
+	"github.com/tableplay/tableplay/internal/sdktest"
 	"github.com/tableplay/tableplay/workers/workerdtest"
 )
 
@@ -138,12 +137,8 @@ func TestRoomLimitUnderConcurrency(t *testing.T) {
 	if _, err := tc.CreateTable(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	cred, _ := aztables.NewSharedKeyCredential(r.Account, r.Key)
 	held := &heldBodies{n: 16, go_: make(chan struct{})}
-	svc, err := aztables.NewServiceClientWithSharedKey(w.url()+"/"+r.Account, cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}, Transport: held}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := sdktest.Service(t, w.url()+"/"+r.Account, r.Account, r.Key, held)
 	slow := svc.NewClient("many")
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -1,4 +1,4 @@
-package rest
+package wire
 
 import (
 	"sync/atomic"
@@ -8,9 +8,9 @@ import (
 // timeFormat is the HTTP date layout (RFC 9110's IMF-fixdate).
 const timeFormat = "Mon, 02 Jan 2006 15:04:05 GMT"
 
-// parseHTTPTime reads an HTTP date in any of the three forms RFC 9110 lets
+// ParseHTTPTime reads an HTTP date in any of the three forms RFC 9110 lets
 // a recipient accept.
-func parseHTTPTime(s string) (time.Time, error) {
+func ParseHTTPTime(s string) (time.Time, error) {
 	if t, ok := parseFixdate(s); ok {
 		return t, nil
 	}
@@ -27,7 +27,7 @@ func parseHTTPTime(s string) (time.Time, error) {
 // parseFixdate reads the form every SDK sends, "Sun, 06 Nov 1994 08:49:37
 // GMT", as time.Parse(timeFormat, s) reads it (names in any case, the
 // weekday only checked to be one), in a twentieth of its time; ok is false
-// for anything else, which parseHTTPTime then reads the long way.
+// for anything else, which ParseHTTPTime then reads the long way.
 func parseFixdate(s string) (t time.Time, ok bool) {
 	if len(s) != len(timeFormat) || s[3] != ',' || s[4] != ' ' || s[7] != ' ' || s[11] != ' ' || s[16] != ' ' ||
 		s[19] != ':' || s[22] != ':' || s[25:] != " GMT" {
@@ -83,9 +83,9 @@ func decimal(s string) (int, bool) {
 	return n, true
 }
 
-// dateCache keeps the Date header's text for the current second: formatting
+// DateCache keeps the Date header's text for the current second: formatting
 // it costs more than the rest of a small response's headers.
-type dateCache struct {
+type DateCache struct {
 	last atomic.Pointer[dateText]
 }
 
@@ -94,9 +94,9 @@ type dateText struct {
 	text string
 }
 
-// format returns now as an HTTP date (GMT), reusing the text when now falls
+// Format returns now as an HTTP date (GMT), reusing the text when now falls
 // in the same second as the last call.
-func (c *dateCache) format(now time.Time) string {
+func (c *DateCache) Format(now time.Time) string {
 	sec := now.Unix()
 	if d := c.last.Load(); d != nil && d.unix == sec {
 		return d.text

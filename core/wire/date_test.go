@@ -1,4 +1,4 @@
-package rest
+package wire
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 )
 
 // FuzzParseFixdate: whatever parseFixdate takes, time.Parse reads to the
-// same instant; whatever it leaves, parseHTTPTime still reads as the three
+// same instant; whatever it leaves, ParseHTTPTime still reads as the three
 // layouts do.
 func FuzzParseFixdate(f *testing.F) {
 	for _, s := range []string{
@@ -25,9 +25,9 @@ func FuzzParseFixdate(f *testing.F) {
 		if got, ok := parseFixdate(s); ok && (wantErr != nil || !got.Equal(want) || got.Location() != want.Location()) {
 			t.Fatalf("parseFixdate(%q) = %v, time.Parse gives %v, %v", s, got, want, wantErr)
 		}
-		got, err := parseHTTPTime(s)
+		got, err := ParseHTTPTime(s)
 		if wantErr == nil && (err != nil || !got.Equal(want)) {
-			t.Fatalf("parseHTTPTime(%q) = %v, %v; want %v", s, got, err, want)
+			t.Fatalf("ParseHTTPTime(%q) = %v, %v; want %v", s, got, err, want)
 		}
 		if wantErr != nil {
 			other, otherErr := time.Parse(time.RFC850, s)
@@ -35,7 +35,7 @@ func FuzzParseFixdate(f *testing.F) {
 				other, otherErr = time.Parse(time.ANSIC, s)
 			}
 			if (err == nil) != (otherErr == nil) || err == nil && !got.Equal(other) {
-				t.Fatalf("parseHTTPTime(%q) = %v, %v; the other layouts give %v, %v", s, got, err, other, otherErr)
+				t.Fatalf("ParseHTTPTime(%q) = %v, %v; the other layouts give %v, %v", s, got, err, other, otherErr)
 			}
 		}
 	})
@@ -52,8 +52,8 @@ func TestParseFixdateTakesTheSDKsForm(t *testing.T) {
 		if _, ok := parseFixdate(s); ok {
 			t.Errorf("parseFixdate(%q) took it", s)
 		}
-		if _, err := parseHTTPTime(s); err == nil {
-			t.Errorf("parseHTTPTime(%q) took it", s)
+		if _, err := ParseHTTPTime(s); err == nil {
+			t.Errorf("ParseHTTPTime(%q) took it", s)
 		}
 	}
 }

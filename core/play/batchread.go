@@ -1,4 +1,4 @@
-package rest
+package play
 
 import (
 	"encoding/json"
@@ -10,6 +10,10 @@ import (
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/wire"
 )
+
+// maxAnswerParts bounds the parts read from one $batch answer, as the
+// service bounds those of a request.
+const maxAnswerParts = 1000
 
 // BatchPart is one part of a $batch answer.
 type BatchPart struct {
@@ -57,7 +61,7 @@ func ReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 		return ans, errors.New("not a changeset response")
 	}
 	cs := wire.NewPartReader(p.Body, cparams["boundary"])
-	for i := 0; i < maxBatchParts; i++ {
+	for i := 0; i < maxAnswerParts; i++ {
 		part, done, err := cs.Next()
 		if err != nil || done {
 			break

@@ -1,4 +1,4 @@
-package rest
+package play
 
 import (
 	"bufio"
@@ -30,7 +30,7 @@ func goReadBatchResponse(contentType, body string) (BatchAnswer, error) {
 		return ans, errors.New("not a changeset response")
 	}
 	cs := multipart.NewReader(p, cparams["boundary"])
-	for i := 0; i < maxBatchParts; i++ {
+	for i := 0; i < maxAnswerParts; i++ {
 		part, err := cs.NextRawPart()
 		if err != nil {
 			break
@@ -78,7 +78,7 @@ func FuzzReadBatchResponse(f *testing.F) {
 		if (err != nil) != (werr != nil) {
 			t.Fatalf("%q: error %v, Go's readers %v", body, err, werr)
 		}
-		if len(got.Parts) > maxBatchParts {
+		if len(got.Parts) > maxAnswerParts {
 			t.Fatalf("%d parts, over the bound", len(got.Parts))
 		}
 		if err == nil && !reflect.DeepEqual(got, want) {

@@ -1,19 +1,19 @@
-package rest
+package wire
 
 import (
 	"net/url"
 	"strings"
 )
 
-// targetURLs hands out the URLs of a batch's parts from shared chunks: one
+// TargetURLs hands out the URLs of a batch's parts from shared chunks: one
 // allocation for many parts instead of one each.
-type targetURLs struct{ free []url.URL }
+type TargetURLs struct{ free []url.URL }
 
-// parse reads a part's request target as url.ParseRequestURI does. The
+// Parse reads a part's request target as url.ParseRequestURI does. The
 // forms SDKs send (an absolute http or https URL, or a path, with no
 // escapes, query or user) are read directly; anything else goes to
 // url.ParseRequestURI.
-func (t *targetURLs) parse(target string, hint int) (*url.URL, error) {
+func (t *TargetURLs) Parse(target string, hint int) (*url.URL, error) {
 	u, ok := simpleTarget(target)
 	if !ok {
 		return url.ParseRequestURI(target)
@@ -131,3 +131,30 @@ var pathByte = func() (t [256]uint8) {
 	}
 	return t
 }()
+
+// ParseQuery splits a query string on '&' only: a literal ';' belongs to the
+// value ($format=application/json;odata=nometadata), unlike in
+// url.ParseQuery. It is the one reading of a request's query: routing,
+// negotiation, Shared Key's canonical resource and shared access
+// signatures all take their values from its result.
+func ParseQuery(raw string) (url.Values, bool) {
+	if raw == "" {
+		return nil, true // read-only from here on: a nil map reads as empty
+	}
+	q := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		q[key] = append(q[key], val)
+	}
+	return q, true
+}
