@@ -44,7 +44,7 @@ func headFrame(why byte, seq uint64) []byte {
 
 // A record frame is a 32-byte header, then the payload:
 //
-//	[0:8]   payload length (uint64, little-endian); 0 for a seal
+//	[0:8]   payload length (uint64, little-endian); 0 or 1 for a seal
 //	[8:16]  sequence number: the record's, or for a seal the last record's
 //	[16:24] the segment offset where the write holding the frame began
 //	[24:28] CRC-32C of the payload
@@ -82,9 +82,21 @@ func stampWrite(buf []byte, frames []int, at int64) {
 	}
 }
 
-// sealFrame is the seal written at segment offset at after record seq.
-func sealFrame(seq uint64, at int64) []byte {
-	b := appendRecord(nil, seq, nil)
+// sealNext is the payload of a seal written once the next segment exists
+// (made and fsynced, its name too): such a segment cannot be the log's
+// newest, so a start that finds nothing after it, or a next segment without
+// its head, refuses. A seal of no payload says nothing of what follows. A
+// record's payload is a JSON object, never this one byte.
+const sealNext = '>'
+
+// sealFrame is the seal written at segment offset at after record seq;
+// next says the next segment exists.
+func sealFrame(seq uint64, at int64, next bool) []byte {
+	var payload []byte
+	if next {
+		payload = []byte{sealNext}
+	}
+	b := appendRecord(nil, seq, payload)
 	stampWrite(b, []int{0}, at)
 	return b
 }
@@ -96,7 +108,12 @@ type frame struct {
 	payload []byte
 }
 
-func (f frame) seal() bool { return len(f.payload) == 0 }
+func (f frame) seal() bool {
+	return len(f.payload) == 0 || len(f.payload) == 1 && f.payload[0] == sealNext
+}
+
+// sealsNext reports whether a seal says the next segment exists.
+func (f frame) sealsNext() bool { return len(f.payload) == 1 && f.payload[0] == sealNext }
 
 // parseHeader checks a header; n is the payload length.
 func parseHeader(h []byte) (n, seq uint64, write int64, sum uint32, ok bool) {

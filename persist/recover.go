@@ -118,6 +118,7 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	for i, g := range gens {
 		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy}
 		if i+1 < len(gens) {
+			r.nextHead = &heads[i+1]
 			if h := heads[i+1]; h.ok && h.why != headRotate {
 				r.sealedAt, r.sealedBy = &h.seq, logName(gens[i+1])
 			}
@@ -147,14 +148,9 @@ func (l *Log) Recover(acct Account) (Report, error) {
 		// Its sequence numbers would collide with the log's.
 		return rep, fmt.Errorf("%s: the account recorded changes while the log was replayed", l.dir)
 	}
-	for _, e := range unsealed {
-		if err := seal(l.dir, e); err != nil {
-			return rep, l.diskFull(err)
-		}
-	}
-	if err := removeBefore(l.dir, base); err != nil {
-		return rep, l.diskFull(err)
-	}
+	// The live segment exists before the seals are written, so that each
+	// says a segment follows it. A crash in between leaves the segments
+	// whole and unsealed, which the next start seals.
 	var seg *os.File
 	if reuse != nil {
 		want = reuse.gen
@@ -163,6 +159,16 @@ func (l *Log) Recover(acct Account) (Report, error) {
 		seg, err = createSegment(l.dir, want, headStart, seq.last)
 	}
 	if err != nil {
+		return rep, l.diskFull(err)
+	}
+	for _, e := range unsealed {
+		if err := seal(l.dir, e); err != nil {
+			seg.Close()
+			return rep, l.diskFull(err)
+		}
+	}
+	if err := removeBefore(l.dir, base); err != nil {
+		seg.Close()
 		return rep, l.diskFull(err)
 	}
 	l.start(acct, seg, want, seq.last, len(gens) > 1 && (reuse == nil || len(gens) > 2))
@@ -218,6 +224,9 @@ type segmentEnd struct {
 	v3      bool
 	why     byte
 	records int
+	// next: its seal (at sealAt) says the next segment exists
+	next   bool
+	sealAt int64
 }
 
 // segmentHead is a segment's head, when it has an intact one.
@@ -319,11 +328,14 @@ type replayer struct {
 	// legacyLater: a segment of the format before the magic holding a
 	// write follows; only its server left empty segments behind.
 	legacyLater bool
-	// sealedAt, when set, is the record the segment's seal follows, as the
-	// head of the next segment (sealedBy) says: it was made once this one
-	// was sealed, so this one cannot lack its seal or its tail.
+	// sealedAt, when set, is the record the segment ends with, as the head
+	// of the next segment (sealedBy) says: it was made once this one's
+	// records were durable, so this one cannot lack any of them (a crash
+	// may have left its seal unwritten or torn: that loses nothing).
 	sealedAt *uint64
 	sealedBy string
+	// nextHead is the next segment's head; nil for the newest segment.
+	nextHead *segmentHead
 
 	records int
 	cut     *Cut
@@ -389,7 +401,10 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 		switch {
 		case err == io.EOF:
 			end.end = at
-			if !end.sealed && r.sealedAt != nil {
+			if end.next && (r.nextHead == nil || !r.nextHead.ok) {
+				return r.missingNext(end.sealAt)
+			}
+			if !end.sealed && r.sealedAt != nil && r.seq.last != *r.sealedAt {
 				return fmt.Errorf("%s ends at offset %d without its seal, after record %d, but %s was made once it was sealed after record %d: it was cut short, and %d acknowledged change(s) are missing; refusing to start, nothing was changed. %s", r.name(), at, r.seq.last, r.sealedBy, *r.sealedAt, *r.sealedAt-min(*r.sealedAt, r.seq.last), r.howTo(at))
 			}
 			if !end.sealed && !r.last {
@@ -428,7 +443,7 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 		}
 		r.seq.last, r.seq.known = fm.seq, true
 		if fm.seal() {
-			end.sealed = true
+			end.sealed, end.next, end.sealAt = true, fm.sealsNext(), at
 			continue
 		}
 		if err := r.acct.Redo(fm.payload); err != nil {
@@ -470,8 +485,9 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	if !r.last {
 		return r.refuse(at, size, why, "newer segments hold writes")
 	}
-	if r.sealedAt != nil && !legacy && !end.sealed {
-		return r.refuse(at, size, why, r.sealedBy+" was made after this segment was sealed")
+	if r.sealedAt != nil && !legacy && !end.sealed && r.seq.last != *r.sealedAt {
+		// Only its seal may be torn: the records were durable first.
+		return r.refuse(at, size, why, fmt.Sprintf("%s was made after this segment's records up to %d were durable", r.sealedBy, *r.sealedAt))
 	}
 	rest := make([]byte, size-at)
 	if _, err := f.ReadAt(rest, at); err != nil {
@@ -495,6 +511,19 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	return f.Sync()
 }
 
+// missingNext is the error for a segment whose seal at offset at says the
+// next segment exists, when it does not, or has no intact head: the changes
+// it held are missing, how many is unknown.
+func (r *replayer) missingNext(at int64) error {
+	next := logName(r.gen + 1)
+	what := "is missing"
+	if r.nextHead != nil {
+		what = "has no intact head"
+	}
+	return fmt.Errorf("%s: the seal of %s says %s was made after it, and %s %s: the changes it held (if any) are lost or damaged; refusing to start, nothing was changed. Restore %s from a copy; or, to start with the changes before it alone, copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s)%s, which takes its seal off",
+		r.dir, r.name(), next, next, what, next, r.dir, r.name(), at, at, filepath.Join(r.dir, r.name()), r.dropLater())
+}
+
 // refuse is the error for damage that is not a torn tail; nothing is
 // changed.
 func (r *replayer) refuse(at, size int64, why error, proof string) error {
@@ -503,16 +532,20 @@ func (r *replayer) refuse(at, size int64, why error, proof string) error {
 
 // howTo says how to start with what is intact.
 func (r *replayer) howTo(at int64) string {
+	return fmt.Sprintf("The %d change(s) before offset %d are intact; to start with them alone (losing every change after it), copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s)%s. Or restore the directory from a copy.",
+		r.before+r.records, at, r.dir, r.name(), at, at, filepath.Join(r.dir, r.name()), r.dropLater())
+}
+
+// dropLater is the advice to delete the segments after this one.
+func (r *replayer) dropLater() string {
 	var later []string
 	for _, g := range r.later {
 		later = append(later, logName(g))
 	}
-	drop := ""
-	if len(later) > 0 {
-		drop = " and delete " + strings.Join(later, ", ")
+	if len(later) == 0 {
+		return ""
 	}
-	return fmt.Sprintf("The %d change(s) before offset %d are intact; to start with them alone (losing every change after it), copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s)%s. Or restore the directory from a copy.",
-		r.before+r.records, at, r.dir, r.name(), at, at, filepath.Join(r.dir, r.name()), drop)
+	return " and delete " + strings.Join(later, ", ")
 }
 
 // seal ends a segment a crash left unsealed: the magic if it lacks it, and
@@ -535,7 +568,8 @@ func seal(dir string, e segmentEnd) error {
 	if err := f.Sync(); err != nil {
 		return err
 	}
-	buf = append(bytes.Clone(buf), sealFrame(e.seq, at+int64(len(buf)))...)
+	// The live segment exists by now: the seal says a segment follows.
+	buf = append(bytes.Clone(buf), sealFrame(e.seq, at+int64(len(buf)), true)...)
 	if _, err := f.WriteAt(buf, at); err != nil {
 		return err
 	}
