@@ -84,7 +84,7 @@ func TestNewestSegmentDeletedAfterCleanRunsIsRefused(t *testing.T) {
 	first := filepath.Join(dir, logName(d.logs[0]))
 	before, _ := os.ReadFile(first)
 	err := recoverErr(t, dir)
-	for _, part := range []string{"the seal of " + filepath.Base(first) + " says " + filepath.Base(segs[1]) + " was made after it", filepath.Base(segs[1]) + " is missing", "refusing to start"} {
+	for _, part := range []string{"the seal of " + filepath.Base(first) + " says " + filepath.Base(segs[1]) + " was made before it", filepath.Base(segs[1]) + " is missing", "refusing to start"} {
 		if err == nil || !strings.Contains(err.Error(), part) {
 			t.Fatalf("start without the last two segments: %v; want %q", err, part)
 		}
@@ -125,13 +125,23 @@ func TestSuccessorWithoutItsHeadIsRefused(t *testing.T) {
 	if newest == segs[0] {
 		t.Fatal("no segment after the clean stop's")
 	}
-	for _, size := range []int64{0, int64(len(segmentMagic)), headEnd - 1} {
-		if err := os.Truncate(newest, size); err != nil {
-			t.Fatal(err)
-		}
+	whole, _ := os.ReadFile(newest)
+	name := filepath.Base(newest)
+	for _, c := range []struct {
+		size int64
+		want string
+	}{
+		{0, name + " is damaged at offset 0 of 0"},
+		{int64(len(segmentMagic)), name + " has no intact head"},
+		{headEnd - 1, fmt.Sprintf("%s is damaged at offset %d of %d", name, len(segmentMagic), headEnd-1)},
+	} {
+		os.WriteFile(newest, whole[:c.size], 0o600)
 		err := recoverErr(t, dir)
-		if err == nil || !strings.Contains(err.Error(), filepath.Base(newest)+" has no intact head") {
-			t.Fatalf("successor cut to %d bytes: %v", size, err)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "refusing to start") {
+			t.Fatalf("successor cut to %d bytes: %v; want %q", c.size, err, c.want)
+		}
+		if now, _ := os.ReadFile(newest); int64(len(now)) != c.size {
+			t.Errorf("the refused start changed the segment: %d bytes", len(now))
 		}
 	}
 }

@@ -115,10 +115,11 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	var seq sequence
 	var unsealed []segmentEnd
 	var reuse *segmentEnd
+	var prev *replayer // the segment before, when its seal says this one follows
 	for i, g := range gens {
-		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy}
+		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy,
+			headDue: prev != nil, headOK: heads[i].ok}
 		if i+1 < len(gens) {
-			r.nextHead = &heads[i+1]
 			if h := heads[i+1]; h.ok && h.why != headRotate {
 				r.sealedAt, r.sealedBy = &h.seq, logName(gens[i+1])
 			}
@@ -127,6 +128,14 @@ func (l *Log) Recover(acct Account) (Report, error) {
 		rep.Records += r.records
 		if err != nil {
 			return rep, err
+		}
+		if prev != nil && !heads[i].ok {
+			return rep, prev.missingNext(true)
+		}
+		prev = nil
+		if end.next {
+			r.sealAt = end.sealAt
+			prev = &r
 		}
 		if r.cut != nil {
 			rep.Cut = r.cut
@@ -154,7 +163,9 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	var seg *os.File
 	if reuse != nil {
 		want = reuse.gen
-		seg, err = os.OpenFile(filepath.Join(l.dir, logName(want)), os.O_WRONLY|os.O_APPEND, 0)
+		if err = takeUp(l.dir, want, seq.last); err == nil {
+			seg, err = os.OpenFile(filepath.Join(l.dir, logName(want)), os.O_WRONLY|os.O_APPEND, 0)
+		}
 	} else {
 		seg, err = createSegment(l.dir, want, headStart, seq.last)
 	}
@@ -334,8 +345,12 @@ type replayer struct {
 	// may have left its seal unwritten or torn: that loses nothing).
 	sealedAt *uint64
 	sealedBy string
-	// nextHead is the next segment's head; nil for the newest segment.
-	nextHead *segmentHead
+	// headDue: the seal of the segment before says this one was made,
+	// head and all, before it; headOK: it has an intact head. A segment
+	// due a head that lacks it is damage, never a torn tail.
+	headDue, headOK bool
+	// sealAt: where its seal is, once replayed
+	sealAt int64
 
 	records int
 	cut     *Cut
@@ -380,8 +395,14 @@ func (r *replayer) replay() (segmentEnd, error) {
 		if r.sealedAt != nil {
 			return end, r.refuse(0, size, errTorn, r.sealedBy+" was made after this segment was sealed")
 		}
+		if r.headDue {
+			return end, r.headless(0, size, errTorn)
+		}
 		end.v3 = true // sealed anew in this format
 	default:
+		if r.headDue {
+			return end, r.headless(0, size, fmt.Errorf("%w: no segment magic", errFraming))
+		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return end, err
 		}
@@ -401,8 +422,9 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 		switch {
 		case err == io.EOF:
 			end.end = at
-			if end.next && (r.nextHead == nil || !r.nextHead.ok) {
-				return r.missingNext(end.sealAt)
+			if end.next && len(r.later) == 0 {
+				r.sealAt = end.sealAt
+				return r.missingNext(false)
 			}
 			if !end.sealed && r.sealedAt != nil && r.seq.last != *r.sealedAt {
 				return fmt.Errorf("%s ends at offset %d without its seal, after record %d, but %s was made once it was sealed after record %d: it was cut short, and %d acknowledged change(s) are missing; refusing to start, nothing was changed. %s", r.name(), at, r.seq.last, r.sealedBy, *r.sealedAt, *r.sealedAt-min(*r.sealedAt, r.seq.last), r.howTo(at))
@@ -482,6 +504,9 @@ func (r *replayer) legacyRecords(f *os.File, size int64, end *segmentEnd) error 
 // in the log's last write (no later segment holds a write, and no intact
 // frame of a later write follows it), which is cut off; else corruption.
 func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, end *segmentEnd) error {
+	if r.headDue && !r.headOK {
+		return r.headless(at, size, why)
+	}
 	if !r.last {
 		return r.refuse(at, size, why, "newer segments hold writes")
 	}
@@ -511,17 +536,23 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	return f.Sync()
 }
 
-// missingNext is the error for a segment whose seal at offset at says the
-// next segment exists, when it does not, or has no intact head: the changes
+// missingNext is the error for a segment whose seal says the next segment
+// exists, when it does not (or, present, has no intact head): the changes
 // it held are missing, how many is unknown.
-func (r *replayer) missingNext(at int64) error {
+func (r *replayer) missingNext(present bool) error {
 	next := logName(r.gen + 1)
 	what := "is missing"
-	if r.nextHead != nil {
+	if present {
 		what = "has no intact head"
 	}
-	return fmt.Errorf("%s: the seal of %s says %s was made after it, and %s %s: the changes it held (if any) are lost or damaged; refusing to start, nothing was changed. Restore %s from a copy; or, to start with the changes before it alone, copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s)%s, which takes its seal off",
-		r.dir, r.name(), next, next, what, next, r.dir, r.name(), at, at, filepath.Join(r.dir, r.name()), r.dropLater())
+	return fmt.Errorf("%s: the seal of %s says %s was made before it, and %s %s: the changes it held (if any) are lost or damaged; refusing to start, nothing was changed. Restore %s from a copy; or, to start with the changes before it alone, copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s), which takes its seal off%s",
+		r.dir, r.name(), next, next, what, next, r.dir, r.name(), r.sealAt, r.sealAt, filepath.Join(r.dir, r.name()), r.dropLater())
+}
+
+// headless refuses a segment that lacks the head the seal before it says
+// it was made with.
+func (r *replayer) headless(at, size int64, why error) error {
+	return r.refuse(at, size, why, fmt.Sprintf("the seal of %s says this segment was made, head and all, before it", logName(r.gen-1)))
 }
 
 // refuse is the error for damage that is not a torn tail; nothing is
@@ -546,6 +577,23 @@ func (r *replayer) dropLater() string {
 		return ""
 	}
 	return " and delete " + strings.Join(later, ", ")
+}
+
+// takeUp marks the segment a clean stop made as written on: its head is
+// rewritten in place (one sector, fsynced) from headClean to headStart. A
+// segment whose run was killed then never looks like an unused one, even
+// cut back to its head: the start that finds it says the last stop was not
+// clean.
+func takeUp(dir string, gen, seq uint64) error {
+	f, err := os.OpenFile(filepath.Join(dir, logName(gen)), os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(headFrame(headStart, seq), int64(len(segmentMagic))); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // seal ends a segment a crash left unsealed: the magic if it lacks it, and
