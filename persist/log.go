@@ -75,6 +75,7 @@ type Log struct {
 	nextCompact int64 // segBytes at which to compact
 	closed      bool
 	stats       Stats
+	readOnly    string // why the start found the directory unwritable
 
 	background sync.WaitGroup // a running compaction
 }
@@ -259,6 +260,9 @@ func (l *Log) Stats() Stats {
 // Close waits for a running compaction, makes every record durable, seals
 // the live segment (the mark of a clean stop) and releases the directory.
 func (l *Log) Close() error {
+	if l.ReadOnly() != "" {
+		return l.closeFiles() // nothing was written, nothing to seal
+	}
 	last := l.shut()
 	l.background.Wait()
 	err := l.Wait(last)

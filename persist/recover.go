@@ -21,6 +21,9 @@ type Cut struct {
 	Dropped int64 // bytes removed
 	// Reason says why the tail was cut: a torn frame or a bad checksum.
 	Reason string
+	// Left: the directory is read-only, so the tail was left in place (and
+	// not loaded); the next start that can write cuts it.
+	Left bool
 }
 
 // Report says what Recover found.
@@ -34,6 +37,9 @@ type Report struct {
 	// Unclean: the log was not sealed, so the server before did not stop
 	// cleanly (its unanswered writes may be missing).
 	Unclean bool
+	// ReadOnly, when set, says why the directory takes no writes: the
+	// account was loaded and every change is refused.
+	ReadOnly string
 }
 
 // String is one line for the server's log.
@@ -47,8 +53,13 @@ func (r Report) String() string {
 	if r.Unclean {
 		b.WriteString("; the last stop was not clean")
 	}
-	if c := r.Cut; c != nil {
+	if c := r.Cut; c != nil && c.Left {
+		fmt.Fprintf(&b, "; %d byte(s) at offset %d of %s (%s) taken as the last write, unfinished when the server stopped uncleanly (acknowledged only if the disk was damaged since): not loaded, and left in place for the next start that can write to cut", c.Dropped, c.Offset, c.File, c.Reason)
+	} else if c != nil {
 		fmt.Fprintf(&b, "; cut %d byte(s) at offset %d of %s (%s): taken as the last write, unfinished when the server stopped uncleanly (acknowledged only if the disk was damaged since), not loaded", c.Dropped, c.Offset, c.File, c.Reason)
+	}
+	if r.ReadOnly != "" {
+		b.WriteString("; " + readOnlyLine(r.Dir, r.ReadOnly))
 	}
 	return b.String()
 }
@@ -57,14 +68,26 @@ func (r Report) String() string {
 // snapshot, then every record of the segments from its generation on — cuts
 // a torn tail off the log's last write, seals the segments a crash left
 // unsealed, and opens a new segment for the records to come. Any other
-// damage is an error and nothing is changed.
+// damage is an error and nothing is changed. A directory that takes no
+// writes (a full disk, a read-only file system: a page written there first
+// tells) is loaded without a change to any file — a torn tail is left in
+// place, not loaded — and the log refuses every change (Writable); the
+// report says why.
 func (l *Log) Recover(acct Account) (Report, error) {
 	rep := Report{Dir: l.dir}
+	why, err := probe(l.dir)
+	if err != nil {
+		return rep, err
+	}
+	rep.ReadOnly = why
 	d, err := listDir(l.dir)
 	if err != nil {
 		return rep, err
 	}
 	for _, name := range d.temporary {
+		if why != "" {
+			break // left for the next start that can write
+		}
 		if err := os.Remove(filepath.Join(l.dir, name)); err != nil {
 			return rep, err
 		}
@@ -118,7 +141,7 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	var prev *replayer // the segment before, when its seal says this one follows
 	for i, g := range gens {
 		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy,
-			headDue: prev != nil, headOK: heads[i].ok}
+			headDue: prev != nil, headOK: heads[i].ok, readOnly: why != ""}
 		if i+1 < len(gens) {
 			if h := heads[i+1]; h.ok && h.why != headRotate {
 				r.sealedAt, r.sealedBy = &h.seq, logName(gens[i+1])
@@ -156,6 +179,13 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	if l.last() != 0 {
 		// Its sequence numbers would collide with the log's.
 		return rep, fmt.Errorf("%s: the account recorded changes while the log was replayed", l.dir)
+	}
+	if why != "" {
+		l.startReadOnly(acct, seq.last, why)
+		if l.opts.Report != nil {
+			l.opts.Report(rep.String())
+		}
+		return rep, nil
 	}
 	// The live segment exists before the seals are written, so that each
 	// says a segment follows it. A crash in between leaves the segments
@@ -345,6 +375,8 @@ type replayer struct {
 	// may have left its seal unwritten or torn: that loses nothing).
 	sealedAt *uint64
 	sealedBy string
+	// readOnly: the directory takes no writes; a torn tail is left.
+	readOnly bool
 	// headDue: the seal of the segment before says this one was made,
 	// head and all, before it; headOK: it has an intact head. A segment
 	// due a head that lacks it is damage, never a torn tail.
@@ -364,7 +396,11 @@ func (r *replayer) name() string { return logName(r.gen) }
 // writes, or records out of sequence stop the start.
 func (r *replayer) replay() (segmentEnd, error) {
 	end := segmentEnd{gen: r.gen}
-	f, err := os.OpenFile(filepath.Join(r.dir, r.name()), os.O_RDWR, 0)
+	mode := os.O_RDWR
+	if r.readOnly {
+		mode = os.O_RDONLY
+	}
+	f, err := os.OpenFile(filepath.Join(r.dir, r.name()), mode, 0)
 	if err != nil {
 		return end, err
 	}
@@ -528,8 +564,11 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	if later, ok := intactFrame(rest[1:], at+1, at, minSeq, legacy); ok {
 		return r.refuse(at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
 	}
-	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error()}
+	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error(), Left: r.readOnly}
 	end.end = at
+	if r.readOnly {
+		return nil
+	}
 	if err := f.Truncate(at); err != nil {
 		return err
 	}

@@ -55,6 +55,9 @@ func (s *Store) SetACL(tableName string, ids []SignedIdentifier) *tableerr.Error
 	if err != nil {
 		return err
 	}
+	if err := s.writable(); err != nil {
+		return err
+	}
 	seq, err := s.setACL(t, ids)
 	if err != nil {
 		return err
