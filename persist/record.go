@@ -16,10 +16,10 @@ import (
 // A segment of this format (segmentMagic) begins, right after the magic,
 // with a head: a frame of a one-byte payload saying why the segment was
 // made, numbered with the last record before it. A head made once every
-// segment before it was sealed (headStart, headClean) says what the log
-// held then, so a predecessor that lost its seal, or its tail with its seal,
-// is found even when nothing else follows. Segments of the format before
-// heads (magicNoHead) still load.
+// record before it was durable (headStart, headClean) says what the log
+// held then, so a predecessor that lost its tail is found even when nothing
+// else follows (its seal alone may be missing or torn: it is written after
+// the head). Segments of the format before heads (magicNoHead) still load.
 var (
 	segmentMagic = []byte("tplog\x00\x03\n")
 	magicNoHead  = []byte("tplog\x00\x02\n")
@@ -27,8 +27,8 @@ var (
 
 // Why a segment was made, its head's payload.
 const (
-	headStart  = 's' // at start, once every older segment was sealed
-	headClean  = 'c' // at a clean stop, once the live segment was sealed
+	headStart  = 's' // at start (made, or a clean stop's taken up), once every record before it was durable
+	headClean  = 'c' // at a clean stop, once the live segment's records were durable, before its seal
 	headRotate = 'r' // by a compaction, before the old segment was sealed
 )
 
@@ -55,7 +55,8 @@ func headFrame(why byte, seq uint64) []byte {
 // damaged frame's write was durable, and the damage is not a torn tail. A
 // seal is a write of its own, made once the segment's records are durable
 // (on rotation, on a clean stop, at start), so any damage before a seal is
-// corruption, and a sealed segment cannot lose its tail unnoticed.
+// corruption, and a sealed segment cannot lose its tail unnoticed; a seal
+// of payload sealNext also says the next segment exists.
 const recHeaderSize = 32
 
 // errFraming is a frame with good checksums in the wrong place: a sequence
