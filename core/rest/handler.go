@@ -354,15 +354,8 @@ func (x *exchange) readBody() ([]byte, *tableerr.Error) {
 	// A known length sizes the buffer at once, up to 1 MiB (beyond that it
 	// grows as bytes arrive, so a claimed length reserves little); one more
 	// byte lets the read that meets the end fit.
-	size := min(max(x.r.ContentLength, 511), 1<<20) + 1
-	if l, ok := x.r.Stream.(interface{ Len() int }); ok {
-		// The body is in memory already (the front lends it from its
-		// buffer): its length is what arrived, not a claim, and one
-		// buffer of it saves the doubling's copies.
-		size = int64(min(l.Len(), MaxBody)) + 1
-	}
 	lr := io.LimitedReader{R: x.r.Stream, N: MaxBody + 1}
-	b, err := readAll(&lr, size, x.r.ContentLength+1)
+	b, err := readAll(&lr, min(max(x.r.ContentLength, 511), 1<<20)+1, x.r.ContentLength+1)
 	if err != nil {
 		return nil, tableerr.New(tableerr.InvalidInput)
 	}
