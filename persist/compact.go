@@ -80,7 +80,7 @@ func (l *Log) rotate() (uint64, error) {
 		return 0, err
 	}
 	b := l.claimAll()
-	b.seal = true
+	b.seal, b.next = true, true
 	// The old segment is closed whether or not its last write worked.
 	err = errors.Join(b.write(), b.f.Close())
 	if failed := l.switchTo(b, seg, gen, err); failed != nil && l.opts.OnFail != nil {

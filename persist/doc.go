@@ -15,10 +15,19 @@
 // rotates, when the server stops cleanly, and at start for a segment a
 // crash left unsealed. A segment begins, after the magic, with a head: a
 // frame naming the last record before it and why it was made. A head made
-// once every segment before it was sealed — at start, and at a clean stop,
-// which makes the next segment at once for the next start to write on in —
-// says where the previous seal is, so a newest segment cut short at a frame
-// boundary, or deleted, stops the start.
+// once every record before it was durable — at start, and at a clean stop,
+// which makes the next segment before its seal for the next start to take
+// up (rewriting the head in place) and write on in — says where the
+// previous segment's records end, so a newest segment cut short at a frame
+// boundary stops the start; a kill before the seal loses nothing. A seal
+// written once the next segment exists (a clean stop's, a rotation's, the
+// start's) says so: a segment that must have a successor, found with none
+// or with one lacking its head, stops the start too.
+//
+// A directory that takes no writes (a page written and fsynced there at
+// start fails: a full disk, a read-only file system) is loaded read-only:
+// no file is changed (a torn tail is left, not loaded), and Writable tells
+// the store to refuse every change before making it.
 //
 // Compaction rotates to segment G, streams the store's snapshot into a
 // temporary file while writes go on into segment G — table by table, each

@@ -75,6 +75,7 @@ type Log struct {
 	nextCompact int64 // segBytes at which to compact
 	closed      bool
 	stats       Stats
+	readOnly    string // why the start found the directory unwritable
 
 	background sync.WaitGroup // a running compaction
 }
@@ -136,18 +137,30 @@ type batch struct {
 	at   int64  // the segment offset the write begins at
 	// seal: once buf is durable, seal the segment (a write of its own)
 	seal bool
+	// next: the next segment exists, and the seal says so
+	next bool
 }
 
 func (b *batch) write() error {
+	if err := b.writeRecords(); err != nil || !b.seal {
+		return err
+	}
+	return b.writeSeal()
+}
+
+// writeRecords writes and fsyncs buf.
+func (b *batch) writeRecords() error {
 	if len(b.buf) > 0 {
 		if _, err := b.f.Write(b.buf); err != nil {
 			return err
 		}
 	}
-	if err := b.f.Sync(); err != nil || !b.seal {
-		return err
-	}
-	if _, err := b.f.Write(sealFrame(b.upto, b.at+int64(len(b.buf)))); err != nil {
+	return b.f.Sync()
+}
+
+// writeSeal writes and fsyncs the seal, once buf is durable.
+func (b *batch) writeSeal() error {
+	if _, err := b.f.Write(sealFrame(b.upto, b.at+int64(len(b.buf)), b.next)); err != nil {
 		return err
 	}
 	return b.f.Sync()
@@ -155,7 +168,10 @@ func (b *batch) write() error {
 
 // size is what the batch adds to its segment.
 func (b *batch) size() int64 {
-	if b.seal {
+	switch {
+	case b.seal && b.next:
+		return int64(len(b.buf)) + recHeaderSize + 1
+	case b.seal:
 		return int64(len(b.buf)) + recHeaderSize
 	}
 	return int64(len(b.buf))
@@ -244,6 +260,9 @@ func (l *Log) Stats() Stats {
 // Close waits for a running compaction, makes every record durable, seals
 // the live segment (the mark of a clean stop) and releases the directory.
 func (l *Log) Close() error {
+	if l.ReadOnly() != "" {
+		return l.closeFiles() // nothing was written, nothing to seal
+	}
 	last := l.shut()
 	l.background.Wait()
 	err := l.Wait(last)
@@ -256,47 +275,48 @@ func (l *Log) Close() error {
 	if err == nil {
 		err = l.sealLive()
 	}
-	if err == nil {
-		l.successor()
-	}
 	return errors.Join(err, l.closeFiles())
 }
 
-// successor makes, after a clean stop sealed the live segment, the next
-// segment, whose head names the last record: a start that finds the sealed
-// segment shorter, or missing, refuses instead of serving less. The next
-// start writes on in it. When it cannot be made nothing is lost (the log
-// is sealed); the start then has only the seal to go by.
-func (l *Log) successor() {
-	gen, seq, recovered := l.position()
-	if !recovered {
-		return
-	}
-	f, err := createSegment(l.dir, gen+1, headClean, seq)
+// successor makes, at a clean stop, once the live segment's records are
+// durable and before its seal, the next segment, whose head names the last
+// record (upto): a start that finds the sealed segment shorter refuses
+// instead of serving less, and the seal says the successor exists, so a
+// start that finds neither refuses too. The next start writes on in it.
+// When it cannot be made nothing is lost; the seal then says nothing of
+// what follows. It reports whether the successor was made.
+func (l *Log) successor(upto uint64) bool {
+	f, err := createSegment(l.dir, l.liveGen()+1, headClean, upto)
 	if err == nil {
 		err = f.Close()
 	}
 	if err != nil && l.opts.Report != nil {
-		l.opts.Report(fmt.Sprintf("after the clean stop of %s, its next log segment could not be made (nothing is lost): %v", l.dir, err))
+		l.opts.Report(fmt.Sprintf("at the clean stop of %s, its next log segment could not be made (nothing is lost): %v", l.dir, err))
 	}
+	return err == nil
 }
 
-// position returns the live segment's generation, the last record
-// appended, and whether the log was recovered (has a live segment).
-func (l *Log) position() (gen, seq uint64, recovered bool) {
+// liveGen returns the live segment's generation.
+func (l *Log) liveGen() uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.gen, l.appended, l.acct != nil
+	return l.gen
 }
 
-// sealLive writes what is pending and seals the live segment; no write
-// follows (the log counts as closed from then on).
+// sealLive writes what is pending, makes the next segment and seals the
+// live one; no write follows (the log counts as closed from then on). A
+// crash between the successor and the seal leaves the live segment whole
+// but unsealed, which the next start seals.
 func (l *Log) sealLive() error {
 	b := l.claimAll()
 	b.seal = true
 	var err error
-	if b.f != nil { // nil: never recovered, nothing to seal
-		err = b.write()
+	if b.f != nil { // nil: never recovered (or read-only), nothing to seal
+		err = b.writeRecords()
+		if err == nil {
+			b.next = l.successor(b.upto)
+			err = b.writeSeal()
+		}
 	}
 	return l.finish(b, err)
 }

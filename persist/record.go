@@ -16,10 +16,10 @@ import (
 // A segment of this format (segmentMagic) begins, right after the magic,
 // with a head: a frame of a one-byte payload saying why the segment was
 // made, numbered with the last record before it. A head made once every
-// segment before it was sealed (headStart, headClean) says what the log
-// held then, so a predecessor that lost its seal, or its tail with its seal,
-// is found even when nothing else follows. Segments of the format before
-// heads (magicNoHead) still load.
+// record before it was durable (headStart, headClean) says what the log
+// held then, so a predecessor that lost its tail is found even when nothing
+// else follows (its seal alone may be missing or torn: it is written after
+// the head). Segments of the format before heads (magicNoHead) still load.
 var (
 	segmentMagic = []byte("tplog\x00\x03\n")
 	magicNoHead  = []byte("tplog\x00\x02\n")
@@ -27,8 +27,8 @@ var (
 
 // Why a segment was made, its head's payload.
 const (
-	headStart  = 's' // at start, once every older segment was sealed
-	headClean  = 'c' // at a clean stop, once the live segment was sealed
+	headStart  = 's' // at start (made, or a clean stop's taken up), once every record before it was durable
+	headClean  = 'c' // at a clean stop, once the live segment's records were durable, before its seal
 	headRotate = 'r' // by a compaction, before the old segment was sealed
 )
 
@@ -44,7 +44,7 @@ func headFrame(why byte, seq uint64) []byte {
 
 // A record frame is a 32-byte header, then the payload:
 //
-//	[0:8]   payload length (uint64, little-endian); 0 for a seal
+//	[0:8]   payload length (uint64, little-endian); 0 or 1 for a seal
 //	[8:16]  sequence number: the record's, or for a seal the last record's
 //	[16:24] the segment offset where the write holding the frame began
 //	[24:28] CRC-32C of the payload
@@ -55,7 +55,8 @@ func headFrame(why byte, seq uint64) []byte {
 // damaged frame's write was durable, and the damage is not a torn tail. A
 // seal is a write of its own, made once the segment's records are durable
 // (on rotation, on a clean stop, at start), so any damage before a seal is
-// corruption, and a sealed segment cannot lose its tail unnoticed.
+// corruption, and a sealed segment cannot lose its tail unnoticed; a seal
+// of payload sealNext also says the next segment exists.
 const recHeaderSize = 32
 
 // errFraming is a frame with good checksums in the wrong place: a sequence
@@ -82,9 +83,21 @@ func stampWrite(buf []byte, frames []int, at int64) {
 	}
 }
 
-// sealFrame is the seal written at segment offset at after record seq.
-func sealFrame(seq uint64, at int64) []byte {
-	b := appendRecord(nil, seq, nil)
+// sealNext is the payload of a seal written once the next segment exists
+// (made and fsynced, its name too): such a segment cannot be the log's
+// newest, so a start that finds nothing after it, or a next segment without
+// its head, refuses. A seal of no payload says nothing of what follows. A
+// record's payload is a JSON object, never this one byte.
+const sealNext = '>'
+
+// sealFrame is the seal written at segment offset at after record seq;
+// next says the next segment exists.
+func sealFrame(seq uint64, at int64, next bool) []byte {
+	var payload []byte
+	if next {
+		payload = []byte{sealNext}
+	}
+	b := appendRecord(nil, seq, payload)
 	stampWrite(b, []int{0}, at)
 	return b
 }
@@ -96,7 +109,12 @@ type frame struct {
 	payload []byte
 }
 
-func (f frame) seal() bool { return len(f.payload) == 0 }
+func (f frame) seal() bool {
+	return len(f.payload) == 0 || len(f.payload) == 1 && f.payload[0] == sealNext
+}
+
+// sealsNext reports whether a seal says the next segment exists.
+func (f frame) sealsNext() bool { return len(f.payload) == 1 && f.payload[0] == sealNext }
 
 // parseHeader checks a header; n is the payload length.
 func parseHeader(h []byte) (n, seq uint64, write int64, sum uint32, ok bool) {

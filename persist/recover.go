@@ -21,6 +21,9 @@ type Cut struct {
 	Dropped int64 // bytes removed
 	// Reason says why the tail was cut: a torn frame or a bad checksum.
 	Reason string
+	// Left: the directory is read-only, so the tail was left in place (and
+	// not loaded); the next start that can write cuts it.
+	Left bool
 }
 
 // Report says what Recover found.
@@ -34,6 +37,9 @@ type Report struct {
 	// Unclean: the log was not sealed, so the server before did not stop
 	// cleanly (its unanswered writes may be missing).
 	Unclean bool
+	// ReadOnly, when set, says why the directory takes no writes: the
+	// account was loaded and every change is refused.
+	ReadOnly string
 }
 
 // String is one line for the server's log.
@@ -47,8 +53,13 @@ func (r Report) String() string {
 	if r.Unclean {
 		b.WriteString("; the last stop was not clean")
 	}
-	if c := r.Cut; c != nil {
+	if c := r.Cut; c != nil && c.Left {
+		fmt.Fprintf(&b, "; %d byte(s) at offset %d of %s (%s) taken as the last write, unfinished when the server stopped uncleanly (acknowledged only if the disk was damaged since): not loaded, and left in place for the next start that can write to cut", c.Dropped, c.Offset, c.File, c.Reason)
+	} else if c != nil {
 		fmt.Fprintf(&b, "; cut %d byte(s) at offset %d of %s (%s): taken as the last write, unfinished when the server stopped uncleanly (acknowledged only if the disk was damaged since), not loaded", c.Dropped, c.Offset, c.File, c.Reason)
+	}
+	if r.ReadOnly != "" {
+		b.WriteString("; " + readOnlyLine(r.Dir, r.ReadOnly))
 	}
 	return b.String()
 }
@@ -57,14 +68,26 @@ func (r Report) String() string {
 // snapshot, then every record of the segments from its generation on — cuts
 // a torn tail off the log's last write, seals the segments a crash left
 // unsealed, and opens a new segment for the records to come. Any other
-// damage is an error and nothing is changed.
+// damage is an error and nothing is changed. A directory that takes no
+// writes (a full disk, a read-only file system: a page written there first
+// tells) is loaded without a change to any file — a torn tail is left in
+// place, not loaded — and the log refuses every change (Writable); the
+// report says why.
 func (l *Log) Recover(acct Account) (Report, error) {
 	rep := Report{Dir: l.dir}
+	why, err := probe(l.dir)
+	if err != nil {
+		return rep, err
+	}
+	rep.ReadOnly = why
 	d, err := listDir(l.dir)
 	if err != nil {
 		return rep, err
 	}
 	for _, name := range d.temporary {
+		if why != "" {
+			break // left for the next start that can write
+		}
 		if err := os.Remove(filepath.Join(l.dir, name)); err != nil {
 			return rep, err
 		}
@@ -115,8 +138,10 @@ func (l *Log) Recover(acct Account) (Report, error) {
 	var seq sequence
 	var unsealed []segmentEnd
 	var reuse *segmentEnd
+	var prev *replayer // the segment before, when its seal says this one follows
 	for i, g := range gens {
-		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy}
+		r := replayer{dir: l.dir, gen: g, acct: acct, seq: &seq, before: rep.Records, later: gens[i+1:], last: i >= lastWrite, legacyLater: i < lastLegacy,
+			headDue: prev != nil, headOK: heads[i].ok, readOnly: why != ""}
 		if i+1 < len(gens) {
 			if h := heads[i+1]; h.ok && h.why != headRotate {
 				r.sealedAt, r.sealedBy = &h.seq, logName(gens[i+1])
@@ -126,6 +151,14 @@ func (l *Log) Recover(acct Account) (Report, error) {
 		rep.Records += r.records
 		if err != nil {
 			return rep, err
+		}
+		if prev != nil && !heads[i].ok {
+			return rep, prev.missingNext(true)
+		}
+		prev = nil
+		if end.next {
+			r.sealAt = end.sealAt
+			prev = &r
 		}
 		if r.cut != nil {
 			rep.Cut = r.cut
@@ -147,22 +180,36 @@ func (l *Log) Recover(acct Account) (Report, error) {
 		// Its sequence numbers would collide with the log's.
 		return rep, fmt.Errorf("%s: the account recorded changes while the log was replayed", l.dir)
 	}
-	for _, e := range unsealed {
-		if err := seal(l.dir, e); err != nil {
-			return rep, l.diskFull(err)
+	if why != "" {
+		l.startReadOnly(acct, seq.last, why)
+		if l.opts.Report != nil {
+			l.opts.Report(rep.String())
 		}
+		return rep, nil
 	}
-	if err := removeBefore(l.dir, base); err != nil {
-		return rep, l.diskFull(err)
-	}
+	// The live segment exists before the seals are written, so that each
+	// says a segment follows it. A crash in between leaves the segments
+	// whole and unsealed, which the next start seals.
 	var seg *os.File
 	if reuse != nil {
 		want = reuse.gen
-		seg, err = os.OpenFile(filepath.Join(l.dir, logName(want)), os.O_WRONLY|os.O_APPEND, 0)
+		if err = takeUp(l.dir, want, seq.last); err == nil {
+			seg, err = os.OpenFile(filepath.Join(l.dir, logName(want)), os.O_WRONLY|os.O_APPEND, 0)
+		}
 	} else {
 		seg, err = createSegment(l.dir, want, headStart, seq.last)
 	}
 	if err != nil {
+		return rep, l.diskFull(err)
+	}
+	for _, e := range unsealed {
+		if err := seal(l.dir, e); err != nil {
+			seg.Close()
+			return rep, l.diskFull(err)
+		}
+	}
+	if err := removeBefore(l.dir, base); err != nil {
+		seg.Close()
 		return rep, l.diskFull(err)
 	}
 	l.start(acct, seg, want, seq.last, len(gens) > 1 && (reuse == nil || len(gens) > 2))
@@ -218,6 +265,9 @@ type segmentEnd struct {
 	v3      bool
 	why     byte
 	records int
+	// next: its seal (at sealAt) says the next segment exists
+	next   bool
+	sealAt int64
 }
 
 // segmentHead is a segment's head, when it has an intact one.
@@ -319,11 +369,20 @@ type replayer struct {
 	// legacyLater: a segment of the format before the magic holding a
 	// write follows; only its server left empty segments behind.
 	legacyLater bool
-	// sealedAt, when set, is the record the segment's seal follows, as the
-	// head of the next segment (sealedBy) says: it was made once this one
-	// was sealed, so this one cannot lack its seal or its tail.
+	// sealedAt, when set, is the record the segment ends with, as the head
+	// of the next segment (sealedBy) says: it was made once this one's
+	// records were durable, so this one cannot lack any of them (a crash
+	// may have left its seal unwritten or torn: that loses nothing).
 	sealedAt *uint64
 	sealedBy string
+	// readOnly: the directory takes no writes; a torn tail is left.
+	readOnly bool
+	// headDue: the seal of the segment before says this one was made,
+	// head and all, before it; headOK: it has an intact head. A segment
+	// due a head that lacks it is damage, never a torn tail.
+	headDue, headOK bool
+	// sealAt: where its seal is, once replayed
+	sealAt int64
 
 	records int
 	cut     *Cut
@@ -337,7 +396,11 @@ func (r *replayer) name() string { return logName(r.gen) }
 // writes, or records out of sequence stop the start.
 func (r *replayer) replay() (segmentEnd, error) {
 	end := segmentEnd{gen: r.gen}
-	f, err := os.OpenFile(filepath.Join(r.dir, r.name()), os.O_RDWR, 0)
+	mode := os.O_RDWR
+	if r.readOnly {
+		mode = os.O_RDONLY
+	}
+	f, err := os.OpenFile(filepath.Join(r.dir, r.name()), mode, 0)
 	if err != nil {
 		return end, err
 	}
@@ -368,8 +431,14 @@ func (r *replayer) replay() (segmentEnd, error) {
 		if r.sealedAt != nil {
 			return end, r.refuse(0, size, errTorn, r.sealedBy+" was made after this segment was sealed")
 		}
+		if r.headDue {
+			return end, r.headless(0, size, errTorn)
+		}
 		end.v3 = true // sealed anew in this format
 	default:
+		if r.headDue {
+			return end, r.headless(0, size, fmt.Errorf("%w: no segment magic", errFraming))
+		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return end, err
 		}
@@ -389,7 +458,11 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 		switch {
 		case err == io.EOF:
 			end.end = at
-			if !end.sealed && r.sealedAt != nil {
+			if end.next && len(r.later) == 0 {
+				r.sealAt = end.sealAt
+				return r.missingNext(false)
+			}
+			if !end.sealed && r.sealedAt != nil && r.seq.last != *r.sealedAt {
 				return fmt.Errorf("%s ends at offset %d without its seal, after record %d, but %s was made once it was sealed after record %d: it was cut short, and %d acknowledged change(s) are missing; refusing to start, nothing was changed. %s", r.name(), at, r.seq.last, r.sealedBy, *r.sealedAt, *r.sealedAt-min(*r.sealedAt, r.seq.last), r.howTo(at))
 			}
 			if !end.sealed && !r.last {
@@ -428,7 +501,7 @@ func (r *replayer) records2(f *os.File, size int64, end *segmentEnd) error {
 		}
 		r.seq.last, r.seq.known = fm.seq, true
 		if fm.seal() {
-			end.sealed = true
+			end.sealed, end.next, end.sealAt = true, fm.sealsNext(), at
 			continue
 		}
 		if err := r.acct.Redo(fm.payload); err != nil {
@@ -467,11 +540,15 @@ func (r *replayer) legacyRecords(f *os.File, size int64, end *segmentEnd) error 
 // in the log's last write (no later segment holds a write, and no intact
 // frame of a later write follows it), which is cut off; else corruption.
 func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, end *segmentEnd) error {
+	if r.headDue && !r.headOK {
+		return r.headless(at, size, why)
+	}
 	if !r.last {
 		return r.refuse(at, size, why, "newer segments hold writes")
 	}
-	if r.sealedAt != nil && !legacy && !end.sealed {
-		return r.refuse(at, size, why, r.sealedBy+" was made after this segment was sealed")
+	if r.sealedAt != nil && !legacy && !end.sealed && r.seq.last != *r.sealedAt {
+		// Only its seal may be torn: the records were durable first.
+		return r.refuse(at, size, why, fmt.Sprintf("%s was made after this segment's records up to %d were durable", r.sealedBy, *r.sealedAt))
 	}
 	rest := make([]byte, size-at)
 	if _, err := f.ReadAt(rest, at); err != nil {
@@ -487,12 +564,34 @@ func (r *replayer) damaged(f *os.File, at, size int64, why error, legacy bool, e
 	if later, ok := intactFrame(rest[1:], at+1, at, minSeq, legacy); ok {
 		return r.refuse(at, size, why, fmt.Sprintf("an intact record of a later write follows at offset %d", later))
 	}
-	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error()}
+	r.cut = &Cut{File: r.name(), Offset: at, Dropped: size - at, Reason: why.Error(), Left: r.readOnly}
 	end.end = at
+	if r.readOnly {
+		return nil
+	}
 	if err := f.Truncate(at); err != nil {
 		return err
 	}
 	return f.Sync()
+}
+
+// missingNext is the error for a segment whose seal says the next segment
+// exists, when it does not (or, present, has no intact head): the changes
+// it held are missing, how many is unknown.
+func (r *replayer) missingNext(present bool) error {
+	next := logName(r.gen + 1)
+	what := "is missing"
+	if present {
+		what = "has no intact head"
+	}
+	return fmt.Errorf("%s: the seal of %s says %s was made before it, and %s %s: the changes it held (if any) are lost or damaged; refusing to start, nothing was changed. Restore %s from a copy; or, to start with the changes before it alone, copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s), which takes its seal off%s",
+		r.dir, r.name(), next, next, what, next, r.dir, r.name(), r.sealAt, r.sealAt, filepath.Join(r.dir, r.name()), r.dropLater())
+}
+
+// headless refuses a segment that lacks the head the seal before it says
+// it was made with.
+func (r *replayer) headless(at, size int64, why error) error {
+	return r.refuse(at, size, why, fmt.Sprintf("the seal of %s says this segment was made, head and all, before it", logName(r.gen-1)))
 }
 
 // refuse is the error for damage that is not a torn tail; nothing is
@@ -503,16 +602,37 @@ func (r *replayer) refuse(at, size int64, why error, proof string) error {
 
 // howTo says how to start with what is intact.
 func (r *replayer) howTo(at int64) string {
+	return fmt.Sprintf("The %d change(s) before offset %d are intact; to start with them alone (losing every change after it), copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s)%s. Or restore the directory from a copy.",
+		r.before+r.records, at, r.dir, r.name(), at, at, filepath.Join(r.dir, r.name()), r.dropLater())
+}
+
+// dropLater is the advice to delete the segments after this one.
+func (r *replayer) dropLater() string {
 	var later []string
 	for _, g := range r.later {
 		later = append(later, logName(g))
 	}
-	drop := ""
-	if len(later) > 0 {
-		drop = " and delete " + strings.Join(later, ", ")
+	if len(later) == 0 {
+		return ""
 	}
-	return fmt.Sprintf("The %d change(s) before offset %d are intact; to start with them alone (losing every change after it), copy %s somewhere safe, then truncate %s to %d bytes (truncate -s %d %s)%s. Or restore the directory from a copy.",
-		r.before+r.records, at, r.dir, r.name(), at, at, filepath.Join(r.dir, r.name()), drop)
+	return " and delete " + strings.Join(later, ", ")
+}
+
+// takeUp marks the segment a clean stop made as written on: its head is
+// rewritten in place (one sector, fsynced) from headClean to headStart. A
+// segment whose run was killed then never looks like an unused one, even
+// cut back to its head: the start that finds it says the last stop was not
+// clean.
+func takeUp(dir string, gen, seq uint64) error {
+	f, err := os.OpenFile(filepath.Join(dir, logName(gen)), os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(headFrame(headStart, seq), int64(len(segmentMagic))); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // seal ends a segment a crash left unsealed: the magic if it lacks it, and
@@ -535,7 +655,8 @@ func seal(dir string, e segmentEnd) error {
 	if err := f.Sync(); err != nil {
 		return err
 	}
-	buf = append(bytes.Clone(buf), sealFrame(e.seq, at+int64(len(buf)))...)
+	// The live segment exists by now: the seal says a segment follows.
+	buf = append(bytes.Clone(buf), sealFrame(e.seq, at+int64(len(buf)), true)...)
 	if _, err := f.WriteAt(buf, at); err != nil {
 		return err
 	}

@@ -133,7 +133,8 @@ func openAccount(o dataOptions, clock func() time.Time) (account, error) {
 		// only an empty one, and marks it.
 		if page, _ := st.ListTables(store.TableQuery{Top: 1}); len(page.Names) > 0 {
 			err = wrongProfile(dir, kept, want)
-		} else {
+		} else if rep.ReadOnly == "" {
+			// (Read-only, it stays empty: no mark is needed, none written.)
 			err = markProfile(dir, want)
 		}
 	}

@@ -81,6 +81,9 @@ func (s *Store) CreateTable(name string) (string, *tableerr.Error) {
 	if err := entity.CheckTableNameBy(s.profile.TableNames, name); err != nil {
 		return "", err
 	}
+	if err := s.writable(); err != nil {
+		return "", err
+	}
 	if err := s.settle(s.createTable(name)); err != nil {
 		return "", err
 	}
@@ -114,6 +117,9 @@ func (s *Store) GetTable(name string) (string, *tableerr.Error) {
 // DeleteTable deletes a table and its entities, or answers 404
 // ResourceNotFound (F-NOT-FOUND).
 func (s *Store) DeleteTable(name string) *tableerr.Error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	return s.settle(s.deleteTable(name))
 }
 

@@ -55,6 +55,9 @@ func (s *Store) SetACL(tableName string, ids []SignedIdentifier) *tableerr.Error
 	if err != nil {
 		return err
 	}
+	if err := s.writable(); err != nil {
+		return err
+	}
 	return s.settle(s.setACL(t, ids))
 }
 

@@ -24,6 +24,35 @@ type Journal interface {
 	Wait(seq uint64) error
 }
 
+// WriteGate is what a Journal may also implement to say, before a change
+// is applied, that it cannot make one durable (the native server's data
+// directory found full or read-only at start): the store then refuses the
+// change and leaves the account as it was, instead of making it in memory
+// and answering an error after.
+type WriteGate interface {
+	// Writable returns nil when a change may be made, else why not.
+	Writable() error
+}
+
+// readOnlyMessage is the answer's message for a change a WriteGate refused.
+const readOnlyMessage = "This request is not authorized to perform this operation: the server cannot keep changes (its data directory is full or read-only), so the account is read-only. Nothing was changed."
+
+// writable refuses a change before it is applied when the journal cannot
+// make it durable: 403 AuthorizationFailure, as the service answers a
+// write to a read-only endpoint (F-READ-ONLY-ACCOUNT), with a message
+// saying why. Without a gate (memory, a journal that only fails late),
+// nothing is refused here.
+func (s *Store) writable() *tableerr.Error {
+	g, ok := s.journal.(WriteGate)
+	if !ok {
+		return nil
+	}
+	if err := g.Writable(); err != nil {
+		return tableerr.WithMessage(tableerr.AuthorizationFailure, readOnlyMessage)
+	}
+	return nil
+}
+
 // A change record is one JSON object. It holds the change's result, not the
 // request that caused it (the entities as stored, with their Timestamps), so
 // replaying it needs neither the clock nor the If-Match rules, and replaying

@@ -97,6 +97,9 @@ func (s *Store) Apply(tableName string, op Op) (*entity.Entity, *tableerr.Error)
 // The stored entities are written into out, which has room for one per
 // operation.
 func (s *Store) commit(t *table, ops []Op, tx bool, out []*entity.Entity) ([]*entity.Entity, *TxError) {
+	if err := s.writable(); err != nil {
+		return nil, &TxError{Index: 0, Err: err}
+	}
 	out, seq, txErr := s.commitLocked(t, ops, tx, out)
 	if txErr != nil {
 		return nil, txErr

@@ -115,6 +115,9 @@ func (s *Store) SetProperties(p ServiceProperties) *tableerr.Error {
 		return tableerr.New(err.code)
 	}
 	p.Cors = rules
+	if err := s.writable(); err != nil {
+		return err
+	}
 	if err := s.durable(s.setProperties(p, true)); err != nil {
 		return err
 	}

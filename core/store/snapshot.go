@@ -131,6 +131,9 @@ func (s *Store) Restore(doc []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := s.writable(); err != nil {
+		return fmt.Errorf("%s", err.Message)
+	}
 	if err := s.durable(s.replace(tables, props, max, doc)); err != nil {
 		return fmt.Errorf("%s", err.Message)
 	}

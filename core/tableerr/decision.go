@@ -48,6 +48,7 @@ func decisions() []Decision {
 		{"F-ODATA-ETAG", "odata.etag at minimal metadata", "high"},
 		{"F-TIMESTAMP-ETAG", "Timestamp resolution and the ETag", "high"},
 		{"F-TIMESTAMP-END", "a Timestamp at the end of the DateTime range", "low"},
+		{"F-READ-ONLY-ACCOUNT", "changes when the data directory takes no writes", "low"},
 		{"F-IF-MATCH", "conditional writes", "high"},
 		{"F-DELETE-IF-MATCH", "DELETE without If-Match", "low"},
 		{"F-HEADERS", "headers on every answer", "high"},
