@@ -24,9 +24,13 @@ const MaxDepth = 4
 // of, English (the default) first.
 func Langs() []string { return []string{"en", "pl", "ja", "fr"} }
 
-// Known reports whether lang is one of Langs.
+// Pseudo is the pseudo-locale of the layout tests: English's rules, its
+// texts accented and longer.
+const Pseudo = "en-XA"
+
+// Known reports whether lang is one of Langs or Pseudo.
 func Known(lang string) bool {
-	for _, l := range Langs() {
+	for _, l := range append(Langs(), Pseudo) {
 		if l == lang {
 			return true
 		}
