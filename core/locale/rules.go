@@ -27,7 +27,7 @@ func (l *Locale) Plural(n float64) string {
 		i = uint64(a)
 	}
 	switch l.Lang() {
-	case "en":
+	case "en", Pseudo:
 		if whole && i == 1 {
 			return "one"
 		}
