@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/rest"
-	"github.com/tableplay/tableplay/web/locales"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/web/locales"
 )
 
 var at = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
