@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/tableplay/tableplay/core/codegen"
 	"github.com/tableplay/tableplay/core/lesson"
 	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/play"
@@ -20,7 +21,7 @@ import (
 // texts for the page declares its own.
 func usedIDs() map[string]bool {
 	ids := map[string]bool{}
-	for _, list := range [][]string{play.MessageIDs(), lesson.MessageIDs()} {
+	for _, list := range [][]string{play.MessageIDs(), lesson.MessageIDs(), codegen.MessageIDs()} {
 		for _, id := range list {
 			ids[id] = true
 		}
@@ -75,6 +76,23 @@ func sorted(s []string) string {
 	return strings.Join(c, ",")
 }
 
+// The English catalogue's comments and notes of generated programs are
+// what the generators write.
+func TestCodeTextsAreTheGenerators(t *testing.T) {
+	en := locales.English()
+	comments, notes, args := codegen.English()
+	for id, want := range comments {
+		if got, _ := en.Message(id); got != want {
+			t.Errorf("%s: the catalogue has %q, the generators write %q", id, got, want)
+		}
+	}
+	for id, want := range notes {
+		if got := en.T(id, args[id]...); got != want {
+			t.Errorf("%s: the catalogue makes %q, the generators write %q", id, got, want)
+		}
+	}
+}
+
 // TestEnglishLoads proves the embedded English is the file and reads.
 func TestEnglishLoads(t *testing.T) {
 	l := locales.English()
@@ -126,9 +144,9 @@ func stems(lang, term string) []string {
 }
 
 // englishUse finds an English term as reader text: its words in lower case
-// (or capitalized at a sentence's start), with an s, es or ies, never inside
-// an identifier (PartitionKey) or a {placeholder}, and not in the product
-// name "Table service".
+// (or capitalized at a sentence's start), with an s, es or ies, standing
+// after a space or a parenthesis: never inside an identifier (PartitionKey,
+// Azure.Data.Tables, @azure/data-tables) or a {placeholder}.
 func englishUse(term string) *regexp.Regexp {
 	words := strings.Fields(term)
 	for i, w := range words {
@@ -143,7 +161,7 @@ func englishUse(term string) *regexp.Regexp {
 		}
 		words[i] = stem
 	}
-	return regexp.MustCompile(`(?:^|[^\w{])` + strings.Join(words, " ") + `\b`)
+	return regexp.MustCompile(`(?:^|[\s(])` + strings.Join(words, " ") + `\b`)
 }
 
 // readerText is a message without its placeholders, code spans, quoted
