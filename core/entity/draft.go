@@ -239,7 +239,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 	}
 	if f.Err != nil || f.Value.Type() != edm.String {
 		add(stageKeys, tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
-			ID: "key-not-string", Property: name, Detail: describeBadKey(f),
+			ID: "key-not-string", Property: name, Detail: describeBadKey(f), DetailID: badKeyDetailID(f), DetailArgs: badKeyDetailArgs(f),
 			Statement: "PartitionKey and RowKey are strings.",
 			Section:   section, DocURL: url,
 		}))
@@ -280,6 +280,23 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 		ok = false
 	}
 	return key, ok
+}
+
+// badKeyDetailID and badKeyDetailArgs say describeBadKey's text as a
+// catalogue detail where it is not a parser's own error (which stays
+// English).
+func badKeyDetailID(f *Field) string {
+	if f.Err != nil {
+		return ""
+	}
+	return "value-of-type"
+}
+
+func badKeyDetailArgs(f *Field) []any {
+	if f.Err != nil {
+		return nil
+	}
+	return []any{"type", f.Value.Type().String()}
 }
 
 func describeBadKey(f *Field) string {

@@ -96,7 +96,7 @@ func cardOf(loc *locale.Locale, e *tableerr.Error) Card {
 	if e.Rule == nil {
 		return c
 	}
-	c.Profiles = profile.DifferencesFor(e.Rule.ID)
+	c.Profiles = LocalDifferences(loc, profile.DifferencesFor(e.Rule.ID))
 	// The rule is shared by every error that cites it: rewrite a copy.
 	r := localRule(loc, *e.Rule)
 	if r.Dispute != "" {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tableplay/tableplay/core/locale"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
 
@@ -46,6 +47,7 @@ const (
 	msgSectionPrefix     = "section."
 	msgRulePrefix        = "rule."
 	msgDetailPrefix      = "detail."
+	msgDifferencePrefix  = "difference."
 	statementSuffix      = ".statement"
 	disputeSuffix        = ".dispute"
 )
@@ -72,6 +74,9 @@ func MessageIDs() []string {
 	}
 	for _, d := range details() {
 		ids = append(ids, msgDetailPrefix+d)
+	}
+	for _, d := range profile.Differences() {
+		ids = append(ids, msgDifferencePrefix+d.ID)
 	}
 	return ids
 }
@@ -121,7 +126,7 @@ func sections() [][2]string {
 
 // details are the DetailIDs rules set.
 func details() []string {
-	return []string{"at-character", "space-at-end", "not-utf8", "timestamp-end"}
+	return []string{"at-character", "space-at-end", "not-utf8", "timestamp-end", "value-of-type", "name-empty"}
 }
 
 // localRule is r in the locale's words: its statement, section, dispute,
@@ -174,4 +179,18 @@ func localUnit(loc *locale.Locale, unit string, limit int64) string {
 		return unit
 	}
 	return strings.TrimSpace(loc.T(id, "n", limit))
+}
+
+// LocalDifferences are the profiles' differences with their sentences in
+// the locale (as they are for a nil locale).
+func LocalDifferences(loc *locale.Locale, ds []profile.Difference) []profile.Difference {
+	if loc == nil || ds == nil {
+		return ds
+	}
+	out := make([]profile.Difference, len(ds))
+	for i, d := range ds {
+		d.Sentence = loc.T(msgDifferencePrefix + d.ID)
+		out[i] = d
+	}
+	return out
 }

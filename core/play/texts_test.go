@@ -9,6 +9,7 @@ import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/odata"
+	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 	"github.com/tableplay/tableplay/web/locales"
 )
@@ -156,5 +157,24 @@ func TestExplanationsInEachLocale(t *testing.T) {
 	_ = json.Unmarshal(a.In(localeOf(t, "pl")).CheckBatch([]byte(`[]`)), &bc)
 	if got := bc.Rules[2].Statement; got != "Transakcja grupy jednostek obejmuje co najwyżej 100 operacji." {
 		t.Errorf("pl batch size rule %q", got)
+	}
+}
+
+// The profiles' differences read the same from the English catalogue, and
+// in another locale none is left in English.
+func TestDifferencesInEachLocale(t *testing.T) {
+	ds := profile.Differences()
+	en := LocalDifferences(locales.English(), ds)
+	for i := range ds {
+		if en[i].Sentence != ds[i].Sentence {
+			t.Errorf("%s: the catalogue has %q, core/profile %q", ds[i].ID, en[i].Sentence, ds[i].Sentence)
+		}
+	}
+	for _, lang := range []string{"pl", "ja", "fr"} {
+		for i, d := range LocalDifferences(localeOf(t, lang), ds) {
+			if d.Sentence == ds[i].Sentence || strings.HasPrefix(d.Sentence, "difference.") || d.ID != ds[i].ID {
+				t.Errorf("%s %s: %q", lang, d.ID, d.Sentence)
+			}
+		}
 	}
 }

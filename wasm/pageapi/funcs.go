@@ -118,7 +118,7 @@ func differences(c *Call) string {
 	if ds == nil {
 		return "[]"
 	}
-	return answer(ds)
+	return answer(play.LocalDifferences(c.Env.locale.loc, ds))
 }
 
 func accountProfile(c *Call) string {

@@ -165,11 +165,11 @@ func englishUse(term string) *regexp.Regexp {
 }
 
 // readerText is a message without its placeholders, code spans, quoted
-// literals ("tables") and the product names (the Table service, Cosmos DB
-// for Table).
+// literals ("tables") and the product names (the Table service, Azure Table
+// Storage, Cosmos DB for Table).
 func readerText(s string) string {
 	s = regexp.MustCompile("`[^`]*`|\"[^\"]*\"|\\{[A-Za-z]+\\}").ReplaceAllString(s, " ")
-	return strings.NewReplacer("Table service", " ", "Cosmos DB for Table", " ").Replace(s)
+	return strings.NewReplacer("Table service", " ", "Cosmos DB for Table", " ", "Azure Table Storage", " ").Replace(s)
 }
 
 // usesTerm reports whether a locale's text uses the locale's term in some
