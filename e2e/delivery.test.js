@@ -164,18 +164,23 @@ test("a checkout served by tableplay serve --web: each revisit (every file reval
 // The wave of 2026-12-02 added 13.5 KB brotli and 22 KB gzip (the page API
 // table, the store's one value codec, the safety checks; 1,261,138 and
 // 1,734,697 bytes measured) and the locales' message ids about 4.3 KB more.
-test("the engine stays within its download budget: 1.268 MB brotli and an 85 KB decoder, 1.745 MB gzip", () => {
+// The engine's texts in four languages added 14.2 KB brotli and 28 KB gzip
+// (1,276,464 and 1,763,894 bytes measured against 1,262,249 and 1,736,000):
+// the code that reads a locale's catalogue and lessons overlay, not the
+// text, which the page fetches per locale (docs/locales.md).
+test("the engine stays within its download budget: 1.280 MB brotli and an 85 KB decoder, 1.768 MB gzip", () => {
   const size = (name) => statSync(path.join(root, "web", "build", name)).size;
-  assert.ok(size("app.wasm.br") <= 1_268_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
+  assert.ok(size("app.wasm.br") <= 1_280_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
   assert.ok(size("unbrotli.wasm.gz") <= 85_000, `unbrotli.wasm.gz is ${size("unbrotli.wasm.gz")} bytes`);
-  assert.ok(size("app.wasm.gz") <= 1_745_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
+  assert.ok(size("app.wasm.gz") <= 1_768_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
 });
 
 test("make site holds every page file, with compressed variants and the hosts' files", () => {
   const out = new Set(files(site));
   const expected = [
     ...readdirSync(root).filter((f) => f.endsWith(".html")),
-    ...files(path.join(root, "web")).map((f) => "web/" + f).filter((f) => !f.split("/").some((s) => s.startsWith(".")) && !/\.(br|gz)$/.test(f)),
+    // Go files (web/locales embeds English for the native commands) are not page files.
+    ...files(path.join(root, "web")).map((f) => "web/" + f).filter((f) => !f.split("/").some((s) => s.startsWith(".")) && !/\.(br|gz|go)$/.test(f)),
     ...(existsSync(path.join(root, "docs")) ? files(path.join(root, "docs")).filter((f) => f.endsWith(".html")).map((f) => "docs/" + f) : []),
     "404.html",
     "_headers",

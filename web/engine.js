@@ -6,6 +6,7 @@ import { Go, goGlobals } from "./build/go-glue.js";
 import { createAPI } from "./api.js";
 import { LoadError, explain } from "./loadfail.js";
 import { capped, loadDecoder, unbrotli } from "./unbrotli.js";
+import { followLocale } from "./enginelocale.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
 // make site writes app.wasm.br and .gz beside it; same version, same cache life.
@@ -203,6 +204,7 @@ async function start() {
   binding.notifyChange = changed;
   go.run(instance).then(() => emit("tableplay:exit", {}));
   await readyNow;
+  await followLocale(binding);
   install();
 }
 

@@ -70,7 +70,11 @@ export function remember(lang) {
 }
 
 function catalogueURL(lang, part) {
-  return new URL(`./locales/${lang}/${part}.json`, import.meta.url);
+  const url = new URL(`./locales/${lang}/${part}.json`, import.meta.url);
+  // The page's version (?v=, make site's), so a catalogue is kept as the
+  // modules are and a second visit does not ask for it again.
+  url.search = new URL(import.meta.url).search;
+  return url;
 }
 
 // fetchPart fetches one part (ui, rules, lessons) of a locale's catalogue,

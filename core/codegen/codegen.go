@@ -6,6 +6,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/op"
 	"github.com/tableplay/tableplay/core/store"
@@ -57,6 +58,9 @@ type Options struct {
 	// KeepTable leaves the table to the reader even for an insert (an embed
 	// that names its own table, docs/embedding.md).
 	KeepTable bool
+	// Locale is the reader's language for the program's comments and the
+	// notes (the code stays English); nil writes them in English.
+	Locale *locale.Locale
 }
 
 // Snippet is generated code and what a reader should know about it.
@@ -172,7 +176,7 @@ func For(o op.Operation, language string, opt Options) (Snippet, error) {
 	if err != nil {
 		return Snippet{}, err
 	}
-	return Snippet{Language: language, Code: code, Notes: notesFor(o, language)}, nil
+	return Snippet{Language: language, Code: localComments(opt.Locale, code, language), Notes: localNotes(opt.Locale, notesFor(o, language))}, nil
 }
 
 // supported rejects the operations the generators do not cover, by their

@@ -57,7 +57,7 @@ func CosmosTableNameViolations(name string) []*tableerr.Error {
 			id, stmt = "table-name-too-short", "On Cosmos DB a table name is at least 1 character long."
 		}
 		e := tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
-			ID: id, Property: "TableName",
+			ID: id, Property: "TableName", Variant: "cosmos",
 			Measure:   &tableerr.Measure{Value: int64(n), Limit: limit, Unit: "characters"},
 			Statement: stmt, Section: secTableNames, DocURL: dataModelURL + "#table-names",
 		})
@@ -66,8 +66,9 @@ func CosmosTableNameViolations(name string) []*tableerr.Error {
 	}
 	if i := strings.IndexAny(name, cosmosForbidden); i >= 0 {
 		e := tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
-			ID: "table-name-characters", Property: "TableName",
-			Detail:    fmt.Sprintf("%q at character %d (counting from 1)", name[i], len([]rune(name[:i]))+1),
+			ID: "table-name-characters", Property: "TableName", Variant: "cosmos",
+			Detail:   fmt.Sprintf("%q at character %d (counting from 1)", name[i], len([]rune(name[:i]))+1),
+			DetailID: "at-character", DetailArgs: []any{"char", fmt.Sprintf("%q", name[i]), "n", len([]rune(name[:i])) + 1},
 			Statement: "On Cosmos DB a table name holds any character but /, \\, # and ?.",
 			Section:   secTableNames, DocURL: dataModelURL + "#table-names",
 		})
@@ -75,7 +76,7 @@ func CosmosTableNameViolations(name string) []*tableerr.Error {
 		out = append(out, e)
 	} else if strings.HasSuffix(name, " ") {
 		e := tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
-			ID: "table-name-characters", Property: "TableName", Detail: "a space at the end",
+			ID: "table-name-characters", Property: "TableName", Detail: "a space at the end", Variant: "cosmos-space", DetailID: "space-at-end",
 			Statement: "On Cosmos DB a table name does not end with a space.",
 			Section:   secTableNames, DocURL: dataModelURL + "#table-names",
 		})

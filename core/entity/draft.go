@@ -239,7 +239,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 	}
 	if f.Err != nil || f.Value.Type() != edm.String {
 		add(stageKeys, tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
-			ID: "key-not-string", Property: name, Detail: describeBadKey(f),
+			ID: "key-not-string", Property: name, Detail: describeBadKey(f), DetailID: badKeyDetailID(f), DetailArgs: badKeyDetailArgs(f),
 			Statement: "PartitionKey and RowKey are strings.",
 			Section:   section, DocURL: url,
 		}))
@@ -250,7 +250,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 		// Only a URL's percent-encoding can bring such bytes (a JSON body's
 		// are read as U+FFFD); F-KEY-UTF8.
 		add(stageKeys, tableerr.Broke(tableerr.InvalidInput, tableerr.Rule{
-			ID: "key-not-utf8", Property: name, Detail: "its bytes are not UTF-8",
+			ID: "key-not-utf8", Property: name, Detail: "its bytes are not UTF-8", DetailID: "not-utf8",
 			Statement: "A key is text: percent-encoded in a URL, it must decode to UTF-8.",
 			Section:   section, DocURL: url,
 		}))
@@ -260,6 +260,7 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 	if i, r, bad := forbiddenKeyChar(key); bad {
 		e := tableerr.Broke(tableerr.OutOfRangeInput, tableerr.Rule{
 			ID: "key-characters", Property: name, Detail: quoteRune(r) + " at character " + itoa(i+1) + " (counting from 1)",
+			DetailID: "at-character", DetailArgs: []any{"char", quoteRune(r), "n", i + 1},
 			Statement: "A key may not contain / \\ # ? or control characters (U+0000–U+001F, U+007F–U+009F).",
 			Section:   secKeyChars, DocURL: dataModelURL + "#characters-disallowed-in-key-fields",
 			Disputed: true, Dispute: "The service answers OutOfRangeInput on writes; Azurite answers InvalidInput. tableplay follows the service (F-KEY-CHARACTERS).",
@@ -279,6 +280,23 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 		ok = false
 	}
 	return key, ok
+}
+
+// badKeyDetailID and badKeyDetailArgs say describeBadKey's text as a
+// catalogue detail where it is not a parser's own error (which stays
+// English).
+func badKeyDetailID(f *Field) string {
+	if f.Err != nil {
+		return ""
+	}
+	return "value-of-type"
+}
+
+func badKeyDetailArgs(f *Field) []any {
+	if f.Err != nil {
+		return nil
+	}
+	return []any{"type", f.Value.Type().String()}
 }
 
 func describeBadKey(f *Field) string {

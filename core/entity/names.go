@@ -49,8 +49,9 @@ func nameViolation(name string, n int) *tableerr.Error {
 		})
 	}
 	if !ValidPropertyName(name) {
+		detail, id, args := badNameDetail(name)
 		return tableerr.Broke(tableerr.PropertyNameInvalid, tableerr.Rule{
-			ID: "property-name-invalid", Property: name, Detail: badNameDetail(name),
+			ID: "property-name-invalid", Property: name, Detail: detail, DetailID: id, DetailArgs: args,
 			Statement: "A property name follows C# identifier rules: a letter or underscore first, then letters, digits and underscores; no dashes, spaces or dots.",
 			Section:   secPropNames, DocURL: dataModelURL + "#property-names",
 		})
@@ -58,16 +59,18 @@ func nameViolation(name string, n int) *tableerr.Error {
 	return nil
 }
 
-func badNameDetail(name string) string {
+// badNameDetail says where a name breaks the identifier rule, in English
+// and as a catalogue detail id with its values.
+func badNameDetail(name string) (string, string, []any) {
 	if name == "" {
-		return "the name is empty"
+		return "the name is empty", "name-empty", nil
 	}
 	pos := 0
 	for i, r := range name {
 		if !(isLetter(r) || r == '_' || i > 0 && unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Cf)) {
-			return quoteRune(r) + " at character " + itoa(pos+1) + " (counting from 1)"
+			return quoteRune(r) + " at character " + itoa(pos+1) + " (counting from 1)", "at-character", []any{"char", quoteRune(r), "n", pos + 1}
 		}
 		pos++
 	}
-	return ""
+	return "", "", nil
 }

@@ -41,13 +41,15 @@ func TableNameViolations(name string) []*tableerr.Error {
 		if ok {
 			continue
 		}
-		detail := fmt.Sprintf("%q at character %d (counting from 1)", r, len([]rune(name[:i]))+1)
-		stmt := "A table name holds only the letters A–Z and a–z and the digits 0–9."
+		at := len([]rune(name[:i])) + 1
+		detail := fmt.Sprintf("%q at character %d (counting from 1)", r, at)
+		stmt, variant := "A table name holds only the letters A–Z and a–z and the digits 0–9.", ""
 		if i == 0 && r >= '0' && r <= '9' {
-			stmt = "A table name starts with a letter, not a digit."
+			stmt, variant = "A table name starts with a letter, not a digit.", "digit-first"
 		}
 		out = append(out, tableerr.Broke(tableerr.InvalidResourceName, tableerr.Rule{
-			ID: "table-name-characters", Property: "TableName", Detail: detail,
+			ID: "table-name-characters", Property: "TableName", Detail: detail, Variant: variant,
+			DetailID: "at-character", DetailArgs: []any{"char", fmt.Sprintf("%q", r), "n", at},
 			Statement: stmt, Section: secTableNames, DocURL: dataModelURL + "#table-names",
 			Disputed: true, Dispute: "The service's message spells \"specifed\"; Azurite corrects it and sends an empty error code. tableplay sends the service's text (F-TABLE-NAME-ERRORS).",
 		}))

@@ -1,14 +1,21 @@
 package lesson
 
-import "github.com/tableplay/tableplay/core/play"
+import (
+	"github.com/tableplay/tableplay/core/locale"
+	"github.com/tableplay/tableplay/core/play"
+)
 
 // Accounts gives each account of an engine its own lesson session, made on
 // first use, so a lesson in an embedded playground runs in that playground's
 // account and the page's lessons in the page's. Like a Session it is for one
 // caller at a time (the browser's one thread).
 type Accounts struct {
-	// Lessons are the loaded lessons, shared by every account's library.
+	// Lessons are the loaded lessons, shared by every account's library,
+	// in the reader's language (Localize).
 	Lessons []*Lesson
+	// Locale is the reader's language for the texts a step's run answers
+	// (rule cards, explanations, figures).
+	Locale *locale.Locale
 	// Engine holds the accounts the sessions run in.
 	Engine *play.Accounts
 	by     map[string]*Library
@@ -23,6 +30,7 @@ func (a *Accounts) Library(name string) *Library {
 		return nil
 	}
 	if lib := a.by[name]; lib != nil && lib.Session.Store == acct.Store {
+		lib.Lessons, lib.Session.API = a.Lessons, acct.API.In(a.Locale)
 		return lib
 	}
 	if a.by == nil {
@@ -33,7 +41,7 @@ func (a *Accounts) Library(name string) *Library {
 			delete(a.by, n)
 		}
 	}
-	lib := &Library{Lessons: a.Lessons, Session: &Session{API: acct.API, Handler: acct.Handler, Store: acct.Store}}
+	lib := &Library{Lessons: a.Lessons, Session: &Session{API: acct.API.In(a.Locale), Handler: acct.Handler, Store: acct.Store}}
 	a.by[name] = lib
 	return lib
 }

@@ -4,17 +4,35 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tableplay/tableplay/core/locale"
 )
 
+// The ids of the words figures fill in, in the locale's catalogue.
+const (
+	msgContinuation   = "lesson.figure.continuation"
+	msgNoContinuation = "lesson.figure.noContinuation"
+	msgValid          = "lesson.figure.valid"
+	msgNotValid       = "lesson.figure.notValid"
+	msgNone           = "lesson.figure.none"
+	msgNoCode         = "lesson.figure.noCode"
+)
+
+// MessageIDs lists the catalogue ids this package uses.
+func MessageIDs() []string {
+	return []string{msgContinuation, msgNoContinuation, msgValid, msgNotValid, msgNone, msgNoCode}
+}
+
 // figures lists the {names} an explanation of step s may quote and their
-// values in the outcome got: the status and code for every step, and what
-// the step's kind measures. A figure the engine did not give reads "?".
-func figures(s Step, got Expect) [][2]string {
+// values in the outcome got, in the locale's words and numbers: the status
+// and code for every step, and what the step's kind measures. A figure the
+// engine did not give reads "?".
+func figures(loc *locale.Locale, s Step, got Expect) [][2]string {
 	num := func(p *int) string {
 		if p == nil {
 			return "?"
 		}
-		return group(*p)
+		return loc.Int(int64(*p))
 	}
 	yes := func(p *bool, y, n string) string {
 		if p == nil {
@@ -27,23 +45,23 @@ func figures(s Step, got Expect) [][2]string {
 	}
 	list := func(l []string) string {
 		if len(l) == 0 {
-			return "none"
+			return loc.T(msgNone)
 		}
 		return strings.Join(l, ", ")
 	}
 	code := got.Code
 	if code == "" {
-		code = "no error code"
+		code = loc.T(msgNoCode)
 	}
 	out := [][2]string{{"status", strconv.Itoa(got.Status)}, {"code", code}}
 	switch {
 	case s.Operation != nil && s.Operation.Kind == "query":
 		out = append(out, [2]string{"returned", num(got.Returned)}, [2]string{"scanned", num(got.Scanned)},
-			[2]string{"more", yes(got.More, "a continuation", "no continuation")}, [2]string{"rowKeys", list(got.RowKeys)})
+			[2]string{"more", yes(got.More, loc.T(msgContinuation), loc.T(msgNoContinuation))}, [2]string{"rowKeys", list(got.RowKeys)})
 	case s.Operation != nil && s.Operation.Kind == "batch":
 		out = append(out, [2]string{"failedIndex", num(got.FailedIndex)})
 	case s.Operation == nil:
-		out = append(out, [2]string{"valid", yes(got.Valid, "valid", "not valid")}, [2]string{"rules", list(got.Rules)})
+		out = append(out, [2]string{"valid", yes(got.Valid, loc.T(msgValid), loc.T(msgNotValid))}, [2]string{"rules", list(got.Rules)})
 		if s.Draft != nil {
 			out = append(out, [2]string{"size", num(got.Size)}, [2]string{"count", num(got.Count)})
 		}
@@ -93,28 +111,16 @@ func lookup(fs [][2]string) func(string) (string, bool) {
 // checkPlaceholders refuses an explanation naming a figure its step does not
 // measure.
 func (s *Step) checkPlaceholders() error {
-	if _, bad := fill(s.Explain, lookup(figures(*s, Expect{}))); bad != "" {
+	if _, bad := fill(s.Explain, lookup(figures(nil, *s, Expect{}))); bad != "" {
 		return fmt.Errorf("explain: {%s} is not a figure the engine answers for this step", bad)
 	}
 	return nil
 }
 
 // Explanation is the step's after-text with its placeholders replaced by the
-// figures of the outcome.
-func Explanation(s Step, got Expect) string {
-	out, _ := fill(s.Explain, lookup(figures(s, got)))
+// figures of the outcome, in the locale's words and numbers (2,000 in
+// English, 2000 in Polish).
+func Explanation(loc *locale.Locale, s Step, got Expect) string {
+	out, _ := fill(s.Explain, lookup(figures(loc, s, got)))
 	return out
-}
-
-// group writes n with a comma every three digits, as the lessons' prose does
-// (2,000).
-func group(n int) string {
-	s, sign := strconv.Itoa(n), ""
-	if n < 0 {
-		s, sign = s[1:], "-"
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return sign + s
 }

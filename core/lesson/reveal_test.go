@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tableplay/tableplay/web/locales"
 )
 
 // stopwords are the small words a choice shares with any prose.
@@ -225,3 +227,6 @@ func containsPairPrefix(list [][2]string, name string) bool {
 	}
 	return false
 }
+
+// group writes n as the English lessons' prose does (2,000).
+func group(n int) string { return locales.English().Int(int64(n)) }

@@ -225,7 +225,7 @@ func (s *Session) Run(i int) Result {
 	}
 	r.OK = len(r.Diffs) == 0
 	if r.Error == "" {
-		r.Explanation = Explanation(st, r.Outcome)
+		r.Explanation = Explanation(s.API.Locale, st, r.Outcome)
 	}
 	r.Held = copyMap(s.held)
 	r.Timeline = append([]Event{}, s.timeline...)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/odata"
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/store"
@@ -30,6 +31,18 @@ type API struct {
 	Store *store.Store
 	// Handler, when set, answers Run's requests (the account's Table API).
 	Handler *rest.Handler
+	// Locale is the reader's language for the texts the answers carry
+	// (rule cards, explanations, notes); nil keeps rule cards as the
+	// engine writes them and answers other texts with their ids. The page
+	// sets it per call (In).
+	Locale *locale.Locale
+}
+
+// In is a copy of a whose texts are in loc.
+func (a *API) In(loc *locale.Locale) *API {
+	c := *a
+	c.Locale = loc
+	return &c
 }
 
 // errorJSON is the answer to input the API cannot read at all.
@@ -65,7 +78,7 @@ type TableNameReport struct {
 
 // ValidateTableName reports every rule a table name breaks.
 func (a *API) ValidateTableName(name string) []byte {
-	v := cards(entity.TableNameViolations(name))
+	v := cards(a.Locale, entity.TableNameViolations(name))
 	return mustJSON(TableNameReport{Valid: len(v) == 0, Violations: v})
 }
 
@@ -94,7 +107,7 @@ func (a *API) ValidateEntity(draftJSON []byte) []byte {
 		return errorJSON("not a draft: " + err.Error())
 	}
 	r := entity.Check(d.fields())
-	v := cards(r.Violations)
+	v := cards(a.Locale, r.Violations)
 	return mustJSON(EntityReport{Valid: len(v) == 0, Violations: v, Size: r.Size, SizeLimit: entity.MaxEntitySize, Count: r.Count, CountLimit: entity.MaxProperties})
 }
 
@@ -122,7 +135,7 @@ func (a *API) PreviewEntity(draftJSON []byte, table, level string) []byte {
 	}
 	r := entity.Check(d.fields())
 	if len(r.Violations) > 0 {
-		return mustJSON(Preview{Violations: cards(r.Violations)})
+		return mustJSON(Preview{Violations: cards(a.Locale, r.Violations)})
 	}
 	e := r.Entity
 	e.Timestamp = edm.TicksFromTime(a.Clock())

@@ -11,12 +11,13 @@ import (
 	"github.com/tableplay/tableplay/core/rest"
 	"github.com/tableplay/tableplay/core/resthttp"
 	"github.com/tableplay/tableplay/core/store"
+	"github.com/tableplay/tableplay/web/locales"
 )
 
 var at = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 func newAPI(base string) *API {
-	return &API{Base: base, Clock: func() time.Time { return at }, Creds: rest.WellKnown()}
+	return &API{Base: base, Clock: func() time.Time { return at }, Creds: rest.WellKnown(), Locale: locales.English()}
 }
 
 func ptr(s string) *string { return &s }

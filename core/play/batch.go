@@ -82,15 +82,15 @@ func (a *API) CheckBatch(opsJSON []byte) []byte {
 		return errorJSON("not a list of operations: " + err.Error())
 	}
 	c := BatchCheck{Count: len(ops), Limit: store.MaxBatch, Index: -1, Rules: []BatchRule{
-		{ID: "batch-entities", Statement: "Every operation's entity satisfies the entity rules.", OK: true},
-		{ID: "batch-partition", Statement: "All operations act on one table and one PartitionKey.", OK: true},
-		{ID: "batch-size", Statement: "A transaction holds at most 100 operations.", OK: true},
-		{ID: "batch-once", Statement: "Each entity appears at most once.", OK: true},
+		{ID: "batch-entities", Statement: a.Locale.T(msgBatchEntities), OK: true},
+		{ID: "batch-partition", Statement: a.Locale.T(msgBatchPartition), OK: true},
+		{ID: "batch-size", Statement: a.Locale.T(msgBatchSize, "n", store.MaxBatch), OK: true},
+		{ID: "batch-once", Statement: a.Locale.T(msgBatchOnce), OK: true},
 	}}
 	fail := func(rule int, index int, err *tableerr.Error) {
 		c.Rules[rule].OK = false
 		if c.Error == nil {
-			card := cardOf(err)
+			card := cardOf(a.Locale, err)
 			c.Error, c.Index = &card, index
 		}
 	}
@@ -209,7 +209,7 @@ func (a *API) QueryStats(opJSON []byte) []byte {
 	}
 	res, f := op.Execute(a.Store, q, nil)
 	if f != nil {
-		return mustJSON(map[string]any{"error": cardOf(f.Err)})
+		return mustJSON(map[string]any{"error": cardOf(a.Locale, f.Err)})
 	}
 	total, _ := a.Store.Count(p.Table)
 	return mustJSON(map[string]any{"scanned": res.Page.Scanned, "returned": len(res.Page.Entities), "more": res.Page.More(), "total": total})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/odata"
 )
 
@@ -37,20 +38,20 @@ type Note struct {
 func (a *API) ParseBody(body string) []byte {
 	d, err := odata.DecodeDraft([]byte(body))
 	if err != nil {
-		return mustJSON(BodyReport{EntityReport: EntityReport{Violations: []Card{cardOf(err)}, SizeLimit: entity.MaxEntitySize, CountLimit: entity.MaxProperties}})
+		return mustJSON(BodyReport{EntityReport: EntityReport{Violations: []Card{cardOf(a.Locale, err)}, SizeLimit: entity.MaxEntitySize, CountLimit: entity.MaxProperties}})
 	}
 	r := entity.Check(d)
-	out := BodyReport{EntityReport: EntityReport{Valid: len(r.Violations) == 0, Violations: cards(r.Violations), Size: r.Size,
+	out := BodyReport{EntityReport: EntityReport{Valid: len(r.Violations) == 0, Violations: cards(a.Locale, r.Violations), Size: r.Size,
 		SizeLimit: entity.MaxEntitySize, Count: r.Count, CountLimit: entity.MaxProperties}}
 	out.Draft = draftOf(d, body)
-	out.Notes = append(unannotatedNotes(d, body), bigNumberNotes(d, body)...)
+	out.Notes = append(unannotatedNotes(a.Locale, d, body), bigNumberNotes(a.Locale, d, body)...)
 	return mustJSON(out)
 }
 
 // unannotatedNotes finds strings that read as a DateTime or a Guid but
 // carry no @odata.type: the service stores them as Edm.String, so they
 // compare and sort as text.
-func unannotatedNotes(d entity.Draft, body string) []Note {
+func unannotatedNotes(loc *locale.Locale, d entity.Draft, body string) []Note {
 	var out []Note
 	for _, f := range d.Fields {
 		if f.Err != nil || f.Null || f.Value.Type() != edm.String || f.Name == entity.PartitionKey || f.Name == entity.RowKey {
@@ -69,9 +70,7 @@ func unannotatedNotes(d entity.Draft, body string) []Note {
 		if looks == "" {
 			continue
 		}
-		out = append(out, Note{Property: f.Name, Says: f.Name + " looks like a " + looks[4:] + " but has no \"" + f.Name + "@odata.type\": \"" + looks +
-			"\" annotation, so the service stores it as an Edm.String: it compares and sorts as text, and a $filter with a " +
-			strings.ToLower(looks[4:]) + " literal does not match it."})
+		out = append(out, Note{Property: f.Name, Says: loc.T(msgNoteUnannotated, "property", f.Name, "type", looks, "kind", looks[4:], "literal", strings.ToLower(looks[4:]))})
 	}
 	return out
 }
@@ -80,7 +79,7 @@ func unannotatedNotes(d entity.Draft, body string) []Note {
 // service reads as an Edm.Double because they do not fit an Int32: the
 // type changes, and past 2^53 the digits do too (9007199254740993 is stored
 // as 9007199254740992).
-func bigNumberNotes(d entity.Draft, body string) []Note {
+func bigNumberNotes(loc *locale.Locale, d entity.Draft, body string) []Note {
 	var out []Note
 	for _, f := range d.Fields {
 		if f.Err != nil || f.Null || f.Value.Type() != edm.Double || gjson.Get(body, gjson.Escape(f.Name+"@odata.type")).Exists() {
@@ -91,15 +90,11 @@ func bigNumberNotes(d entity.Draft, body string) []Note {
 			continue // not a whole number as written: a Double on purpose
 		}
 		held := strconv.FormatFloat(f.Value.Float(), 'f', -1, 64)
-		keep := "To keep it an integer, send \"" + f.Name + "\": \"" + raw + "\" with \"" + f.Name + "@odata.type\": \"Edm.Int64\"."
 		if held != raw {
-			out = append(out, Note{Property: f.Name, Says: f.Name + " is the whole number " + raw + " with no \"" + f.Name +
-				"@odata.type\": too large for an Int32, the service reads it as an Edm.Double, and a Double cannot hold it: " +
-				held + " is stored, not " + raw + ". " + keep})
+			out = append(out, Note{Property: f.Name, Says: loc.T(msgNoteDoubleInexact, "property", f.Name, "raw", raw, "held", held)})
 			continue
 		}
-		out = append(out, Note{Property: f.Name, Says: f.Name + " is the whole number " + raw + " with no \"" + f.Name +
-			"@odata.type\": too large for an Int32, the service stores it as an Edm.Double, not an Int64. " + keep})
+		out = append(out, Note{Property: f.Name, Says: loc.T(msgNoteDouble, "property", f.Name, "raw", raw)})
 	}
 	return out
 }

@@ -38,6 +38,7 @@ func (a *API) code(opJSON []byte, language string, opt codegen.Options) []byte {
 	if opt.SAS == "" {
 		opt.SAS = a.accountSAS()
 	}
+	opt.Locale = a.Locale
 	s, err := codegen.For(t, language, opt)
 	if err != nil {
 		return errorJSON(err.Error())

@@ -37,7 +37,7 @@ func (a *API) exportCSV(table, filterText string, maxPages int) []byte {
 	if filterText != "" {
 		n, err := filter.Parse(filterText)
 		if err != nil {
-			c := cardOf(err)
+			c := cardOf(a.Locale, err)
 			return mustJSON(CSVExport{Error: &c})
 		}
 		q.Filter = n
@@ -47,7 +47,7 @@ func (a *API) exportCSV(table, filterText string, maxPages int) []byte {
 	for range maxPages {
 		page, err := a.Store.Query(table, q)
 		if err != nil {
-			c := cardOf(err)
+			c := cardOf(a.Locale, err)
 			return mustJSON(CSVExport{Error: &c})
 		}
 		all = append(all, page.Entities...)
@@ -84,7 +84,7 @@ func (a *API) ImportCSV(table, text string) []byte {
 		return errorJSON("no account")
 	}
 	if _, err := a.Store.GetTable(table); err != nil {
-		c := cardOf(err)
+		c := cardOf(a.Locale, err)
 		return mustJSON(CSVImport{Error: &c})
 	}
 	entities, problems := tablecsv.Read(text)
@@ -97,7 +97,7 @@ func (a *API) ImportCSV(table, text string) []byte {
 			if rerr := a.Store.Restore(before); rerr != nil {
 				return errorJSON("import failed and the account could not be restored: " + rerr.Error())
 			}
-			c := cardOf(err)
+			c := cardOf(a.Locale, err)
 			return mustJSON(CSVImport{Error: &c, Problems: []tablecsv.Problem{{Column: entity.RowKey, Code: string(err.Code),
 				Message: "entity " + strconv.Itoa(i+1) + " (" + e.PartitionKey + ", " + e.RowKey + "): " + err.Message}}})
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
+	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
 )
@@ -88,33 +89,38 @@ type Card struct {
 	Profiles []profile.Difference `json:"profiles,omitempty"`
 }
 
-func cardOf(e *tableerr.Error) Card {
-	c := Card{Code: string(e.Code), Status: e.Status, Message: e.Message, Rule: e.Rule}
-	if e.Rule != nil {
-		c.Profiles = profile.DifferencesFor(e.Rule.ID)
-	}
-	if e.Rule == nil || e.Rule.Dispute == "" {
+// cardOf is e's card in the locale's words (the service's code and message
+// stay as the service sends them).
+func cardOf(loc *locale.Locale, e *tableerr.Error) Card {
+	c := Card{Code: string(e.Code), Status: e.Status, Message: e.Message}
+	if e.Rule == nil {
 		return c
 	}
+	c.Profiles = LocalDifferences(loc, profile.DifferencesFor(e.Rule.ID))
 	// The rule is shared by every error that cites it: rewrite a copy.
-	r := *e.Rule
-	r.Dispute = replaceDecisionIDs(r.Dispute, func(m string) string {
-		id := strings.Trim(m, "()")
-		d, ok := tableerr.LookupDecision(id)
-		if !ok {
-			return m
-		}
-		c.Decisions = append(c.Decisions, d)
-		return "(see the fidelity note “" + d.Title + "”, " + id + ", confidence " + d.Confidence + ")"
-	})
+	r := localRule(loc, *e.Rule)
+	if r.Dispute != "" {
+		r.Dispute = replaceDecisionIDs(r.Dispute, func(m string) string {
+			id := strings.Trim(m, "()")
+			d, ok := tableerr.LookupDecision(id)
+			if !ok {
+				return m
+			}
+			c.Decisions = append(c.Decisions, d)
+			if loc == nil {
+				return "(see the fidelity note “" + d.Title + "”, " + id + ", confidence " + d.Confidence + ")"
+			}
+			return loc.T(msgFidelityNote, "title", d.Title, "id", id, "confidence", d.Confidence)
+		})
+	}
 	c.Rule = &r
 	return c
 }
 
-func cards(es []*tableerr.Error) []Card {
+func cards(loc *locale.Locale, es []*tableerr.Error) []Card {
 	out := make([]Card, len(es))
 	for i, e := range es {
-		out[i] = cardOf(e)
+		out[i] = cardOf(loc, e)
 	}
 	return out
 }

@@ -1,13 +1,13 @@
 package play
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/tableplay/tableplay/core/edm"
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/filter"
+	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/store"
 )
 
@@ -108,7 +108,7 @@ type Mismatch struct {
 
 func quoteKey(k string) string { return edm.StringValue(k).Literal() }
 
-func boundsOf(name string, lo, hi filter.Bound) *Bounds {
+func boundsOf(loc *locale.Locale, name string, lo, hi filter.Bound) *Bounds {
 	if !lo.Set && !hi.Set {
 		return nil
 	}
@@ -138,23 +138,26 @@ func boundsOf(name string, lo, hi filter.Bound) *Bounds {
 		}
 		parts = append(parts, op+quoteKey(k))
 	}
-	b.Statement = name + " " + strings.Join(parts, " and ")
+	b.Statement = name + " " + parts[0]
+	if len(parts) == 2 {
+		b.Statement = loc.T(msgBoundsAnd, "low", b.Statement, "high", parts[1])
+	}
 	return b
 }
 
 // rangeStatement says what a query with this range scans.
-func rangeStatement(kr *KeyRange) string {
+func rangeStatement(loc *locale.Locale, kr *KeyRange) string {
 	switch {
 	case kr.Empty:
-		return "No key satisfies these bounds: the query examines nothing and returns nothing."
+		return loc.T(msgScanNothing)
 	case kr.PartitionKey == nil:
-		return "Scans the whole table: no clause narrows PartitionKey, so every entity is examined."
+		return loc.T(msgScanTable)
 	case kr.RowKey != nil:
-		return "Scans " + kr.PartitionKey.Statement + ", " + kr.RowKey.Statement + "; only entities in that range are examined."
+		return loc.T(msgScanRange, "range", kr.PartitionKey.Statement+", "+kr.RowKey.Statement)
 	case kr.PartitionKey.From != nil && kr.PartitionKey.To != nil && *kr.PartitionKey.From == *kr.PartitionKey.To && kr.PartitionKey.FromInclusive && kr.PartitionKey.ToInclusive:
-		return "Scans one partition, " + kr.PartitionKey.Statement + "; only its entities are examined."
+		return loc.T(msgScanPartition, "range", kr.PartitionKey.Statement)
 	}
-	return "Scans " + kr.PartitionKey.Statement + "; only entities in that range are examined."
+	return loc.T(msgScanRange, "range", kr.PartitionKey.Statement)
 }
 
 // ExplainFilter parses a $filter: its canonical form, the properties it
@@ -164,28 +167,27 @@ func rangeStatement(kr *KeyRange) string {
 func (a *API) ExplainFilter(text, table string) []byte {
 	n, err, span := filter.ParseSpan(text)
 	if err != nil {
-		c := cardOf(err)
+		c := cardOf(a.Locale, err)
 		out := Explanation{Error: &c, Position: span.End}
 		if span.End >= 0 {
 			out.Span = &span
 			out.Column = span.Start + 1
 			tok := utf16Slice(text, span.Start, span.End)
-			out.Where = "The service counts positions from 0 and names the one just after the mistake (" + strconv.Itoa(span.End) +
-				"); counting from 1, the mistake is " + quoteKey(tok) + " at character " + strconv.Itoa(out.Column) + "."
-			out.Hint = symbolHint(text, span.Start)
+			out.Where = a.Locale.T(msgWhere, "position", span.End, "token", quoteKey(tok), "column", out.Column)
+			out.Hint = symbolHint(a.Locale, text, span.Start)
 		}
 		return mustJSON(out)
 	}
 	r := filter.KeyRange(n)
-	kr := &KeyRange{PartitionKey: boundsOf(entity.PartitionKey, r.PKLow, r.PKHigh), Empty: r.Empty}
+	kr := &KeyRange{PartitionKey: boundsOf(a.Locale, entity.PartitionKey, r.PKLow, r.PKHigh), Empty: r.Empty}
 	if r.PartitionFixed() {
-		kr.RowKey = boundsOf(entity.RowKey, r.RKLow, r.RKHigh)
+		kr.RowKey = boundsOf(a.Locale, entity.RowKey, r.RKLow, r.RKHigh)
 	}
-	kr.Statement = rangeStatement(kr)
+	kr.Statement = rangeStatement(a.Locale, kr)
 	out := Explanation{Valid: true, Canonical: filter.String(n), Properties: filter.Properties(n), KeyRange: kr, Position: -1}
 	types := a.sampleTypes(table)
 	for _, term := range andTerms(n) {
-		out.Clauses = append(out.Clauses, explainClause(term, r.PartitionFixed(), types))
+		out.Clauses = append(out.Clauses, explainClause(a.Locale, term, r.PartitionFixed(), types))
 	}
 	return mustJSON(out)
 }
@@ -212,7 +214,7 @@ func symbolWords() [][2]string {
 
 // symbolHint names the worded operator for a symbol (or a capitalized
 // keyword) at the offending position.
-func symbolHint(text string, start int) string {
+func symbolHint(loc *locale.Locale, text string, start int) string {
 	rest := utf16Slice(text, start, len(utf16.Encode([]rune(text))))
 	for _, sw := range symbolWords() {
 		if !strings.HasPrefix(rest, sw[0]) {
@@ -221,7 +223,7 @@ func symbolHint(text string, start int) string {
 		if isWord(sw[0]) && len(rest) > len(sw[0]) && isWordByte(rest[len(sw[0])]) {
 			continue
 		}
-		return "$filter writes its operators as lowercase words: use " + sw[1] + " instead of " + sw[0] + "."
+		return loc.T(msgHint, "word", sw[1], "symbol", sw[0])
 	}
 	return ""
 }
@@ -274,29 +276,28 @@ func (a *API) sampleTypes(table string) *typeCounts {
 }
 
 // explainClause says what one top-level term does.
-func explainClause(n filter.Node, pkFixed bool, types *typeCounts) Clause {
-	c := Clause{Text: filter.String(n), Role: "entity", Says: "Evaluated on each entity the scan examines."}
+func explainClause(loc *locale.Locale, n filter.Node, pkFixed bool, types *typeCounts) Clause {
+	c := Clause{Text: filter.String(n), Role: "entity", Says: loc.T(msgClauseEntity)}
 	if cmp, ok := n.(*filter.Compare); ok && (cmp.Property == entity.PartitionKey || cmp.Property == entity.RowKey) {
 		switch {
 		case cmp.Value.Type() != edm.String:
 			c.Role = "mismatch"
-			c.Says = cmp.Property + " is always an Edm.String; against an " + cmp.Value.Type().String() +
-				" constant the comparison is a type mismatch, so this clause is " + holdsWord(cmp.MismatchHolds()) + " for every entity."
+			c.Says = loc.T(msgClauseMismatch, "property", cmp.Property, "type", cmp.Value.Type().String(), "holds", holdsWord(cmp.MismatchHolds()))
 		case cmp.Op == filter.Ne:
-			c.Says = "Evaluated on each entity: ne does not narrow the key range."
+			c.Says = loc.T(msgClauseNe)
 		case cmp.Property == entity.PartitionKey || pkFixed:
 			c.Role = "range"
-			b := boundsOf(cmp.Property, boundFor(cmp, true), boundFor(cmp, false))
-			c.Says = "Narrows the key range: only entities with " + b.Statement + " are examined."
+			b := boundsOf(loc, cmp.Property, boundFor(cmp, true), boundFor(cmp, false))
+			c.Says = loc.T(msgClauseRange, "bounds", b.Statement)
 		default:
-			c.Says = "Evaluated on each entity: RowKey narrows the key range only when PartitionKey is fixed with eq."
+			c.Says = loc.T(msgClauseRowKey)
 		}
 	}
 	if _, ok := n.(*filter.Or); ok {
-		c.Says = "Evaluated on each entity: a clause joined by or does not narrow the key range."
+		c.Says = loc.T(msgClauseOr)
 	}
 	if types != nil {
-		c.Mismatches = mismatches(n, types)
+		c.Mismatches = mismatches(loc, n, types)
 	}
 	return c
 }
@@ -319,6 +320,8 @@ func boundFor(c *filter.Compare, low bool) filter.Bound {
 	return filter.Bound{}
 }
 
+// holdsWord is a clause's fixed answer, written as $filter writes it (code,
+// so the same in every locale).
 func holdsWord(b bool) string {
 	if b {
 		return "true"
@@ -328,7 +331,7 @@ func holdsWord(b bool) string {
 
 // mismatches finds the comparisons inside n that some sampled entities
 // answer by type.
-func mismatches(n filter.Node, types *typeCounts) []Mismatch {
+func mismatches(loc *locale.Locale, n filter.Node, types *typeCounts) []Mismatch {
 	var out []Mismatch
 	var walk func(filter.Node)
 	walk = func(n filter.Node) {
@@ -348,9 +351,8 @@ func mismatches(n filter.Node, types *typeCounts) []Mismatch {
 					continue
 				}
 				m := Mismatch{Property: n.Property, Type: t.String(), Constant: n.Value.Type().String(), Count: count, Sampled: types.sampled, Holds: n.MismatchHolds()}
-				m.Says = strconv.Itoa(count) + " of " + strconv.Itoa(types.sampled) + " entities read hold " + n.Property + " as " + m.Type +
-					", which does not compare with the " + m.Constant + " constant: for them " + filter.String(n) + " is " + holdsWord(m.Holds) +
-					" whatever the value (a mismatched property counts as less than the constant)."
+				m.Says = loc.T(msgMismatch, "count", count, "sampled", types.sampled, "property", n.Property, "type", m.Type,
+					"constant", m.Constant, "clause", filter.String(n), "holds", holdsWord(m.Holds))
 				out = append(out, m)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tableplay/tableplay/core/codegen"
+	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/rest"
 )
 
@@ -115,12 +116,17 @@ func accountOf(u *url.URL) string {
 // Code generates the program for an operation against the remote endpoint,
 // with its key or SAS, so a reader can paste it and run it.
 func (r *Remote) Code(opJSON []byte, language string) []byte {
+	return r.CodeIn(nil, opJSON, language)
+}
+
+// CodeIn is Code with the program's comments and notes in loc.
+func (r *Remote) CodeIn(loc *locale.Locale, opJSON []byte, language string) []byte {
 	opt := codegen.Options{Endpoint: r.Endpoint, Account: r.Account, Key: r.key}
 	if r.Auth == "sas" {
 		opt.SASOnly, opt.SAS = true, r.API.SAS
 		opt.Key = ""
 	}
-	return r.API.code(opJSON, language, opt)
+	return r.API.In(loc).code(opJSON, language, opt)
 }
 
 // Answered reads an answer the page fetched for a request the remote built:

@@ -56,15 +56,14 @@ func (a *API) DecodeContinuation(opJSON []byte) []byte {
 	}
 	switch {
 	case c.PartitionKey != nil && c.PartitionKey.Valid && (c.RowKey == nil || c.RowKey.Valid):
-		c.Says = "The next page starts at PartitionKey " + quoteKey(c.PartitionKey.Key)
+		c.Says = a.Locale.T(msgTokenPartition, "pk", quoteKey(c.PartitionKey.Key))
 		if c.RowKey != nil {
-			c.Says += ", RowKey " + quoteKey(c.RowKey.Key)
+			c.Says = a.Locale.T(msgTokenPartitionRow, "pk", quoteKey(c.PartitionKey.Key), "rk", quoteKey(c.RowKey.Key))
 		}
-		c.Says += ", that entity included."
 	case c.TableName != nil && c.TableName.Valid:
-		c.Says = "The next page of tables starts at " + quoteKey(c.TableName.Key) + ", that table included."
+		c.Says = a.Locale.T(msgTokenTable, "table", quoteKey(c.TableName.Key))
 	case c.PartitionKey != nil || c.RowKey != nil || c.TableName != nil:
-		c.Says = "A token is not one the service makes: it names no key."
+		c.Says = a.Locale.T(msgTokenInvalid)
 	}
 	return mustJSON(c)
 }

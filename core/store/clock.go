@@ -41,6 +41,7 @@ func endOfTime() *tableerr.Error {
 	return tableerr.Broke(tableerr.OutOfRangeInput, tableerr.Rule{
 		ID:        "timestamp-end-of-time",
 		Property:  "Timestamp",
+		DetailID:  "timestamp-end",
 		Detail:    "the table holds a Timestamp of 9999-12-31T23:59:59.9999999Z, the last instant a DateTime has, so no later Timestamp is left for this write; deletes still work",
 		Statement: "A DateTime is between 1601-01-01T00:00:00Z and 9999-12-31T23:59:59.9999999Z (UTC).",
 		Section:   "Property types",

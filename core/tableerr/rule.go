@@ -25,6 +25,16 @@ type Rule struct {
 	// Dispute says how they disagree and what tableplay does; empty unless
 	// Disputed.
 	Dispute string `json:"dispute,omitempty"`
+	// Variant names Statement's wording where one rule has more than one
+	// (a locale's catalogue holds it as rule.<ID>.<Variant>); empty for
+	// the usual one. The page never sees it.
+	Variant string `json:"-"`
+	// DetailID, when set, is Detail as a catalogue message (detail.<ID>)
+	// filled with DetailArgs (name, value, …), so the page can have it in
+	// its language; Detail stays the English.
+	DetailID string `json:"-"`
+	// DetailArgs are DetailID's placeholders and their values in turn.
+	DetailArgs []any `json:"-"`
 }
 
 // Measure is a measured quantity against its limit.

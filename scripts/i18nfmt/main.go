@@ -160,6 +160,15 @@ func pseudo(s string) string {
 			}
 		case r == '}':
 			depth--
+		case r == 'F' && i+1 < len(rs) && rs[i+1] == '-' && (i == 0 || !isIDRune(rs[i-1])):
+			// A fidelity note's id (F-KEY-SIZE) is an identifier: kept.
+			j := i + 2
+			for j < len(rs) && (isIDRune(rs[j]) || rs[j] == '-' && j+1 < len(rs) && isIDRune(rs[j+1])) {
+				j++
+			}
+			b.WriteString(string(rs[i:j]))
+			i = j - 1
+			continue
 		}
 		if depth == 0 && !code {
 			if a, ok := accents[r]; ok {
@@ -179,6 +188,8 @@ func pseudo(s string) string {
 	}
 	return b.String()
 }
+
+func isIDRune(r rune) bool { return r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' }
 
 func closing(rs []rune, open int) int {
 	depth := 0

@@ -18,6 +18,7 @@ type Env struct {
 	Clock   func() time.Time
 	remotes remotes
 	lessons lessonState
+	locale  localeState
 }
 
 // New makes the Env for accounts. Its Changed must hear of every change

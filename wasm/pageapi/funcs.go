@@ -15,7 +15,9 @@ import (
 
 // stateless is the API of the well-known account, for the functions that
 // answer the same for every account.
-func stateless(c *Call) *play.API { return c.Env.Accounts.Get(rest.WellKnownAccount).API }
+func stateless(c *Call) *play.API {
+	return c.Env.Accounts.Get(rest.WellKnownAccount).API.In(c.Env.locale.loc)
+}
 
 func validateTableName(c *Call) string  { return string(stateless(c).ValidateTableName(c.Str(0))) }
 func validateEntity(c *Call) string     { return string(stateless(c).ValidateEntity(c.Bytes(0))) }
@@ -32,20 +34,20 @@ func checkBatch(c *Call) string         { return string(stateless(c).CheckBatch(
 func readBatch(c *Call) string          { return string(stateless(c).ReadBatch(c.Str(0), c.Str(1))) }
 
 func previewEntity(c *Call) string {
-	return string(c.Account.API.PreviewEntity(c.Bytes(0), c.Str(1), c.Str(2)))
+	return string(api(c).PreviewEntity(c.Bytes(0), c.Str(1), c.Str(2)))
 }
-func requestFor(c *Call) string   { return string(c.Account.API.RequestFor(c.Bytes(0))) }
-func run(c *Call) string          { return string(c.Account.API.Run(c.Bytes(0))) }
-func exportCSV(c *Call) string    { return string(c.Account.API.ExportCSV(c.Str(0), c.Str(1))) }
-func importCSV(c *Call) string    { return string(c.Account.API.ImportCSV(c.Str(0), c.Str(1))) }
-func queryStats(c *Call) string   { return string(c.Account.API.QueryStats(c.Bytes(0))) }
-func queryPicture(c *Call) string { return string(c.Account.API.QueryPicture(c.Bytes(0))) }
+func requestFor(c *Call) string   { return string(api(c).RequestFor(c.Bytes(0))) }
+func run(c *Call) string          { return string(api(c).Run(c.Bytes(0))) }
+func exportCSV(c *Call) string    { return string(api(c).ExportCSV(c.Str(0), c.Str(1))) }
+func importCSV(c *Call) string    { return string(api(c).ImportCSV(c.Str(0), c.Str(1))) }
+func queryStats(c *Call) string   { return string(api(c).QueryStats(c.Bytes(0))) }
+func queryPicture(c *Call) string { return string(api(c).QueryPicture(c.Bytes(0))) }
 func explainFilter(c *Call) string {
-	return string(c.Account.API.ExplainFilter(c.Str(0), c.Str(1)))
+	return string(api(c).ExplainFilter(c.Str(0), c.Str(1)))
 }
 func changes(c *Call) string  { return string(c.Account.Changes.Drain()) }
 func snapshot(c *Call) string { return string(c.Account.Store.Snapshot()) }
-func reset(c *Call) string    { return c.Account.API.Reset() }
+func reset(c *Call) string    { return api(c).Reset() }
 func restore(c *Call) string  { return errText(c.Account.Store.Restore(c.Bytes(0))) }
 
 // applyChange applies a change record another tab's engine made, without
@@ -63,13 +65,13 @@ func codeFor(c *Call) string {
 		CreateTable bool   `json:"createTable"`
 	}
 	if json.Unmarshal(c.Bytes(2), &target) == nil && target != nil {
-		return string(c.Account.API.CodeForTarget(c.Bytes(0), c.Str(1), target.Endpoint, target.Account, target.CreateTable))
+		return string(api(c).CodeForTarget(c.Bytes(0), c.Str(1), target.Endpoint, target.Account, target.CreateTable))
 	}
 	endpoint := ""
-	if b := c.Account.API.Base; strings.HasPrefix(b, "http://127.0.0.1:") || strings.HasPrefix(b, "http://localhost:") {
+	if b := api(c).Base; strings.HasPrefix(b, "http://127.0.0.1:") || strings.HasPrefix(b, "http://localhost:") {
 		endpoint = b
 	}
-	return string(c.Account.API.CodeFor(c.Bytes(0), c.Str(1), endpoint))
+	return string(api(c).CodeFor(c.Bytes(0), c.Str(1), endpoint))
 }
 
 // createAccount adds an empty account answering as the named profile (the
@@ -116,7 +118,7 @@ func differences(c *Call) string {
 	if ds == nil {
 		return "[]"
 	}
-	return answer(ds)
+	return answer(play.LocalDifferences(c.Env.locale.loc, ds))
 }
 
 func accountProfile(c *Call) string {

@@ -19,23 +19,40 @@ type lessonState struct {
 	loaded  bool
 	err     error
 	builtin int // how many lessons are the engine's own; -1 until a lesson is added
+	english []*lesson.Lesson
+	gen     int // the localeState.gen the lessons are in
 }
 
-// load decodes the lessons once.
-func (l *lessonState) load() error {
+// load decodes the lessons once, and puts them in the reader's language
+// whenever it changed: the engine's own from the locale's overlay, a
+// lesson added from a link as it was written.
+func (l *lessonState) load(st localeState) error {
 	if !l.loaded {
 		l.loaded = true
 		l.builtin = -1
-		l.by.Lessons, l.err = lesson.Load(lessons.Files)
+		l.english, l.err = lesson.Load(lessons.Files)
+		l.by.Lessons = l.english
 		l.menu.Lessons = l.by.Lessons
 	}
-	return l.err
+	if l.err != nil || l.gen == st.gen {
+		return l.err
+	}
+	own := l.english
+	if st.overlay != nil {
+		var err error
+		if own, err = lesson.Localize(st.loc, l.english, st.overlay); err != nil {
+			return err
+		}
+	}
+	all := append(append([]*lesson.Lesson{}, own...), l.by.Lessons[len(l.english):]...)
+	l.by.Lessons, l.menu.Lessons, l.gen = all, all, st.gen
+	return nil
 }
 
 // loaded runs f once the lessons are loaded, or answers why they are not.
 func loaded(c *Call, f func(l *lessonState) string) string {
 	l := &c.Env.lessons
-	if err := l.load(); err != nil {
+	if err := l.load(c.Env.locale); err != nil {
 		return errJSON(err.Error())
 	}
 	return f(l)
@@ -50,7 +67,7 @@ func lessonMenu(c *Call) string {
 		}
 		l.list = list
 	}
-	return string(l.list)
+	return string(lesson.MenuIn(l.list, c.Env.locale.overlay))
 }
 
 func lessonOne(c *Call) string {

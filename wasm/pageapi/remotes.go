@@ -52,7 +52,9 @@ func disconnect(c *Call) string {
 // with the key (Shared Key Lite) or carrying the SAS, for the page to send
 // with fetch; remoteCode generates the code that runs against it.
 func remoteRequest(c *Call) string { return string(c.Remote.API.RequestFor(c.Bytes(0))) }
-func remoteCode(c *Call) string    { return string(c.Remote.Code(c.Bytes(0), c.Str(1))) }
+func remoteCode(c *Call) string {
+	return string(c.Remote.CodeIn(c.Env.locale.loc, c.Bytes(0), c.Str(1)))
+}
 
 // readExchange and compareAnswers read answers the page fetched.
 func readExchange(c *Call) string {

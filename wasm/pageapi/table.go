@@ -153,6 +153,7 @@ var Funcs = []Func{
 	{Name: "readExchange", Params: []Param{{"request", JSON, false}, {"response", JSON, false}}, Run: readExchange},
 	{Name: "compareAnswers", Params: []Param{{"input", JSON, false}}, Run: compareAnswers},
 	{Name: "memory", Scope: Instance, Run: memory},
+	{Name: "setLocale", Scope: Instance, Answer: Nothing, Params: []Param{{"lang", Text, false}, {"rules", Doc, false}, {"lessons", Doc, true}}, Run: setLocale},
 }
 
 // Key is the row's name on the engine's binding: its Name, made unique for
