@@ -275,6 +275,14 @@ export function textOf(id, params = null) {
   return params ? { "data-i18n": id, "data-i18n-args": JSON.stringify(params), text: t(id, params) } : { "data-i18n": id, text: t(id) };
 }
 
+// attrOf gives an element's attribute the text of message id, kept in the
+// shown locale through localize (params shared with its text, if any).
+export function attrOf(attr, id, params = null) {
+  const props = { [attr]: t(id, params ?? {}), "data-i18n-attr": `${attr}:${id}` };
+  if (params) props["data-i18n-args"] = JSON.stringify(params);
+  return props;
+}
+
 // nodes is message id with placeholders filled, as a list of strings and
 // the DOM nodes given as params (a link, a code span inside a sentence).
 export function nodes(id, params = {}) {
@@ -303,4 +311,10 @@ export function withLang(url) {
 export function learnURL(url) {
   const seg = LEARN[state.lang] || "en-us";
   return String(url).replace(/^(https:\/\/learn\.microsoft\.com\/)(?:[a-z]{2}-[a-z]{2}\/)?/, `$1${seg}/`);
+}
+
+// formatList joins words as the locale does ("a, b and c").
+export function formatList(list) {
+  const intl = state.lang === PSEUDO ? "en" : state.lang;
+  return new Intl.ListFormat(intl, { type: "conjunction" }).format(list);
 }
