@@ -43,7 +43,7 @@ const HTML = `
 // element that shows it) is selected instead.
 function copyButton(labelId, title, text, field) {
   return el("button", {
-    type: "button", class: "copy", ...attrOf("aria-label", labelId, { title }),
+    type: "button", class: "copy", ...attrOf("aria-label", labelId, { title }), "data-i18n": "code.copy",
     onclick: async (e) => {
       e.target.textContent = (await copyText(text(), field())) ? t("code.copied") : t("code.selected");
     },
