@@ -32,7 +32,6 @@ const followLocale = () => (docsLink.href = i18n.learnURL(docsHref));
 followLocale();
 i18n.onChange(followLocale);
 initPicker($("lang-picker"));
-document.documentElement.classList.remove("i18n-pending");
 
 // initPicker fills the header's language picker: a switch re-renders every
 // text without a reload, is remembered for the next visit and replaces a
