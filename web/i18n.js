@@ -10,7 +10,11 @@
 // codes in the picker's order, each one's own name and its Learn segment.
 // Unreadable, the page still runs in English. en-XA is the pseudo-locale of
 // the layout tests: reachable by lang=en-XA only.
-const INDEX = await fetch(new URL("./locales/index.json", import.meta.url))
+// A versioned build (make site names this module i18n.js?v=…) gives the
+// catalogues the same version, so that a browser keeps them as it keeps
+// the modules.
+const VERSION = /^\?v=[0-9a-f]{12}$/.test(new URL(import.meta.url).search) ? new URL(import.meta.url).search : "";
+const INDEX = await fetch(new URL(`./locales/index.json${VERSION}`, import.meta.url))
   .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
   .catch(() => ({ locales: [{ code: "en", name: "English", learn: "en-us" }] }));
 export const LOCALES = INDEX.locales.map((l) => l.code);
@@ -92,7 +96,7 @@ export function remember(lang) {
 }
 
 function catalogueURL(lang, part) {
-  return new URL(`./locales/${lang}/${part}.json`, import.meta.url);
+  return new URL(`./locales/${lang}/${part}.json${VERSION}`, import.meta.url);
 }
 
 // fetchPart fetches one part (ui, rules, lessons) of a locale's catalogue,
