@@ -60,12 +60,12 @@ export function explanationView(x, text) {
 }
 
 // tokenView shows the continuation tokens of a page beside the keys they name.
-export function tokenView(t) {
+export function tokenView(tokens) {
   const token = (label, tok) =>
     tok ? el("li", {}, `${label} `, el("code", { class: "token" }, tok.raw), " → ", tok.valid ? el("code", { class: "token-key" }, tok.key) : t("querylab.noKey")) : null;
   return el("div", { class: "tokens" },
-    el("ul", { "aria-label": t("querylab.tokens") }, token("NextPartitionKey", t.partitionKey), token("NextRowKey", t.rowKey), token("NextTableName", t.tableName)),
-    t.says ? el("p", {}, t.says) : null);
+    el("ul", { "aria-label": t("querylab.tokens") }, token("NextPartitionKey", tokens.partitionKey), token("NextRowKey", tokens.rowKey), token("NextTableName", tokens.tableName)),
+    tokens.says ? el("p", {}, tokens.says) : null);
 }
 
 // createHistory keeps the runs of one query panel (newest first, at most
