@@ -6,14 +6,14 @@
 // mountWire(root, session, {exchanges, levels}) renders into root (either
 // part can be left out). It listens for "exchange", "load-entity" and
 // "entity-written", and sets session.level from its level choice.
-import { el, replace, mount } from "./dom.js";
+import { el, replace, mount, live } from "./dom.js";
 import { copyText } from "./files.js";
 import { indent, readable } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
 import { mountCodeView } from "./code-view.js";
 import { compareView } from "./profilecompare.js";
-import { t, textOf, attrOf, learnURL } from "./i18n.js";
+import { t, textOf, attrOf, learnURL, nodes } from "./i18n.js";
 
 const MAX = 8;
 // Bodies longer than this show their start until the person asks for all:
@@ -32,7 +32,7 @@ const HTML = `
   <div id="exchanges" class="exchanges">
     <p class="hint" data-i18n="wire.empty">Every action shows here: the request the Go SDK sends and the engine's answer.</p>
   </div>
-  <p id="wire-escapes" class="hint"><span data-i18n="wire.escapes">Bodies here keep the characters as sent, indented for reading: like the service, the wire writes each non-ASCII character in JSON as an escape:</span> <code>\\u</code></p>
+  <p id="wire-escapes" class="hint"></p>
 </div>
 <div id="levels-part">
   <h3 data-i18n="wire.levels">The entity at all three levels</h3>
@@ -182,6 +182,7 @@ function exchangeView(x, engine, target, session) {
 
 export function mountWire(root, session, { exchanges = true, levels = true } = {}) {
   const $ = mount(root, HTML, session.signal);
+  live($("wire-escapes"), () => nodes("wire.escapes", { escape: el("code", {}, "\\u") }), session.signal);
   $("exchanges-part").hidden = !exchanges;
   $("levels-part").hidden = !levels;
   let loaded = null; // {table, draft} shown at the three levels
