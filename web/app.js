@@ -24,6 +24,7 @@ const $ = (id) => document.getElementById(id);
 // The language is chosen, and its catalogue in, before anything renders:
 // lang= in the address, else the reader's stored choice, else the
 // browser's languages. The static page follows every switch.
+await i18n.locales();
 await i18n.load(i18n.choose({ requested: i18n.requestedLang() }));
 i18n.localize(document.documentElement);
 const docsLink = $("docs-link");

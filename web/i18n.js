@@ -9,18 +9,31 @@
 // locale is added there and in its folder, with no change here): their
 // codes in the picker's order, each one's own name and its Learn segment.
 // Unreadable, the page still runs in English. en-XA is the pseudo-locale of
-// the layout tests: reachable by lang=en-XA only.
+// the layout tests: reachable by lang=en-XA only. The list is fetched as
+// this module loads, without holding up the modules that import it;
+// locales() resolves once it is in (load waits for it too).
 // A versioned build (make site names this module i18n.js?v=…) gives the
 // catalogues the same version, so that a browser keeps them as it keeps
 // the modules.
 const VERSION = /^\?v=[0-9a-f]{12}$/.test(new URL(import.meta.url).search) ? new URL(import.meta.url).search : "";
-const INDEX = await fetch(new URL(`./locales/index.json${VERSION}`, import.meta.url))
-  .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-  .catch(() => ({ locales: [{ code: "en", name: "English", learn: "en-us" }] }));
-export const LOCALES = INDEX.locales.map((l) => l.code);
+export let LOCALES = ["en"];
 // LOCALE_NAMES names each locale in its own language (the picker's options).
-export const LOCALE_NAMES = Object.fromEntries(INDEX.locales.map((l) => [l.code, l.name]));
-const LEARN = Object.fromEntries(INDEX.locales.map((l) => [l.code, l.learn]));
+export let LOCALE_NAMES = { en: "English" };
+let LEARN = { en: "en-us" };
+const INDEX = fetch(new URL(`./locales/index.json${VERSION}`, import.meta.url))
+  .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+  .catch(() => ({ locales: [{ code: "en", name: "English", learn: "en-us" }] }))
+  .then((index) => {
+    LOCALES = index.locales.map((l) => l.code);
+    LOCALE_NAMES = Object.fromEntries(index.locales.map((l) => [l.code, l.name]));
+    LEARN = Object.fromEntries(index.locales.map((l) => [l.code, l.learn]));
+  });
+
+// locales resolves once LOCALES (and the names and Learn segments) are in.
+export function locales() {
+  return INDEX;
+}
+
 export const PSEUDO = "en-XA";
 const STORAGE_KEY = "tableplay-lang";
 
@@ -32,6 +45,7 @@ const state = {
   listeners: new Set(),
   cache: new Map(),
   loading: null,
+  loaded: false,
 };
 
 // match returns the supported locale a language tag asks for, or "".
@@ -118,9 +132,10 @@ export function fetchPart(lang, part) {
 // load makes lang the shown locale: its UI catalogue is fetched, <html lang>
 // (or the given root's lang) set and every listener told.
 export function load(lang, { root = document.documentElement } = {}) {
-  const done = fetchPart(lang, "ui").then((messages) => {
+  const done = Promise.all([fetchPart(lang, "ui"), INDEX]).then(([messages]) => {
     state.lang = lang;
     state.messages = messages;
+    state.loaded = true;
     const intl = lang === PSEUDO ? "en" : lang;
     state.plural = new Intl.PluralRules(intl);
     state.number = new Intl.NumberFormat(intl);
@@ -136,8 +151,13 @@ export function load(lang, { root = document.documentElement } = {}) {
 // load was asked for, as where a file fails before the page starts) the
 // locale choose() picks.
 export function ready() {
-  state.loading ??= load(choose());
+  state.loading ??= INDEX.then(() => load(choose()));
   return state.loading.catch(() => "");
+}
+
+// loaded says whether a catalogue is in (t() answers in a language).
+export function loaded() {
+  return state.loaded;
 }
 
 // lang is the shown locale.
