@@ -14,9 +14,12 @@
 //
 // One browser and one page per context; the viewport is resized, never
 // relaunched. Screenshots of every state go to e2e/artifacts/geometry/
-// (git-ignored; CI keeps the folder). GEOMETRY_LANG names the page's
-// language (only "en" today: the parameter is there for the catalogues to
-// come).
+// (git-ignored; CI keeps the folder). GEOMETRY_LANG names the browser's
+// language for the English states (a language the page has shows them in
+// it; their steps find controls by their English names, so "en" is what
+// runs them); the pseudo-locale en-XA and Japanese (with Debian's
+// fonts-noto-cjk, scripts/setup) run on a subset of states and widths, in
+// light only (the scheme changes colours, not the layout).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -188,9 +191,9 @@ after(() => {
   for (const f of figures) console.log(f);
 });
 
-async function look(page, state, { presenter = false, widths = WIDTHS, before: prepare } = {}) {
+async function look(page, state, { presenter = false, widths = WIDTHS, schemes = SCHEMES, full = FULL, before: prepare } = {}) {
   const found = [];
-  for (const scheme of SCHEMES) {
+  for (const scheme of schemes) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of widths) {
       await page.setViewportSize({ width, height: HEIGHT });
@@ -206,7 +209,7 @@ async function look(page, state, { presenter = false, widths = WIDTHS, before: p
       // Light at every width (the whole page at 320 and 1280), dark at 320
       // and 1280: the colours change with the scheme, the layout does not.
       if (scheme === "light" || FULL.has(width)) {
-        await page.screenshot({ path: path.join(shots, `${state}-${width}-${scheme}.png`), fullPage: scheme === "light" && FULL.has(width) && !presenter });
+        await page.screenshot({ path: path.join(shots, `${state}-${width}-${scheme}.png`), fullPage: scheme === "light" && full.has(width) && !presenter });
       }
     }
   }
@@ -520,6 +523,68 @@ test("the lessons' geometry: a step, presenter mode at 100–200 %, Try it yours
       const banners = await page.locator(".lesson-borrow, .lesson-recorder").evaluateAll((l) => l.filter((e) => e.checkVisibility()).length);
       assert.equal(banners, 1, `${banners} banners stack`);
     });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The pseudo-locale (every text accented and 40 % longer) at 320 and 1280
+// px and Japanese at 320 px, in light, in one page: three states that
+// each gather several of the English ones (the sample with a rule card; a
+// failed batch with a query's picture; Connect open over a lesson step) are
+// driven once, by ids rather than English names, looked at in en-XA, then
+// in Japanese after the picker's switch, then back.
+// A whole page's screenshot costs seconds: these states keep the viewport's
+// unless GEOMETRY_WHOLE is set.
+const SHOTS_WHOLE = process.env.GEOMETRY_WHOLE ? FULL : new Set();
+test("longer and CJK text: the page's geometry in en-XA at 320 and 1280 px and in Japanese at 320 px", { timeout: 300_000 }, async (t) => {
+  const { page, context, errors } = await openFresh(env.server.url + "/?lang=en-XA");
+  const started = Date.now();
+  const both = async (name) => {
+    const found = await look(page, `en-XA-${name}`, { widths: [320, 1280], schemes: ["light"], full: SHOTS_WHOLE });
+    await page.locator("#lang-picker").selectOption("ja");
+    await page.waitForFunction(() => document.documentElement.lang === "ja");
+    found.push(...(await look(page, `ja-${name}`, { widths: [320], schemes: ["light"], full: SHOTS_WHOLE })));
+    await page.locator("#lang-picker").selectOption("en-XA");
+    await page.waitForFunction(() => document.documentElement.lang === "en-XA");
+    return found;
+  };
+  const state = async (name, action) => {
+    await t.test(name, async () => {
+      await action();
+      expectNone(await both(name));
+    });
+  };
+  const age = () => page.evaluate(() => [...document.querySelectorAll("#prop-rows .prop-name")].findIndex((x) => x.value === "Age"));
+  try {
+    await state("sample-rule-card", async () => {
+      await page.locator("#start-here:not([hidden])").waitFor();
+      await page.locator("#prop-rows .prop-value").nth(await age()).fill("3.5");
+      await page.locator("#prop-rows .card").first().waitFor();
+    });
+    await state("batch-failed-query-pages", async () => {
+      await page.locator("#prop-rows .prop-value").nth(await age()).fill("36");
+      await page.locator("#pk").fill("users");
+      await page.locator("#rk").fill("ada");
+      await page.locator("#op-kind").selectOption("insert");
+      await page.locator("#queue-op").click();
+      await page.locator("#rk").fill("zz");
+      await page.locator("#queue-op").click();
+      await page.locator("#submit-batch").click();
+      await page.locator("#batch-result .failed-note").waitFor();
+      await page.locator("#filter").fill("PartitionKey eq 'users' and Age ge 30");
+      await page.locator("#query-form button[type=submit]").click();
+      await page.locator("#query-picture .query-picture").waitFor();
+    });
+    await state("connect-lesson-step", async () => {
+      await page.evaluate(() => (location.hash = "#lesson=partition-design&step=1"));
+      await page.locator(".lessons .lesson-step-title").waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator("#connect").click();
+      await page.locator("#connect-panel:not([hidden])").waitFor();
+    });
+    t.diagnostic(`figure: the en-XA and ja states took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -3,12 +3,14 @@
 // out for people, with where Cosmos DB for Table or Azurite answer the rule
 // otherwise, in the engine's words (core/profile's differences).
 import { el, number } from "./dom.js";
+import { t, nodes, learnURL, formatList } from "./i18n.js";
 
 export const errorCodesURL = "https://learn.microsoft.com/en-us/rest/api/storageservices/table-service-error-codes";
 
-// measureText says "32,768 UTF-16 code units; the limit is 32,767".
+// measureText says "32,768 UTF-16 code units; the limit is 32,767" (the
+// unit as the engine words it).
 export function measureText(m) {
-  return `${number(m.value)} ${m.unit}; the limit is ${number(m.limit)}`;
+  return t("cards.measure", { value: number(m.value), unit: m.unit, limit: number(m.limit) });
 }
 
 // card shows first what the person asked (which rule, what was measured,
@@ -18,29 +20,29 @@ export function measureText(m) {
 export function card(c) {
   const r = c.rule;
   const more = [
-    r?.docUrl ? el("p", {}, "Rule: ", el("a", { href: r.docUrl, target: "_blank", rel: "noopener" }, r.section)) : null,
-    r?.disputed ? el("p", { class: "dispute" }, "Sources disagree: ", r.dispute ?? "") : null,
+    r?.docUrl ? el("p", {}, nodes("cards.rule", { section: el("a", { href: learnURL(r.docUrl), target: "_blank", rel: "noopener" }, r.section) })) : null,
+    r?.disputed ? el("p", { class: "dispute" }, nodes("cards.dispute", { dispute: r.dispute ?? "" })) : null,
     profileNotes(c.profiles, false),
   ].filter(Boolean);
   return el(
     "div",
     { class: "card", "data-rule": r?.id ?? "", "data-code": c.code },
     el("p", {},
-      el("a", { class: "code", href: errorCodesURL, target: "_blank", rel: "noopener" }, c.code),
+      el("a", { class: "code", href: learnURL(errorCodesURL), target: "_blank", rel: "noopener" }, c.code),
       ` (${c.status})`,
       r?.property ? ` · ${r.property}` : ""),
     el("p", { class: "statement" }, r?.statement ?? c.message),
     r?.measure ? el("p", { class: "measure" }, measureText(r.measure)) : null,
     r?.detail ? el("p", { class: "detail" }, r.detail) : null,
-    el("p", { class: "message" }, "The service answers: ", el("q", {}, c.message)),
+    el("p", { class: "message" }, nodes("cards.answers", { message: el("q", { lang: "en" }, c.message) })),
     more.length ? el("details", { class: "card-more" }, el("summary", {}, moreLabel(r, c.profiles)), more) : null,
   );
 }
 
 // moreLabel names what the folded part of a card holds.
 function moreLabel(r, profiles) {
-  const parts = [r?.docUrl ? "the rule's source" : null, r?.disputed ? "where sources disagree" : null, profiles?.length ? "other implementations" : null].filter(Boolean);
-  const text = parts.join(", ").replace(/, ([^,]*)$/, " and $1");
+  const parts = [r?.docUrl ? t("cards.moreSource") : null, r?.disputed ? t("cards.moreDispute") : null, profiles?.length ? t("cards.moreOthers") : null].filter(Boolean);
+  const text = formatList(parts);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -51,10 +53,10 @@ function moreLabel(r, profiles) {
 export function profileNotes(list, folded = true) {
   if (!list?.length) return null;
   const notes = el("div", { class: "profile-notes" },
-    el("p", {}, "Where implementations differ:"),
+    el("p", {}, t("cards.differ")),
     el("ul", {}, list.map((d) => el("li", { "data-difference": d.id }, d.sentence, " ", el("span", { class: "fid" }, `(${d.id})`)))));
   if (!folded) return notes;
-  return el("details", { class: "card-more notes-more" }, el("summary", {}, `Where other implementations differ (${list.length})`), notes);
+  return el("details", { class: "card-more notes-more" }, el("summary", {}, t("cards.differCount", { n: list.length })), notes);
 }
 
 export function cards(list) {

@@ -6,6 +6,7 @@
 // needs only an element to fill and the operation window.tableplay takes.
 import { el, replace } from "./dom.js";
 import { copyText } from "./files.js";
+import { t, textOf, attrOf, onChange } from "./i18n.js";
 
 const LANGUAGES = [
   ["go", "Go"],
@@ -41,22 +42,22 @@ export function mountCodeView(container, operation, engine = window.tableplay, t
   let language = rememberedLanguage();
   const select = el("select", { class: "code-language" },
     LANGUAGES.map(([value, label]) => el("option", { value, selected: value === language }, label)));
-  const copy = el("button", { type: "button", class: "copy" }, "Copy");
+  const copy = el("button", { type: "button", class: "copy" }, t("code.copy"));
   const code = el("code", {});
-  const pre = el("pre", { tabindex: 0, class: "code", "aria-label": "Generated code" }, code);
+  const pre = el("pre", { tabindex: 0, class: "code", ...attrOf("aria-label", "code.generated") }, code);
   const notes = el("ul", { class: "code-notes" });
-  const aside = el("aside", { class: "code-notes-box", "aria-label": "Notes on the types" }, el("h5", {}, "Notes"), notes);
+  const aside = el("aside", { class: "code-notes-box", ...attrOf("aria-label", "code.notesLabel") }, el("h5", textOf("code.notes")), notes);
   const body = el("div", { class: "code-body" }, pre, aside);
   const details = el("details", { class: "code-view" },
-    el("summary", {}, "Code"),
+    el("summary", textOf("code.summary")),
     el("div", { class: "code-head" },
-      el("label", {}, "Language ", select), copy),
+      el("label", {}, el("span", textOf("code.language")), " ", select), copy),
     body);
   let text = "";
 
   function render() {
     const answer = engine.codeFor(operation, language, target);
-    copy.textContent = "Copy";
+    copy.textContent = t("code.copy");
     if (answer.error) {
       text = "";
       copy.disabled = true;
@@ -67,7 +68,7 @@ export function mountCodeView(container, operation, engine = window.tableplay, t
     }
     text = answer.code;
     copy.disabled = false;
-    copy.setAttribute("aria-label", `Copy the ${labelOf(language)} code`);
+    copy.setAttribute("aria-label", t("code.copyLabel", { language: labelOf(language) }));
     replace(code, answer.code);
     replace(notes, answer.notes.map((n) => el("li", {}, n)));
     aside.hidden = answer.notes.length === 0;
@@ -89,7 +90,12 @@ export function mountCodeView(container, operation, engine = window.tableplay, t
     render();
   });
   copy.addEventListener("click", async () => {
-    copy.textContent = (await copyText(text, code)) ? "Copied" : "Selected: copy it";
+    copy.textContent = (await copyText(text, code)) ? t("code.copied") : t("code.selected");
+  });
+  // A switch of language: the generated comments follow it, if shown.
+  const stop = onChange(() => {
+    if (!details.isConnected) return stop();
+    if (details.open && text) render();
   });
   container.append(details);
   return details;

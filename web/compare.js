@@ -11,6 +11,7 @@
 // comparisonView(result) draws it.
 import { el } from "./dom.js";
 import { header } from "./exchange.js";
+import { t } from "./i18n.js";
 
 // COPY bounds the entities copied from the endpoint: five pages of 1,000.
 const PAGES = 5;
@@ -21,7 +22,7 @@ const tableOf = (operation) => operation.table || operation.operations?.[0]?.tab
 // into the scratch account (every table name, for a list of tables).
 async function copyFromEndpoint(remote, scratch, operation) {
   const listed = await remote.run({ kind: "listTables" });
-  if (listed.error || listed.response.status !== 200) throw new Error(listed.error ?? `listing the endpoint's tables got ${listed.response.status}`);
+  if (listed.error || listed.response.status !== 200) throw new Error(listed.error ?? t("compare.listFailed", { status: String(listed.response.status) }));
   const names = JSON.parse(listed.response.body).value.map((t) => t.TableName);
   const wanted = tableOf(operation).toLowerCase();
   for (const name of names) {
@@ -31,7 +32,7 @@ async function copyFromEndpoint(remote, scratch, operation) {
     let next = {};
     for (let i = 0; i < PAGES; i++) {
       const page = await remote.run({ kind: "query", table: name, top: 1000, ...next });
-      if (page.error || page.response.status !== 200) throw new Error(page.error ?? `reading ${name} got ${page.response.status}`);
+      if (page.error || page.response.status !== 200) throw new Error(page.error ?? t("compare.readFailed", { name, status: String(page.response.status) }));
       for (const row of remote.readEntities(page.response.body)) scratch.run({ kind: "insertOrReplace", table: name, entity: row.draft });
       const npk = header(page.response, "x-ms-continuation-NextPartitionKey");
       if (!npk) break;
@@ -62,28 +63,28 @@ export async function compareOperation(tableplay, remote, operation, from = "end
 }
 
 export function comparisonView(result) {
-  if (result.error) return el("div", { class: "comparison" }, el("p", { class: "answer bad" }, "Not compared: ", result.error));
+  if (result.error) return el("div", { class: "comparison" }, el("p", { class: "answer bad" }, t("compare.notCompared", { error: result.error })));
   const { comparison: c, endpoint, engine, from } = result;
   const unexpected = c.differences.filter((d) => !d.expected).length + (c.more ?? 0);
   const expected = c.differences.filter((d) => d.expected).length + (c.moreExpected ?? 0);
-  const whose = from === "tab" ? "a copy of this tab's account" : "a copy of the endpoint's table";
+  const whose = from === "tab" ? t("compare.onTab") : t("compare.onEndpoint");
   return el("div", { class: "comparison", "data-same": String(c.same) },
     el("p", { class: `answer ${c.same ? "good" : "bad"}` },
-      el("span", { class: "answer-status" }, c.same ? "Same answer" : `${unexpected} difference${unexpected === 1 ? "" : "s"}`),
-      ` · endpoint ${endpoint.response.status}, engine ${engine.response.status} (on ${whose})`,
-      ` · body ${endpoint.response.body.length} and ${engine.response.body.length} characters`,
-      expected ? ` · ${expected} expected (dates, ids, a copy's ETags)` : ""),
+      el("span", { class: "answer-status" }, c.same ? t("compare.same") : t("compare.differences", { n: unexpected })),
+      " · ", t("compare.statuses", { endpoint: String(endpoint.response.status), engine: String(engine.response.status), whose }),
+      " · ", t("compare.bodies", { endpoint: endpoint.response.body.length, engine: engine.response.body.length }),
+      expected ? [" · ", t("compare.expected", { n: expected })] : ""),
     c.differences.length
-      ? el("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": "Differences, scrolls sideways" },
+      ? el("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": t("compare.region") },
         el("table", { class: "differences" },
-          el("caption", {}, "How the answers differ"),
-          el("thead", {}, el("tr", {}, ["What", "Endpoint", "Engine in this tab"].map((h) => el("th", { scope: "col" }, h)))),
+          el("caption", {}, t("compare.caption")),
+          el("thead", {}, el("tr", {}, [t("compare.what"), t("compare.endpoint"), t("compare.engine")].map((h) => el("th", { scope: "col" }, h)))),
           el("tbody", {}, c.differences.map((d) =>
             el("tr", { class: d.expected ? "expected" : "differs" },
               el("th", { scope: "row" }, d.part, d.name ? [" ", el("code", {}, d.name)] : null,
-                el("span", { class: "verdict" }, d.expected ? " expected" : " differs")),
-              el("td", {}, el("code", {}, d.endpoint || "(none)")),
-              el("td", {}, el("code", {}, d.engine || "(none)")))))))
+                el("span", { class: "verdict" }, " ", d.expected ? t("compare.isExpected") : t("compare.differs"))),
+              el("td", {}, el("code", {}, d.endpoint || t("picture.none"))),
+              el("td", {}, el("code", {}, d.engine || t("picture.none"))))))))
       : null,
-    c.more || c.moreExpected ? el("p", { class: "hint" }, `Not listed: ${c.more ?? 0} more differences, ${c.moreExpected ?? 0} more expected ones.`) : null);
+    c.more || c.moreExpected ? el("p", { class: "hint" }, t("compare.notListed", { more: c.more ?? 0, expected: c.moreExpected ?? 0 })) : null);
 }

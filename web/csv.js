@@ -4,6 +4,7 @@
 // line and column. The engine reads and writes the file; this only moves it.
 import { el, replace } from "./dom.js";
 import { download } from "./files.js";
+import { t, textOf } from "./i18n.js";
 
 // MAX_CSV is the largest file the engine's CSV reader takes (16 MiB, its
 // MaxBytes): a larger file is refused without reading it into memory.
@@ -14,13 +15,13 @@ const MAX_CSV = 16 << 20;
 export function mountCSV(container, { table, changed, engine = window.tableplay }) {
   const result = el("div", { class: "csv-result", "aria-live": "polite" });
   const file = el("input", { type: "file", accept: ".csv,text/csv", hidden: true });
-  const exportButton = el("button", { type: "button", class: "secondary" }, "Download CSV");
-  const importButton = el("button", { type: "button", class: "secondary" }, "Load CSV…");
+  const exportButton = el("button", { type: "button", class: "secondary", ...textOf("csv.download") });
+  const importButton = el("button", { type: "button", class: "secondary", ...textOf("csv.load") });
 
   exportButton.addEventListener("click", () => {
     const name = table();
     if (!name) {
-      replace(result, el("p", { class: "hint" }, "Select a table first."));
+      replace(result, el("p", { class: "hint" }, t("operations.noTable")));
       return;
     }
     const answer = engine.exportCSV(name);
@@ -29,18 +30,18 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
       return;
     }
     download(`${name}.csv`, answer.csv, "text/csv");
-    const note = `Exported ${answer.count} entit${answer.count === 1 ? "y" : "ies"} as ${name}.csv.`;
+    const note = t("csv.exported", { n: answer.count, file: `${name}.csv` });
     replace(
       result,
       answer.truncated
-        ? el("p", { class: "card" }, `${note} The table holds more: a file stops at the ${answer.count} an import accepts.`)
+        ? el("p", { class: "card" }, note, " ", t("csv.truncated", { n: answer.count }))
         : el("p", { class: "ok-note" }, note),
     );
   });
 
   importButton.addEventListener("click", () => {
     if (!table()) {
-      replace(result, el("p", { class: "hint" }, "Select a table first."));
+      replace(result, el("p", { class: "hint" }, t("operations.noTable")));
       return;
     }
     file.click();
@@ -51,7 +52,7 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
     if (!chosen) return;
     // The engine refuses more than its CSV bound; a larger file is not read.
     if (chosen.size > MAX_CSV) {
-      replace(result, el("p", { class: "card" }, `Not loaded, nothing changed: the file is ${chosen.size.toLocaleString("en-US")} bytes; a CSV file may be at most ${MAX_CSV.toLocaleString("en-US")}.`));
+      replace(result, el("p", { class: "card" }, t("csv.tooLarge", { size: chosen.size, max: MAX_CSV })));
       return;
     }
     importText(await chosen.text());
@@ -64,14 +65,14 @@ export function mountCSV(container, { table, changed, engine = window.tableplay 
     const name = table();
     const answer = await engine.importCSV(name, text);
     if (answer.ok) {
-      replace(result, el("p", { class: "ok-note" }, `Imported ${answer.imported} entit${answer.imported === 1 ? "y" : "ies"} into ${name}.`));
+      replace(result, el("p", { class: "ok-note" }, t("csv.imported", { n: answer.imported, table: name })));
       changed();
       return;
     }
     const items = (answer.problems ?? []).map((p) =>
-      el("li", {}, `Line ${p.line}${p.column ? `, column ${p.column}` : ""}: ${p.code ? p.code + " · " : ""}${p.message}`));
+      el("li", {}, (p.column ? t("csv.lineColumn", { line: p.line, column: p.column }) : t("csv.line", { line: p.line })), ": ", p.code ? p.code + " · " : "", p.message));
     replace(result,
-      el("p", { class: "card" }, answer.error ? `${answer.error.code}: ${answer.error.message}` : "Nothing was imported: the file has problems."),
+      el("p", { class: "card" }, answer.error ? `${answer.error.code}: ${answer.error.message}` : t("csv.problems")),
       items.length ? el("ul", { class: "csv-problems" }, items) : null);
   }
 

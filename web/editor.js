@@ -10,15 +10,16 @@
 import { el, replace, debounce, number, mount } from "./dom.js";
 import { cards } from "./cards.js";
 import { indent } from "./jsontext.js";
+import { t, onChange } from "./i18n.js";
 
 const TYPES = ["Edm.String", "Edm.Int32", "Edm.Int64", "Edm.Double", "Edm.Boolean", "Edm.DateTime", "Edm.Guid", "Edm.Binary"];
 
 const HTML = `
-<h2 id="editor-heading">Entity editor <span id="editor-table" class="hint"></span></h2>
+<h2 id="editor-heading"><span data-i18n="editor.heading">Entity editor</span> <span id="editor-table" class="hint"></span></h2>
 <fieldset class="modes">
-  <legend>Editor mode</legend>
-  <label><input type="radio" name="mode" value="form" checked> Form</label>
-  <label><input type="radio" name="mode" value="json"> JSON body</label>
+  <legend data-i18n="editor.mode">Editor mode</legend>
+  <label><input type="radio" name="mode" value="form" checked> <span data-i18n="editor.form">Form</span></label>
+  <label><input type="radio" name="mode" value="json"> <span data-i18n="editor.json">JSON body</span></label>
 </fieldset>
 <div id="form-mode" class="stack">
   <div class="keys">
@@ -34,44 +35,46 @@ const HTML = `
     </div>
   </div>
   <table class="props">
-    <caption>Properties</caption>
-    <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
+    <caption data-i18n="editor.properties">Properties</caption>
+    <thead><tr><th scope="col" data-i18n="editor.name">Name</th><th scope="col" data-i18n="editor.type">Type</th><th scope="col" data-i18n="editor.value">Value</th><th scope="col"><span class="visually-hidden" data-i18n="editor.remove">Remove</span></th></tr></thead>
     <tbody id="prop-rows"></tbody>
   </table>
-  <button id="add-row" type="button">Add property</button>
+  <button id="add-row" type="button" data-i18n="editor.addProperty">Add property</button>
 </div>
 <div id="json-mode" class="stack" hidden>
-  <label for="json-body">OData entity body (JSON)</label>
+  <label for="json-body" data-i18n="editor.jsonBody">OData entity body (JSON)</label>
   <textarea id="json-body" rows="12" spellcheck="false"></textarea>
   <p id="json-note" class="hint" aria-live="polite"></p>
 </div>
 <div class="meters">
-  <label for="size-meter">Entity size</label>
+  <label for="size-meter" data-i18n="editor.size">Entity size</label>
   <meter id="size-meter" min="0" max="1048576" value="0"></meter>
   <span id="size-text" class="hint"></span>
-  <label for="count-meter">Properties</label>
+  <label for="count-meter" data-i18n="editor.properties">Properties</label>
   <meter id="count-meter" min="0" max="255" value="0"></meter>
   <span id="count-text" class="hint"></span>
 </div>
-<h3>Rules</h3>
+<h3 data-i18n="editor.rules">Rules</h3>
 <div id="entity-cards" class="cards"></div>`;
 
-// Examples per type, shown in an empty value field.
+// Examples per type, shown in an empty value field (the values themselves
+// are the wire's, the same in every language).
 const EXAMPLES = {
-  "Edm.String": "text",
-  "Edm.Int32": "e.g. 42",
-  "Edm.Int64": "e.g. 9223372036854775807",
-  "Edm.Double": "e.g. 3.25",
-  "Edm.Boolean": "true or false",
-  "Edm.DateTime": "e.g. 2024-05-01T10:00:00.0000000Z",
-  "Edm.Guid": "e.g. c9da6455-213d-42c9-9a79-3e9149a57833",
-  "Edm.Binary": "base64, e.g. AQID",
+  "Edm.String": () => t("editor.exampleText"),
+  "Edm.Int32": () => t("editor.example", { value: "42" }),
+  "Edm.Int64": () => t("editor.example", { value: "9223372036854775807" }),
+  "Edm.Double": () => t("editor.example", { value: "3.25" }),
+  "Edm.Boolean": () => t("editor.exampleBoolean"),
+  "Edm.DateTime": () => t("editor.example", { value: "2024-05-01T10:00:00.0000000Z" }),
+  "Edm.Guid": () => t("editor.example", { value: "c9da6455-213d-42c9-9a79-3e9149a57833" }),
+  "Edm.Binary": () => t("editor.exampleBinary", { value: "AQID" }),
 };
 
 export function mountEditor(root, session) {
-  const $ = mount(root, HTML);
+  const $ = mount(root, HTML, session.signal);
   const engine = session.engine;
   let mode = "form";
+  let table = null;
   // The person's JSON text when they last left the JSON mode, so coming back
   // edits it in place instead of writing a new one.
   let personText = null;
@@ -98,14 +101,14 @@ export function mountEditor(root, session) {
     const name = el("input", { class: "prop-name", value: row.name, autocomplete: "off", spellcheck: false });
     const type = el("select", { class: "prop-type" }, types.map((t) => el("option", { value: t, selected: t === row.type }, t.replace("Edm.", ""))));
     const value = el("input", { class: "prop-value", value: row.text, autocomplete: "off", spellcheck: false });
-    const remove = el("button", { type: "button", class: "secondary" }, "Remove");
+    const remove = el("button", { type: "button", class: "secondary" }, t("editor.remove"));
     // Now / New GUID fill a value people cannot type from memory.
     const fill = el("button", { type: "button", class: "secondary fill" });
     const typeChanged = () => {
-      value.placeholder = EXAMPLES[type.value] ?? "";
+      value.placeholder = EXAMPLES[type.value]?.() ?? "";
       fill.hidden = type.value !== "Edm.DateTime" && type.value !== "Edm.Guid";
-      fill.textContent = type.value === "Edm.Guid" ? "New GUID" : "Now";
-      if (tr.isConnected) fill.setAttribute("aria-label", `${fill.textContent} for property ${n()}`);
+      fill.textContent = type.value === "Edm.Guid" ? t("editor.newGuid") : t("editor.now");
+      if (tr.isConnected) fill.setAttribute("aria-label", t("editor.fillLabel", { what: fill.textContent, n: n() }));
     };
     fill.addEventListener("click", () => {
       value.value = type.value === "Edm.Guid" ? crypto.randomUUID() : new Date().toISOString();
@@ -125,11 +128,13 @@ export function mountEditor(root, session) {
       (next?.querySelector("input") ?? $("add-row")).focus();
     });
     tr.labelWith = () => {
-      name.setAttribute("aria-label", `Name of property ${n()}`);
-      type.setAttribute("aria-label", `Type of property ${n()}`);
-      value.setAttribute("aria-label", `Value of property ${n()}`);
-      remove.setAttribute("aria-label", `Remove property ${n()}`);
-      fill.setAttribute("aria-label", `${fill.textContent} for property ${n()}`);
+      typeChanged();
+      remove.textContent = t("editor.remove");
+      name.setAttribute("aria-label", t("editor.nameOf", { n: n() }));
+      type.setAttribute("aria-label", t("editor.typeOf", { n: n() }));
+      value.setAttribute("aria-label", t("editor.valueOf", { n: n() }));
+      remove.setAttribute("aria-label", t("editor.removeOf", { n: n() }));
+      fill.setAttribute("aria-label", t("editor.fillLabel", { what: fill.textContent, n: n() }));
     };
     return tr;
   }
@@ -232,12 +237,11 @@ export function mountEditor(root, session) {
 
   // summary says how the rules stand in one line.
   function summary(total, { waiting, beside }, generalShown) {
-    const n = (k) => `${number(k)} rule${k === 1 ? "" : "s"}`;
     const parts = [];
-    if (beside) parts.push(`${n(beside)} broken, shown beside ${beside === 1 ? "its field" : "their fields"}`);
-    if (generalShown) parts.push(`${n(generalShown)} about the whole entity, below`);
-    if (waiting) parts.push(`${n(waiting)} not met yet by fields you have not filled in; ${waiting === 1 ? "it shows" : "they show"} beside the field once you change it, or when you send`);
-    return el("p", { class: "rules-summary hint", "data-broken": total, "data-waiting": waiting }, parts.join(" · ") + ".");
+    if (beside) parts.push(t("editor.summaryBeside", { n: beside }));
+    if (generalShown) parts.push(t("editor.summaryGeneral", { n: generalShown }));
+    if (waiting) parts.push(t("editor.summaryWaiting", { n: waiting }));
+    return el("p", { class: "rules-summary hint", "data-broken": total, "data-waiting": waiting }, t("editor.summary", { parts: parts.join(" · ") }));
   }
 
   // validate asks the engine about the editor's content and shows the answer.
@@ -256,16 +260,16 @@ export function mountEditor(root, session) {
     } else {
       if (mode === "form") placeCards([]);
       rules = untouched
-        ? el("p", { class: "hint" }, "The editor is empty: type a PartitionKey and a RowKey (both may be empty strings, but then every such entity is the same one), then add properties.")
-        : report.valid ? el("p", { class: "ok-note" }, "The entity satisfies every rule.") : cards(report.violations);
+        ? el("p", { class: "hint" }, t("editor.empty"))
+        : report.valid ? el("p", { class: "ok-note" }, t("editor.valid")) : cards(report.violations);
     }
     replace($("entity-cards"), rules, (report.notes ?? []).map((n) => el("p", { class: "note" }, n.says)));
     $("size-meter").value = Math.min(report.size, report.sizeLimit);
     $("size-meter").max = report.sizeLimit;
-    $("size-text").textContent = `${number(report.size)} of ${number(report.sizeLimit)} bytes by the published formula`;
+    $("size-text").textContent = t("editor.sizeText", { size: number(report.size), limit: number(report.sizeLimit) });
     $("count-meter").value = Math.min(report.count, report.countLimit);
     $("count-meter").max = report.countLimit;
-    $("count-text").textContent = `${number(report.count)} of ${number(report.countLimit)}, counting PartitionKey, RowKey and Timestamp`;
+    $("count-text").textContent = t("editor.countText", { count: number(report.count), limit: number(report.countLimit) });
     return report;
   }
 
@@ -282,7 +286,7 @@ export function mountEditor(root, session) {
       const parsed = engine.parseBody(text);
       if (!parsed.draft) {
         // Unreadable JSON: stay, so nothing typed is lost.
-        $("json-note").textContent = "Fix the JSON first: " + parsed.violations[0].message + " " + (parsed.violations[0].rule?.detail ?? "");
+        $("json-note").textContent = t("editor.fixJson", { message: parsed.violations[0].message, detail: parsed.violations[0].rule?.detail ?? "" });
         root.querySelector('input[name="mode"][value="json"]').checked = true;
         return;
       }
@@ -309,9 +313,18 @@ export function mountEditor(root, session) {
   for (const radio of root.querySelectorAll('input[name="mode"]')) {
     radio.addEventListener("change", () => radio.checked && switchMode(radio.value));
   }
-  session.on("table-selected", ({ table }) => {
-    $("editor-table").textContent = table ? `for table ${table}` : "";
+  const tableLine = () => ($("editor-table").textContent = table ? t("editor.forTable", { table }) : "");
+  session.on("table-selected", ({ table: selected }) => {
+    table = selected;
+    tableLine();
   });
+  // A switch of language words every label, card and line again.
+  onChange(() => {
+    tableLine();
+    labelRows();
+    $("json-note").textContent = "";
+    validate();
+  }, session.signal);
   session.on("load-entity", ({ draft: d }) => setDraft(d));
   // Sending (or queueing) the entity shows every card it earns.
   session.on("draft-sent", () => {

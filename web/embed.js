@@ -9,6 +9,16 @@
 // This module is the bootstrap: it holds no engine code; web/embed-app.js
 // (loaded on start) builds the playground.
 import { el, replace } from "./dom.js";
+import { embedLang, load, lang, loaded, locales } from "./i18n.js";
+
+// The embeds' language is chosen, and its catalogue in, before any embed
+// renders (web/i18n.js embedLang); the host page's own <html lang> is left
+// as its author set it.
+// Should the catalogue not come, the embed is drawn all the same.
+let languageSettled = false;
+// languageReady settles once the embeds' language is in (or failed).
+export const languageReady = locales().then(() => load(embedLang(document), { root: null })).catch(() => {}).finally(() => (languageSettled = true));
+const language = languageReady;
 import { VIEWS } from "./partlist.js";
 
 const here = new URL("./", import.meta.url);
@@ -280,12 +290,17 @@ class TablePlayground extends HTMLElement {
 
   connectedCallback() {
     if (this.#ui) return;
+    // Drawn once the language's catalogue is in.
+    if (!loaded() && !languageSettled) {
+      language.then(() => this.isConnected && this.connectedCallback());
+      return;
+    }
     const c = config(this);
     const run = el("button", { type: "button", class: "run", part: "run", "aria-label": `Run ${c.label}` }, "Run");
     const status = el("p", { class: "status", role: "status", "aria-live": "polite", part: "status" }, "A static preview: press Run to try it live.");
     const body = el("div", { class: "body preview", part: "body" }, preview(c));
     const toolbar = el("div", { class: "toolbar", part: "toolbar" }, el("p", { class: "title" }, c.label), el("span", { class: "spacer" }), run);
-    const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label }, toolbar, status, body);
+    const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label, lang: lang() }, toolbar, status, body);
     // The whole embed is bounded (the body scrolls inside): by its height
     // attribute, else by DEFAULT_HEIGHT.
     const bound = !c.height ? DEFAULT_HEIGHT : /^\d+$/.test(c.height) ? c.height + "px" : c.height;
@@ -350,6 +365,7 @@ class TablePlayground extends HTMLElement {
 
   // start loads the engine (once per page) and builds the live playground.
   async start() {
+    await language;
     if (this.#state !== "idle" || !this.#ui) return this.ready;
     this.#state = "starting";
     this.#observer?.disconnect();

@@ -9,14 +9,15 @@ import { el, replace, mount, number } from "./dom.js";
 import { send, header } from "./exchange.js";
 import { mountCSV } from "./csv.js";
 import { count } from "./counts.js";
+import { t, onChange } from "./i18n.js";
 
 const HTML = `
-<h3>Entities <span id="entities-table" class="hint"></span></h3>
+<h3><span data-i18n="entities.heading">Entities</span> <span id="entities-table" class="hint"></span></h3>
 <div id="csv-box" class="csv-box"></div>
 <div id="entity-list" class="entity-list"></div>`;
 
 export function mountEntities(root, session, { csv = true } = {}) {
-  const $ = mount(root, HTML);
+  const $ = mount(root, HTML, session.signal);
   if (csv && !session.readonly) {
     mountCSV($("csv-box"), { table: () => session.table, changed: () => session.emit("entities-changed"), engine: session.engine });
   } else $("csv-box").remove();
@@ -30,12 +31,12 @@ export function mountEntities(root, session, { csv = true } = {}) {
     const box = $("entity-list");
     const table = session.table;
     const mine = ++latest;
-    $("entities-table").textContent = table ? `in ${table}` : "";
+    $("entities-table").textContent = table ? t("entities.inTable", { table }) : "";
     // CSV is the engine's own account's (its reader writes to the store).
     const csvBox = root.querySelector("#csv-box");
     if (csvBox) csvBox.hidden = Boolean(session.engine.remote);
     if (!table) {
-      replace(box, el("p", { class: "hint" }, "Select a table to see its entities."));
+      replace(box, el("p", { class: "hint" }, t("entities.noTable")));
       return;
     }
     // The first pages, read through their continuation tokens as a client
@@ -55,18 +56,18 @@ export function mountEntities(root, session, { csv = true } = {}) {
       next = { nextPartitionKey: npk, nextRowKey: header(x.response, "x-ms-continuation-NextRowKey") ?? "" };
     }
     if (x.response?.status !== 200) {
-      replace(box, el("p", { class: "hint" }, x.error ? `The query was not answered: ${x.error}` : `The query failed (${x.response?.status}).`));
+      replace(box, el("p", { class: "hint" }, x.error ? t("entities.notAnswered", { error: x.error }) : t("entities.failed", { status: String(x.response?.status) })));
       return;
     }
     // An endpoint elsewhere does not say how many entities it holds.
     const total = session.engine.queryStats({ kind: "query", table, top: 1 }).total;
     if (rows.length === 0) {
-      replace(box, el("p", { class: "hint" }, "No entities yet: fill in the editor and send an Insert."));
+      replace(box, el("p", { class: "hint" }, t("entities.none")));
       return;
     }
     replace(
       box,
-      el("p", { class: "list-count" }, total === undefined ? `${count(rows.length, "entity")}${further ? ", and more at the endpoint" : ""}` : `${number(rows.length)} of ${count(total, "entity")}`),
+      el("p", { class: "list-count" }, total === undefined ? (further ? t("entities.countMore", { count: count(rows.length, "entity") }) : count(rows.length, "entity")) : t("entities.countOf", { shown: number(rows.length), total: count(total, "entity") })),
       rows.map((row) => {
         const d = row.draft;
         session.sawETag(table, d.PartitionKey, d.RowKey, row.etag);
@@ -76,19 +77,24 @@ export function mountEntities(root, session, { csv = true } = {}) {
             el("span", {}, "RowKey ", el("code", {}, d.RowKey)),
             el("span", { class: "hint" }, "Timestamp ", row.timestamp),
             el("button", {
-              type: "button", "aria-label": `Load ${d.PartitionKey} / ${d.RowKey} into the editor`,
+              type: "button", "aria-label": t("entities.loadLabel", { pk: d.PartitionKey, rk: d.RowKey }),
               onclick: () => session.emit("load-entity", { draft: d, etag: row.etag }),
-            }, "Load")),
+            }, t("entities.load"))),
           el("div", { class: "values" },
             d.properties.map((p) => el("span", { class: "chip" }, `${p.name} = `, el("code", {}, p.text), " ", el("span", { class: "type" }, p.type))),
           ));
       }),
-      (total === undefined ? further : rows.length < total) ? el("button", { type: "button", class: "secondary", onclick: () => refresh(true) }, `Show ${number(total === undefined ? PAGE : Math.min(PAGE, total - rows.length))} more`) : null,
+      (total === undefined ? further : rows.length < total) ? el("button", { type: "button", class: "secondary", onclick: () => refresh(true) }, t("entities.showMore", { n: total === undefined ? PAGE : Math.min(PAGE, total - rows.length) })) : null,
     );
   }
 
   session.on("table-selected", () => refresh());
   session.on("entities-changed", () => refresh());
+  // A switch of language reads the list again, as shown (its pages kept).
+  onChange(() => {
+    shown -= PAGE;
+    refresh(true);
+  }, session.signal);
   refresh();
   return { refresh };
 }

@@ -8,68 +8,76 @@
 // "load-entity" and "table-selected".
 import { send, header } from "./exchange.js";
 import { readable } from "./jsontext.js";
-import { mount, el } from "./dom.js";
+import { mount, el, live } from "./dom.js";
 import { answer } from "./answer.js";
+import { t, onChange } from "./i18n.js";
 
 const HTML = `
-<h3>Operation</h3>
+<h3 data-i18n="operations.heading">Operation</h3>
 <form id="operation" class="stack" novalidate>
   <div class="row wrap">
-    <label for="op-kind">Operation</label>
+    <label for="op-kind" data-i18n="operations.heading">Operation</label>
     <select id="op-kind">
-      <option value="insert">Insert</option>
-      <option value="replace">Replace (update)</option>
-      <option value="merge">Merge</option>
-      <option value="insertOrReplace">Insert or replace</option>
-      <option value="insertOrMerge">Insert or merge</option>
-      <option value="delete">Delete</option>
-      <option value="get">Read (get)</option>
+      <option value="insert" data-i18n="operations.insert">Insert</option>
+      <option value="replace" data-i18n="operations.replace">Replace (update)</option>
+      <option value="merge" data-i18n="operations.merge">Merge</option>
+      <option value="insertOrReplace" data-i18n="operations.insertOrReplace">Insert or replace</option>
+      <option value="insertOrMerge" data-i18n="operations.insertOrMerge">Insert or merge</option>
+      <option value="delete" data-i18n="operations.delete">Delete</option>
+      <option value="get" data-i18n="operations.get">Read (get)</option>
     </select>
-    <button id="run-op" type="submit">Send</button>
-    <button id="queue-op" type="button" class="secondary">Add to batch</button>
+    <button id="run-op" type="submit" data-i18n="operations.send">Send</button>
+    <button id="queue-op" type="button" class="secondary"></button>
   </div>
   <p id="op-refused" class="hint" hidden></p>
   <div id="op-answer" class="answer-box"></div>
   <fieldset id="if-match" class="modes">
     <legend>If-Match</legend>
-    <label><input type="radio" name="ifmatch" value="current" checked> Current ETag</label>
-    <label><input type="radio" name="ifmatch" value="*"> <code>*</code> (any)</label>
-    <label><input type="radio" name="ifmatch" value="stale"> A stale ETag</label>
+    <label><input type="radio" name="ifmatch" value="current" checked> <span data-i18n="operations.current">Current ETag</span></label>
+    <label><input type="radio" name="ifmatch" value="*"> <code>*</code> <span data-i18n="operations.any">(any)</span></label>
+    <label><input type="radio" name="ifmatch" value="stale"> <span data-i18n="operations.stale">A stale ETag</span></label>
     <p id="etag-note" class="hint"></p>
   </fieldset>
 </form>
 <div id="before-after" class="before-after" hidden>
-  <div><h4>Before</h4><pre id="before" tabindex="0"></pre></div>
-  <div><h4>After</h4><pre id="after" tabindex="0"></pre></div>
+  <div><h4 data-i18n="operations.before">Before</h4><pre id="before" tabindex="0"></pre></div>
+  <div><h4 data-i18n="operations.after">After</h4><pre id="after" tabindex="0"></pre></div>
 </div>`;
 
+// done is what a write's success says, by its kind.
 const done = {
-  insert: "The entity was inserted.",
-  replace: "The entity was replaced: properties not in the editor are gone.",
-  merge: "The entity was merged: properties not in the editor were kept.",
-  insertOrReplace: "The entity was written whole (inserted or replaced).",
-  insertOrMerge: "The entity was written (inserted or merged).",
-  delete: "The entity was deleted.",
+  insert: () => t("operations.doneInsert"),
+  replace: () => t("operations.doneReplace"),
+  merge: () => t("operations.doneMerge"),
+  insertOrReplace: () => t("operations.doneInsertOrReplace"),
+  insertOrMerge: () => t("operations.doneInsertOrMerge"),
+  delete: () => t("operations.doneDelete"),
 };
 
-// TEXT is what this part says about ETags.
+// TEXT is what this part says about ETags and the queue.
 const TEXT = {
-  noETag: "This entity has no ETag yet: insert it first.",
-  held: (etag) => `Current: ${etag} (the one you read)`,
-  notHeld: "Current: none read yet (Send reads the entity first and uses its ETag)",
-  stale: (etag) => ` · stale: ${etag}`,
-  noStale: " · a stale ETag appears once the entity changes",
-  exists: "Insert never overwrites: to write over it, use",
-  useUpsert: "Insert or replace (upsert)",
-  useReplace: "Replace",
-  changed: (etag) => ` · changed by someone else since you loaded it (now ${etag}): a write with your ETag gets 412; Load it again to write over the change.`,
+  noETag: () => t("operations.noETag"),
+  held: (etag) => t("operations.held", { etag }),
+  notHeld: () => t("operations.notHeld"),
+  stale: (etag) => t("operations.staleETag", { etag }),
+  noStale: () => t("operations.noStale"),
+  exists: () => t("operations.exists"),
+  useUpsert: () => t("operations.useUpsert"),
+  useReplace: () => t("operations.useReplace"),
+  changed: (etag) => t("operations.changed", { etag }),
+  noTable: () => t("operations.noTable"),
+  badJson: () => t("operations.badJson"),
+  readInBatch: () => t("operations.readInBatch"),
 };
 
 const conditional = (kind) => kind === "replace" || kind === "merge" || kind === "delete";
 
 export function mountOperations(root, session, { batch = true } = {}) {
-  const $ = mount(root, HTML);
+  const $ = mount(root, HTML, session.signal);
   $("queue-op").hidden = !batch;
+  let queued = 0;
+  const queueLabel = () => ($("queue-op").textContent = queued ? t("operations.queueCount", { n: queued }) : t("operations.queue"));
+  queueLabel();
 
   // read fetches the entity quietly (not shown on the wire) as nometadata JSON.
   // hold: the read is the person's (their Send needs an ETag they hold).
@@ -79,7 +87,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       session[hold ? "holdETag" : "sawETag"](table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       return readable(x.response.body);
     }
-    return "(no such entity)";
+    return t("operations.noEntity");
   }
 
   const say = (x, good, extra) => answer(session, $("op-answer"), x, good, extra);
@@ -88,7 +96,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
   // own answer to it shows: the insert request with the draft's body as
   // written (engine.draftBody).
   function sendAnyway(table, d) {
-    return el("button", {
+    return () => el("button", {
       type: "button", class: "secondary",
       onclick: async () => {
         const stand = session.engine.requestFor({ kind: "insert", table, entity: { PartitionKey: "p", RowKey: "r", properties: [] } });
@@ -119,7 +127,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
         say(x, done.insert);
         if (x.response.status < 300) session.emit("entities-changed");
       },
-    }, "Send anyway");
+    }, t("operations.sendAnyway"));
   }
 
   // upsertHint offers the writes that do not mind an existing entity.
@@ -132,7 +140,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
         $("run-op").focus();
       },
     }, label);
-    return el("span", { class: "upsert-hint" }, " ", TEXT.exists, " ", use("insertOrReplace", TEXT.useUpsert), " · ", use("replace", TEXT.useReplace));
+    return () => el("span", { class: "upsert-hint" }, " ", TEXT.exists(), " ", use("insertOrReplace", TEXT.useUpsert()), " · ", use("replace", TEXT.useReplace()));
   }
 
   // describeETags says which ETags the If-Match choices stand for: the one
@@ -151,9 +159,9 @@ export function mountOperations(root, session, { batch = true } = {}) {
     stale.disabled = seen.length < 2;
     const moved = held && seen.length && seen.at(-1) !== held;
     note.dataset.changed = String(Boolean(moved));
-    note.textContent = !seen.length ? TEXT.noETag
-      : (held ? TEXT.held(held) : TEXT.notHeld) +
-        (moved ? TEXT.changed(seen.at(-1)) : seen.length > 1 ? TEXT.stale(seen.at(-2)) : TEXT.noStale);
+    note.textContent = !seen.length ? TEXT.noETag()
+      : (held ? TEXT.held(held) : TEXT.notHeld()) +
+        (moved ? TEXT.changed(seen.at(-1)) : seen.length > 1 ? TEXT.stale(seen.at(-2)) : TEXT.noStale());
   }
 
   async function run(e) {
@@ -163,13 +171,13 @@ export function mountOperations(root, session, { batch = true } = {}) {
     const table = session.table;
     const d = session.draft();
     if (!table) {
-      session.setStatus("Select or create a table first.");
-      say({ error: "Select or create a table first." });
+      session.setStatus(TEXT.noTable);
+      say({ error: TEXT.noTable });
       return;
     }
     if (!d) {
-      session.setStatus("The JSON body cannot be read: fix it first.");
-      say({ error: "The JSON body cannot be read: fix it first." });
+      session.setStatus(TEXT.badJson);
+      say({ error: TEXT.badJson });
       return;
     }
     if (kind === "get") {
@@ -177,7 +185,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
       session.emit("exchange", x);
       if (x.response?.status === 200) session.holdETag(table, d.PartitionKey, d.RowKey, header(x.response, "ETag"));
       session.setStatus(`get: ${x.response?.status} ${x.response?.statusText}`);
-      say(x, "The entity was read: see it at three levels on the wire.");
+      say(x, () => t("operations.doneGet"));
       describeETags();
       return;
     }
@@ -198,12 +206,12 @@ export function mountOperations(root, session, { batch = true } = {}) {
     const x = await send(session, op);
     session.emit("exchange", x);
     if (x.error) {
-      session.setStatus(`${kind}: not sent · ${x.error}`);
+      session.setStatus(() => t("operations.statusNotSent", { kind, error: x.error }));
       say(x, "", kind === "insert" && !session.readonly ? sendAnyway(table, d) : null);
       return;
     }
     if (x.notSent) {
-      session.setStatus(`${kind}: not sent (read-only) · the request is on the wire view`);
+      session.setStatus(() => t("operations.statusReadOnly", { kind }));
       return;
     }
     const ok = x.response.status < 300;
@@ -213,7 +221,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     $("after").textContent = after;
     $("before-after").hidden = false;
     session.setStatus(`${kind}: ${x.response.status} ${x.response.statusText}${x.code ? " · " + x.code : ""}`);
-    say(x, done[kind] ?? "Done.", kind === "insert" && x.code === "EntityAlreadyExists" ? upsertHint() : null);
+    say(x, done[kind] ?? (() => t("operations.done")), kind === "insert" && x.code === "EntityAlreadyExists" ? upsertHint() : null);
     session.emit("entities-changed");
     session.emit("entity-written", { table, draft: d });
     describeETags();
@@ -237,7 +245,7 @@ export function mountOperations(root, session, { batch = true } = {}) {
     session.emit("draft-sent");
     const d = session.draft();
     const kind = $("op-kind").value;
-    const why = !session.table ? "Select or create a table first." : !d ? "The JSON body cannot be read: fix it first." : kind === "get" ? "A read cannot go in a transaction: choose a write." : "";
+    const why = !session.table ? TEXT.noTable : !d ? TEXT.badJson : kind === "get" ? TEXT.readInBatch : null;
     if (why) {
       say({ error: why });
       return;
@@ -253,12 +261,19 @@ export function mountOperations(root, session, { batch = true } = {}) {
   // The batch part says how the queue stands; the count goes on the button.
   // index and failedAt count from 0, as the engine does; people count from 1.
   session.on("queued", ({ count, index, kind, valid, failedAt }) => {
-    $("queue-op").textContent = count ? `Add to batch (${count})` : "Add to batch";
+    queued = count;
+    queueLabel();
     if (kind === undefined) return;
-    session.setStatus(`Queued: ${kind} as operation ${index + 1} (${count} queued)` + (valid ? "." : `; the transaction rules fail at operation ${failedAt + 1}.`));
-    $("op-answer").replaceChildren(el("p", { class: `answer ${valid ? "good" : "bad"}` },
-      el("span", { class: "answer-status" }, "Queued"), ` · ${kind} as operation ${index + 1} of the batch (${count} queued)`,
-      valid ? "." : ` · the transaction rules now fail at operation ${failedAt + 1}: see the batch below.`));
+    const p = { kind, n: index + 1, count, failed: failedAt + 1 };
+    session.setStatus(() => (valid ? t("operations.statusQueued", p) : t("operations.statusQueuedFails", p)));
+    live($("op-answer"), () => el("p", { class: `answer ${valid ? "good" : "bad"}` },
+      el("span", { class: "answer-status" }, t("operations.queued")), " · ", valid ? t("operations.queuedAs", p) : t("operations.queuedFails", p)), session.signal);
   });
+  onChange(() => {
+    queueLabel();
+    describeETags();
+    const refused = session.writesRefused ?? "";
+    $("op-refused").textContent = refused;
+  }, session.signal);
   toggle();
 }

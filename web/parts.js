@@ -12,6 +12,7 @@
 //   filter  a $filter to start the query box with
 import { PARTS, VIEWS } from "./partlist.js";
 import { loadSample, sampleUser } from "./sample.js";
+import { t } from "./i18n.js";
 
 // The parts' modules start loading with this one, beside the engine.
 const modules = Promise.all(PARTS.map((p) => import(new URL(p.module, import.meta.url).href)));
@@ -31,7 +32,7 @@ export async function mountParts(session, { slots, views = VIEWS, filter = "" })
     select(session, out, table);
     out.editor?.setDraft(sampleUser);
     session.emit("load-entity", { draft: sampleUser });
-    session.setStatus("Sample loaded: the user Ada is in the editor.");
+    session.setStatus(() => t("parts.sampleLoaded"));
     session.emit("sample-loaded", { table });
   });
   return out;

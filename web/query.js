@@ -15,11 +15,13 @@ import { card } from "./cards.js";
 import { send, header } from "./exchange.js";
 import { explanationView, tokenView, createHistory, filterPlaceholder } from "./querylab.js";
 import { queryPictureView, costView } from "./querypicture.js";
+import { t, onChange } from "./i18n.js";
+import { live } from "./dom.js";
 
 const GROUP = 50; // rows per group; the first group is laid out at once
 
 const HTML = `
-<h2 id="query-heading">Query <span id="query-table" class="hint"></span></h2>
+<h2 id="query-heading"><span data-i18n="query.heading">Query</span> <span id="query-table" class="hint"></span></h2>
 <form id="query-form" class="stack" novalidate>
   <label for="filter">$filter</label>
   <input id="filter" autocomplete="off" spellcheck="false" aria-describedby="filter-explain" placeholder="PartitionKey eq 'p1' and RowKey ge 'a'">
@@ -29,19 +31,19 @@ const HTML = `
     <input id="select" autocomplete="off" spellcheck="false" placeholder="Name,Age">
     <label for="top">$top</label>
     <input id="top" type="number" min="1" max="1000" inputmode="numeric" placeholder="1000">
-    <button type="submit">Run query</button>
-    <button id="next-page" type="button" class="secondary" disabled>Next page</button>
+    <button type="submit" data-i18n="query.run">Run query</button>
+    <button id="next-page" type="button" class="secondary" disabled data-i18n="query.next">Next page</button>
   </div>
 </form>
 <div id="query-summary" class="query-summary" aria-live="polite"></div>
 <div id="query-exchange" class="query-exchange"></div>
 <div id="query-picture"></div>
 <div id="query-results" class="results"></div>
-<h3 id="history-heading">Runs</h3>
+<h3 id="history-heading" data-i18n="query.runs">Runs</h3>
 <ol id="query-history" class="history" aria-labelledby="history-heading"></ol>`;
 
 export function mountQuery(root, session, { filter = "" } = {}) {
-  const $ = mount(root, HTML);
+  const $ = mount(root, HTML, session.signal);
   let next = null; // continuation of the last page
   // The run the pages belong to: a next page is another page of it, drawn on
   // the same strip, counted in the same cost and history entry.
@@ -55,7 +57,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     const box = $("filter-explain");
     if (text.trim() === "") {
       $("filter").removeAttribute("aria-invalid");
-      replace(box, el("p", { class: "hint" }, "No filter: every entity of the table is examined."));
+      replace(box, el("p", { class: "hint" }, t("query.noFilter")));
       return;
     }
     const x = session.engine.explainFilter(text, session.table ?? "");
@@ -111,7 +113,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
         widths[i] = Math.max(widths[i], p.text.length, p.type.length);
       }
     }
-    const table = el("div", { role: "table", class: "grid-table", "aria-label": "Query results", "aria-rowcount": rows.length + 1, "aria-colcount": names.length },
+    const table = el("div", { role: "table", class: "grid-table", "aria-label": t("query.results"), "data-i18n-attr": "aria-label:query.results", "aria-rowcount": rows.length + 1, "aria-colcount": names.length },
       el("div", { role: "rowgroup" }, el("div", { role: "row", "aria-rowindex": 1 }, names.map((n) => el("div", { role: "columnheader" }, n)))));
     // Each column at least as wide as its longest value, up to 40
     // characters (longer ones wrap), sharing any room left; the table never
@@ -164,7 +166,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     return el("div", { class: "query-exchange-box" },
       el("p", {}, el("code", { class: "request-line" }, `${r.method} ${target}`)),
       x.response ? el("p", {}, "→ ", el("code", { class: "status-line" }, `${x.response.status} ${x.response.statusText}`), x.code ? [" · ", el("code", {}, x.code)] : null,
-        x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }) }, "See the whole exchange")] : null) : null);
+        x.id ? [" ", el("button", { type: "button", class: "link", onclick: () => session.emit("reveal-exchange", { id: x.id }), "data-i18n": "query.seeExchange" }, t("query.seeExchange"))] : null) : null);
   }
 
   // asked numbers the queries sent: an answer that arrives after a newer
@@ -175,7 +177,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     const mine = ++asked;
     const table = session.table;
     if (!table) {
-      replace($("query-summary"), "Select a table first.");
+      live($("query-summary"), () => t("query.noTable"), session.signal);
       return;
     }
     const op = { kind: "query", table, level: session.level };
@@ -192,7 +194,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     replace($("query-exchange"), x.request && !x.request.error ? exchangeView(x) : null);
     rendering++;
     if (x.error || x.response.status !== 200) {
-      replace($("query-summary"), x.error ?? `The query failed: ${x.response.status} ${x.response.statusText}`);
+      live($("query-summary"), () => x.error ?? t("query.failed", { status: `${x.response.status} ${x.response.statusText}` }), session.signal);
       replace($("query-results"));
       replace($("query-picture"));
       next = null;
@@ -208,17 +210,18 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     next = npk ? { nextPartitionKey: npk, nextRowKey: nrk ?? "" } : null;
     $("next-page").disabled = !next;
     const more = next ? session.engine.decodeContinuation(next) : null;
-    replace($("query-summary"),
-      el("p", { class: "figures" }, el("strong", {}, `${number(rows.length)} returned`), x.stats ? ` of ${number(x.stats.scanned)} examined` : "", next ? " · more pages" : " · no more pages"),
-      more ? tokenView(more) : null);
+    live($("query-summary"), () => [
+      el("p", { class: "figures" }, el("strong", {}, t("query.returned", { n: number(rows.length) })), x.stats ? t("query.ofExamined", { n: number(x.stats.scanned) }) : "", next ? t("query.morePages") : t("query.noMorePages")),
+      more ? tokenView(more) : null], session.signal);
     const cost = current;
     cost.requests++;
     cost.sent += x.bytes?.request ?? 0;
     cost.received += x.bytes?.response ?? 0;
     cost.examined += x.stats?.scanned ?? 0;
     cost.returned += rows.length;
-    replace($("query-picture"), costView(cost));
-    cost.statement ??= (op.filter ? session.engine.explainFilter(op.filter, table) : null)?.keyRange?.statement ?? "Scans the whole table.";
+    const pictured = () => [costView(cost), cost.pages.length ? queryPictureView(cost.pages, cost.statement) : null];
+    live($("query-picture"), pictured, session.signal);
+    cost.statement ??= (op.filter ? session.engine.explainFilter(op.filter, table) : null)?.keyRange?.statement ?? t("query.wholeTable");
     const examined = x.stats?.scanned ?? 0;
     picture = () => {
       const placed = session.engine.queryPicture(op);
@@ -226,7 +229,7 @@ export function mountQuery(root, session, { filter = "" } = {}) {
       // The page examined what run's stats say, from where the engine
       // places its start; it ended where its continuation starts.
       cost.pages.push({ ...placed, examined, returned: rows.length, pageTo: placed.pageFrom + examined, next: more });
-      $("query-picture").append(queryPictureView(cost.pages, cost.statement));
+      live($("query-picture"), pictured, session.signal);
     };
     if (x.stats) {
       const figures = { scanned: cost.examined, returned: cost.returned, pages: cost.requests, more: Boolean(next) };
@@ -234,14 +237,14 @@ export function mountQuery(root, session, { filter = "" } = {}) {
       else current.entry = history.add({ filter: op.filter ?? "", ...figures, statement: cost.statement });
     }
     if (rows.length === 0) {
-      replace($("query-results"), el("p", { class: "hint" }, "No entity matches."));
+      live($("query-results"), () => el("p", { class: "hint" }, t("query.noMatch")), session.signal);
       finished(0);
       return;
     }
-    replace($("query-results"), el("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": "Query results, scrolls sideways" }, resultsTable(rows, () => finished(rows.length))));
+    replace($("query-results"), el("div", { class: "scroll-x", tabindex: 0, role: "region", "aria-label": t("query.resultsRegion"), "data-i18n-attr": "aria-label:query.resultsRegion" }, resultsTable(rows, () => finished(rows.length))));
   }
 
-  const history = createHistory($("query-history"));
+  const history = createHistory($("query-history"), 10, session.signal);
   $("filter").value = filter;
   $("filter").addEventListener("input", debounce(explain, 120));
   $("query-form").addEventListener("submit", (e) => {
@@ -249,9 +252,14 @@ export function mountQuery(root, session, { filter = "" } = {}) {
     run(null);
   });
   $("next-page").addEventListener("click", () => next && run(next));
+  const tableLine = () => ($("query-table").textContent = answered ? t("query.inTable", { table: answered }) : "");
+  onChange(() => {
+    tableLine();
+    explain();
+  }, session.signal);
   session.on("table-selected", ({ table }) => {
     asked++;
-    $("query-table").textContent = table ? `in ${table}` : "";
+    $("query-table").textContent = table ? t("query.inTable", { table }) : "";
     // Another table's answer must not stand under this table's heading.
     if (table !== answered) for (const id of ["query-summary", "query-exchange", "query-picture", "query-results"]) replace($(id));
     answered = table;

@@ -8,8 +8,11 @@
 // queryStats answer.
 import { el, number } from "./dom.js";
 import { card } from "./cards.js";
+import { t, onChange } from "./i18n.js";
 
-const roleNames = { range: "narrows the key range", entity: "per entity", mismatch: "type mismatch" };
+// roleNames name a clause's role; the engine's sentence after it is its own.
+const roleNames = { range: () => t("querylab.range"), entity: () => t("querylab.entity"), mismatch: () => t("querylab.mismatch") };
+const roleName = (role) => roleNames[role]?.() ?? role;
 
 // saysAfter is the engine's sentence after its role's name, without the
 // words the name has just said ("narrows the key range: Narrows the key
@@ -31,7 +34,7 @@ function markSpan(text, start, end) {
     (at < start ? before : at < end ? inside : after).push(ch);
     at += ch.length;
   }
-  return el("pre", { class: "marked", "aria-label": `The mistake starts at character ${start + 1}` },
+  return el("pre", { class: "marked", "aria-label": t("querylab.mistakeAt", { n: start + 1 }) },
     before.join(""), el("mark", {}, inside.join("") || " "), after.join(""));
 }
 
@@ -46,30 +49,31 @@ export function explanationView(x, text) {
     ];
   }
   return [
-    el("p", {}, "Canonical form: ", el("code", { class: "canonical" }, x.canonical)),
+    el("p", {}, t("querylab.canonical"), " ", el("code", { class: "canonical" }, x.canonical)),
     el("p", { class: "key-range" }, x.keyRange.statement),
-    el("ol", { class: "clauses", "aria-label": "The filter clause by clause" },
+    el("ol", { class: "clauses", "aria-label": t("querylab.clauses") },
       (x.clauses ?? []).map((c) =>
         el("li", { class: "clause " + c.role, "data-role": c.role },
-          el("code", {}, c.text), " ", el("span", { class: "role" }, roleNames[c.role] ?? c.role), ": ", saysAfter(roleNames[c.role] ?? c.role, c.says),
+          el("code", {}, c.text), " ", el("span", { class: "role" }, roleName(c.role)), ": ", saysAfter(roleName(c.role), c.says),
           (c.mismatches ?? []).length ? el("ul", { class: "mismatches" }, c.mismatches.map((m) => el("li", { class: "mismatch" }, m.says))) : null))),
   ];
 }
 
 // tokenView shows the continuation tokens of a page beside the keys they name.
-export function tokenView(t) {
+export function tokenView(tokens) {
   const token = (label, tok) =>
-    tok ? el("li", {}, `${label} `, el("code", { class: "token" }, tok.raw), " → ", tok.valid ? el("code", { class: "token-key" }, tok.key) : "names no key") : null;
+    tok ? el("li", {}, `${label} `, el("code", { class: "token" }, tok.raw), " → ", tok.valid ? el("code", { class: "token-key" }, tok.key) : t("querylab.noKey")) : null;
   return el("div", { class: "tokens" },
-    el("ul", { "aria-label": "Continuation tokens" }, token("NextPartitionKey", t.partitionKey), token("NextRowKey", t.rowKey), token("NextTableName", t.tableName)),
-    t.says ? el("p", {}, t.says) : null);
+    el("ul", { "aria-label": t("querylab.tokens") }, token("NextPartitionKey", tokens.partitionKey), token("NextRowKey", tokens.rowKey), token("NextTableName", tokens.tableName)),
+    tokens.says ? el("p", {}, tokens.says) : null);
 }
 
 // createHistory keeps the runs of one query panel (newest first, at most
 // max) in list, each with examined against returned drawn as a meter. add
 // returns the run's entry; its update takes the figures again once a next
 // page of the same run is read (pages counts them).
-export function createHistory(list, max = 10) {
+// A signal, when given, ends its following of the shown locale.
+export function createHistory(list, max = 10, signal = null) {
   let runs = 0;
   return {
     add({ filter, scanned, returned, statement, more, pages = 1 }) {
@@ -78,18 +82,23 @@ export function createHistory(list, max = 10) {
       const meter = el("meter", { min: 0 });
       const figures = el("p", { class: "run-figures" });
       const title = el("strong", {});
+      const none = el("span", {});
+      let last = null;
       const show = (f) => {
-        const paged = f.pages > 1 ? `, ${number(f.pages)} pages` : "";
-        const label = `Run ${n}${paged}: ${number(f.returned)} returned of ${number(f.scanned)} examined`;
-        title.textContent = f.pages > 1 ? `Run ${n}, page ${f.pages}` : `Run ${n}`;
+        last = f;
+        const p = { run: n, pages: f.pages, returned: number(f.returned), scanned: number(f.scanned) };
+        const label = f.pages > 1 ? t("querylab.runLabelPages", p) : t("querylab.runLabel", p);
+        title.textContent = f.pages > 1 ? t("querylab.runPage", p) : t("querylab.run", p);
         Object.assign(meter, { max: Math.max(f.scanned, 1), value: f.returned, title: label });
         meter.setAttribute("aria-label", label);
-        figures.textContent = `${number(f.returned)} returned · ${number(f.scanned)} examined` + (f.scanned ? ` · ${Math.round((100 * f.returned) / f.scanned)}% of the scan was kept` : "") +
-          (f.pages > 1 ? ` · ${number(f.pages)} pages, ${number(f.pages)} requests` : "") + (f.more ? " · more pages" : "");
+        figures.textContent = t("querylab.figures", p) + (f.scanned ? t("querylab.kept", { percent: Math.round((100 * f.returned) / f.scanned) }) : "") +
+          (f.pages > 1 ? t("querylab.pages", { n: f.pages }) : "") + (f.more ? t("query.morePages") : "");
+        none.textContent = t("querylab.noFilter");
       };
       show({ scanned, returned, more, pages });
+      const stop = onChange(() => (li.isConnected ? show(last) : stop()), signal);
       const li = el("li", { class: "run" },
-        el("p", {}, title, " ", filter ? el("code", {}, filter) : "(no filter)"),
+        el("p", {}, title, " ", filter ? el("code", {}, filter) : none),
         meter, figures,
         statement ? el("p", { class: "hint" }, statement) : null);
       list.prepend(li);

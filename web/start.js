@@ -8,8 +8,9 @@
 // initStart(root, {session, engine, linked}) shows the path in root when
 // this is a first visit and resolves once the sample is in; linked says the
 // page opened a workspace link (never a first visit then).
-import { el, replace } from "./dom.js";
+import { el, live } from "./dom.js";
 import { count } from "./counts.js";
+import { t, nodes } from "./i18n.js";
 
 const VISITED = "tableplay:visited";
 
@@ -56,24 +57,25 @@ export async function initStart(root, { session, engine, linked }) {
   };
   const step = (title, text, action, label) =>
     el("li", { class: "start-step" }, el("strong", {}, title), " ", text, " ", el("button", { type: "button", class: "secondary", onclick: action }, label));
-  replace(root,
+  const lessons = engine.lessons().length;
+  live(root, () => [
     el("div", { class: "start-head" },
-      el("h2", { id: "start-heading" }, "Start here"),
-      el("p", { class: "hint" }, "A sample account is loaded: the tables Users and Products, and the user Ada in the editor."),
-      el("button", { type: "button", class: "link", onclick: hide }, "Hide")),
+      el("h2", { id: "start-heading" }, t("start.heading")),
+      el("p", { class: "hint" }, t("start.sample")),
+      el("button", { type: "button", class: "link", onclick: hide }, t("start.hide"))),
     el("ol", { class: "start-steps" },
-      step("Run a query.", ["Read one partition of Users with ", el("code", {}, FIRST_QUERY), ": see what the engine examined and returned."], runQuery, "Run this query"),
-      step("Break a rule.", "In the editor, give Age the value 3.5: the rule card appears beside the field; Send shows what the service answers.", () => {
+      step(t("start.queryTitle"), nodes("start.queryText", { query: el("code", {}, FIRST_QUERY) }), runQuery, t("start.queryButton")),
+      step(t("start.ruleTitle"), t("start.ruleText"), () => {
         $("editor-panel").scrollIntoView({ block: "start" });
         const age = [...document.querySelectorAll("#prop-rows .prop-name")].find((i) => i.value === "Age");
         age?.closest("tr").querySelector(".prop-value").focus();
-      }, "Go to the editor"),
-      step("Take a lesson.", `${count(engine.lessons().length, "lesson")}, short, each step run by the engine.`, () => {
+      }, t("start.ruleButton")),
+      step(t("start.lessonTitle"), t("start.lessonText", { lessons: count(lessons, "lesson") }), () => {
         const details = document.querySelector("#lessons details");
         if (details) details.open = true;
         $("lessons").scrollIntoView({ block: "start" });
         document.querySelector("#lessons summary")?.focus();
-      }, "Open the lessons")));
+      }, t("start.lessonButton")))], session.signal);
   root.hidden = false;
   document.body.dataset.start = "true";
 }

@@ -10,28 +10,28 @@ import { cards, profileNotes } from "./cards.js";
 import { send } from "./exchange.js";
 import { confirmAction } from "./confirm.js";
 import { answer } from "./answer.js";
+import { t, onChange } from "./i18n.js";
 
 const HTML = `
-<h2 id="tables-heading">Tables</h2>
+<h2 id="tables-heading" data-i18n="tables.heading">Tables</h2>
 <form id="create-table" class="stack" novalidate>
-  <label for="table-name">New table name</label>
+  <label for="table-name" data-i18n="tables.newName">New table name</label>
   <div class="row">
     <input id="table-name" name="table-name" autocomplete="off" spellcheck="false" aria-describedby="table-name-cards">
-    <button type="submit">Create</button>
+    <button type="submit" data-i18n="tables.create">Create</button>
   </div>
   <p id="tables-refused" class="hint" hidden></p>
   <div id="table-name-cards" class="cards"></div>
   <div id="table-answer" class="answer-box"></div>
 </form>
 <div id="empty-state" class="empty" hidden>
-  <p>Start here: create a table (a name such as <code>Customers</code>), then write an entity into it.
-    Or load two example tables with a user and a product.</p>
-  <button id="load-sample" type="button">Load the sample</button>
+  <p><span data-i18n="tables.emptyStart">Start here: create a table (a name such as</span> <code>Customers</code><span data-i18n="tables.emptyEnd">), then write an entity into it. Or load two example tables with a user and a product.</span></p>
+  <button id="load-sample" type="button" data-i18n="tables.loadSample">Load the sample</button>
 </div>
-<ul id="table-list" class="table-list" aria-label="Tables in the account"></ul>`;
+<ul id="table-list" class="table-list" aria-label="Tables in the account" data-i18n-attr="aria-label:tables.list"></ul>`;
 
 export function mountTables(root, session) {
-  const $ = mount(root, HTML);
+  const $ = mount(root, HTML, session.signal);
   const input = $("table-name");
 
   function showNameRules() {
@@ -45,7 +45,7 @@ export function mountTables(root, session) {
     const report = session.engine.validateTableName(name);
     input.setAttribute("aria-invalid", String(!report.valid));
     // Whatever the name, where implementations treat names otherwise.
-    replace(box, report.valid ? el("p", { class: "ok-note" }, "A valid table name.") : cards(report.violations),
+    replace(box, report.valid ? el("p", { class: "ok-note" }, t("tables.valid")) : cards(report.violations),
       profileNotes(session.engine.differences?.("table-name")));
   }
 
@@ -57,7 +57,7 @@ export function mountTables(root, session) {
     if (mine !== latest) return names;
     // No answer at all (an endpoint elsewhere, unreachable): the list stays.
     if (x.error) {
-      session.setStatus(`The tables could not be listed: ${x.error}`);
+      session.setStatus(() => t("tables.notListed", { error: x.error }));
       return names;
     }
     replace(
@@ -69,17 +69,18 @@ export function mountTables(root, session) {
             onclick: () => select(name),
           }, name),
           el("button", {
-            type: "button", class: "secondary", "aria-label": `Delete table ${name}`, disabled: Boolean(session.writesRefused),
+            type: "button", class: "secondary", "aria-label": t("tables.deleteLabel", { name }), disabled: Boolean(session.writesRefused),
             onclick: async () => {
-              if (!(await confirmAction(session.host, `Delete the table ${name} and all its entities?`))) return;
+              if (!(await confirmAction(session.host, t("tables.confirmDelete", { name })))) return;
               const del = await send(session, { kind: "deleteTable", table: name });
               session.emit("exchange", del);
-              if (!del.notSent) answer(session, $("table-answer"), del, `Table ${name} deleted with all its entities.`);
-              session.setStatus(del.notSent ? "Read-only: the request is shown on the wire, not sent." : `deleteTable: ${del.response?.status ?? ""} ${del.response?.statusText ?? del.error ?? ""}${del.code ? " · " + del.code : ""}`);
+              if (!del.notSent) answer(session, $("table-answer"), del, () => t("tables.deleted", { name }));
+              const line = `deleteTable: ${del.response?.status ?? ""} ${del.response?.statusText ?? del.error ?? ""}${del.code ? " · " + del.code : ""}`;
+              session.setStatus(del.notSent ? () => t("tables.readOnly") : line);
               if (session.table === name) select(null);
               refresh();
             },
-          }, "Delete"),
+          }, t("tables.delete")),
         ),
       ),
     );
@@ -102,16 +103,16 @@ export function mountTables(root, session) {
     const name = input.value;
     const x = await send(session, { kind: "createTable", table: name });
     session.emit("exchange", x);
-    if (!x.notSent) answer(session, $("table-answer"), x, `Table ${name} created.`);
+    if (!x.notSent) answer(session, $("table-answer"), x, () => t("tables.created", { name }));
     if (x.response?.status === 201) {
       input.value = "";
       showNameRules();
       await refresh();
       select(name);
-      session.setStatus(`Table ${name} created.`);
+      session.setStatus(() => t("tables.created", { name }));
     } else {
       showNameRules();
-      session.setStatus(x.notSent ? "Read-only: the request is shown on the wire, not sent." : "The service refused the table: see the answer on the wire.");
+      session.setStatus(x.notSent ? () => t("tables.readOnly") : () => t("tables.refused"));
     }
   });
   $("load-sample").addEventListener("click", () => session.emit("load-sample"));
@@ -123,5 +124,9 @@ export function mountTables(root, session) {
     $("tables-refused").textContent = refused;
   });
   session.on("tables-changed", refresh);
+  onChange(() => {
+    showNameRules();
+    refresh();
+  }, session.signal);
   return { refresh, select };
 }

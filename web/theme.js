@@ -1,5 +1,7 @@
 // web/theme.js is responsible for the light/dark toggle: the system's
 // scheme by default, the person's choice remembered once they make one.
+import { t, onChange } from "./i18n.js";
+
 const KEY = "tableplay-theme";
 
 function systemDark() {
@@ -17,9 +19,10 @@ export function initTheme(button) {
     if (theme) document.documentElement.dataset.theme = theme;
     const dark = theme ? theme === "dark" : systemDark();
     button.setAttribute("aria-pressed", String(dark));
-    button.textContent = dark ? "Light theme" : "Dark theme";
+    button.textContent = dark ? t("theme.light") : t("theme.dark");
   };
   apply(stored);
+  onChange(() => apply(document.documentElement.dataset.theme ?? null));
   // Until the person chooses, the button follows the system's scheme as it
   // changes (it would otherwise offer the theme already shown).
   window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {

@@ -6,13 +6,14 @@
 // mountWire(root, session, {exchanges, levels}) renders into root (either
 // part can be left out). It listens for "exchange", "load-entity" and
 // "entity-written", and sets session.level from its level choice.
-import { el, replace, mount } from "./dom.js";
+import { el, replace, mount, live } from "./dom.js";
 import { copyText } from "./files.js";
 import { indent, readable } from "./jsontext.js";
 import { errorCodesURL } from "./cards.js";
 import { send } from "./exchange.js";
 import { mountCodeView } from "./code-view.js";
 import { compareView } from "./profilecompare.js";
+import { t, textOf, attrOf, learnURL, nodes } from "./i18n.js";
 
 const MAX = 8;
 // Bodies longer than this show their start until the person asks for all:
@@ -20,33 +21,33 @@ const MAX = 8;
 const LONG = 16 * 1024;
 
 const HTML = `
-<h2 id="wire-heading">On the wire</h2>
+<h2 id="wire-heading" data-i18n="wire.heading">On the wire</h2>
 <fieldset class="modes">
-  <legend>Metadata level of reads</legend>
-  <label><input type="radio" name="level" value="nometadata"> None</label>
-  <label><input type="radio" name="level" value="minimalmetadata" checked> Minimal</label>
-  <label><input type="radio" name="level" value="fullmetadata"> Full</label>
+  <legend data-i18n="wire.level">Metadata level of reads</legend>
+  <label><input type="radio" name="level" value="nometadata"> <span data-i18n="wire.none">None</span></label>
+  <label><input type="radio" name="level" value="minimalmetadata" checked> <span data-i18n="wire.minimal">Minimal</span></label>
+  <label><input type="radio" name="level" value="fullmetadata"> <span data-i18n="wire.full">Full</span></label>
 </fieldset>
 <div id="exchanges-part">
   <div id="exchanges" class="exchanges">
-    <p class="hint">Every action shows here: the request the Go SDK sends and the engine's answer.</p>
+    <p class="hint" data-i18n="wire.empty">Every action shows here: the request the Go SDK sends and the engine's answer.</p>
   </div>
-  <p id="wire-escapes" class="hint">Bodies here keep the characters as sent, indented for reading: like the service, the wire writes each non-ASCII character in JSON as a <code>\\u</code> escape.</p>
+  <p id="wire-escapes" class="hint"></p>
 </div>
 <div id="levels-part">
-  <h3>The entity at all three levels</h3>
-  <div id="levels" class="levels"><p class="hint">Load an entity to compare nometadata, minimalmetadata and fullmetadata.</p></div>
+  <h3 data-i18n="wire.levels">The entity at all three levels</h3>
+  <div id="levels" class="levels"><p class="hint" data-i18n="wire.levelsEmpty">Load an entity to compare nometadata, minimalmetadata and fullmetadata.</p></div>
 </div>`;
 
 // copyButton copies text(); where the browser refuses, field() (the
 // element that shows it) is selected instead.
-function copyButton(label, text, field) {
+function copyButton(labelId, title, text, field) {
   return el("button", {
-    type: "button", class: "copy", "aria-label": label,
+    type: "button", class: "copy", ...attrOf("aria-label", labelId, { title }), "data-i18n": "code.copy",
     onclick: async (e) => {
-      e.target.textContent = (await copyText(text(), field())) ? "Copied" : "Selected: copy it";
+      e.target.textContent = (await copyText(text(), field())) ? t("code.copied") : t("code.selected");
     },
-  }, "Copy");
+  }, t("code.copy"));
 }
 
 // SPELLING is each header name as the Table service writes it: Go's HTTP
@@ -80,7 +81,7 @@ function responseText(r) {
 // that shows the rest.
 function bodyText(pre, body) {
   if (body.length <= LONG) return ["\n" + indent(body)];
-  const more = el("button", { type: "button", class: "secondary more" }, `Show the whole body (${body.length.toLocaleString("en-US")} characters)`);
+  const more = el("button", { type: "button", class: "secondary more", ...textOf("wire.wholeBody", { n: body.length }) });
   more.addEventListener("click", () => {
     more.remove();
     pre.lastChild.textContent = "\n" + indent(body);
@@ -93,25 +94,25 @@ function bodyText(pre, body) {
 // operation sent again there and run by the engine in the tab.
 function compareControl(session, x) {
   if (!x.remote || !session.compare || x.operation.kind === "batch" && !x.operation.operations?.length) return null;
-  const from = el("select", { class: "compare-from", "aria-label": "The engine's state" },
-    el("option", { value: "endpoint" }, "on a copy of the endpoint's table"),
-    el("option", { value: "tab" }, "on this tab's own account"));
+  const from = el("select", { class: "compare-from", ...attrOf("aria-label", "wire.engineState") },
+    el("option", { value: "endpoint", ...textOf("wire.onEndpointCopy") }),
+    el("option", { value: "tab", ...textOf("wire.onTab") }));
   const box = el("div", { class: "compare-result" });
-  const button = el("button", { type: "button", class: "secondary compare" }, "Compare with the engine");
+  const button = el("button", { type: "button", class: "secondary compare", ...textOf("wire.compareEngine") });
   button.addEventListener("click", async () => {
     button.disabled = true;
-    replace(box, el("p", { class: "hint" }, "Comparing…"));
+    replace(box, el("p", { class: "hint" }, t("wire.comparing")));
     try {
       const view = await session.compare(x.operation, from.value, x.remote);
       replace(box, view);
       // No data-same: not compared (the view says why).
       const same = view.dataset.same;
-      session.setStatus(same === undefined ? "Not compared with the engine: the exchange says why." : `Compared with the engine: ${same === "true" ? "same answer" : "the answers differ"}.`);
+      session.setStatus(same === undefined ? () => t("wire.notCompared") : same === "true" ? () => t("wire.comparedSame") : () => t("wire.comparedDiffer"));
     } finally {
       button.disabled = false;
     }
   });
-  const again = x.request?.changes ? el("p", { class: "hint" }, "This sends the write to the endpoint again, as any second client would.") : null;
+  const again = x.request?.changes ? el("p", { class: "hint", ...textOf("wire.again") }) : null;
   return el("div", { class: "compare-box" }, el("div", { class: "row wrap" }, button, from), again, box);
 }
 
@@ -124,7 +125,7 @@ function profileCompareControl(x, compare, title) {
     compare.profiles().filter((p) => p.name !== here).map((p) => el("option", { value: p.name }, p.title)));
   const result = el("div", { class: "compare-result" });
   const button = el("button", {
-    type: "button", class: "secondary", "aria-label": `Compare the ${title} answer`,
+    type: "button", class: "secondary", ...attrOf("aria-label", "wire.compareLabel", { title }),
     onclick: async () => {
       button.disabled = true;
       try {
@@ -133,9 +134,10 @@ function profileCompareControl(x, compare, title) {
         button.disabled = false;
       }
     },
-  }, "Compare");
+  }, t("wire.compare"));
+  button.dataset.i18n = "wire.compare";
   return el("div", { class: "compare-control" },
-    el("div", { class: "row wrap" }, el("label", { for: id }, "Compare with…"), select, button), result);
+    el("div", { class: "row wrap" }, el("label", { for: id, ...textOf("wire.compareWith") }), select, button), result);
 }
 
 function exchangeView(x, engine, target, session) {
@@ -143,21 +145,20 @@ function exchangeView(x, engine, target, session) {
   // An error is either a request the engine would not build (never sent)
   // or one that got no answer.
   const sent = !x.error || (x.request && !x.request.error);
-  const where = x.remote ? el("p", { class: "hint where" }, !sent ? `Not sent to ${x.remote.endpoint}.`
-    : x.error ? `Sent over the network to ${x.remote.endpoint}: no answer came.`
-      : `Sent over the network to ${x.remote.endpoint}: the request as sent and the answer as received.`) : null;
+  const endpoint = { endpoint: x.remote?.endpoint };
+  const where = x.remote ? el("p", { class: "hint where", ...textOf(!sent ? "wire.notSentTo" : x.error ? "wire.noAnswer" : "wire.sentTo", endpoint) }) : null;
   if (x.error) return el("article", { class: "exchange" }, el("h3", {}, title), where, el("p", { class: "card" }, x.error));
   const req = x.request;
   const request = [
-    el("div", { class: "part-head" }, el("h4", {}, "Request"), copyButton(`Copy the ${title} request`, () => requestText(req), () => request[1])),
+    el("div", { class: "part-head" }, el("h4", textOf("wire.request")), copyButton("wire.copyRequest", title, () => requestText(req), () => request[1])),
     el("pre", { tabindex: 0, class: "request" },
       `${req.method} ${req.url} HTTP/1.1\n`,
       req.headers.map((h) => headerLine(h) + "\n").join(""),
       req.body ? "\n" + indent(req.body) : ""),
   ];
   if (x.notSent) {
-    return el("article", { class: "exchange", "aria-label": `${title}: not sent` }, el("h3", {}, title), request,
-      el("p", { class: "status-line not-sent" }, "Not sent: this playground is read-only."));
+    return el("article", { class: "exchange", ...attrOf("aria-label", "wire.notSentLabel", { title }) }, el("h3", {}, title), request,
+      el("p", { class: "status-line not-sent", ...textOf("wire.readOnly") }));
   }
   const res = x.response;
   const code = (res.body.slice(0, 200).match(/"code":"(\w+)"/) || [])[1];
@@ -167,9 +168,9 @@ function exchangeView(x, engine, target, session) {
     el("h3", {}, title),
     where,
     request,
-    el("div", { class: "part-head" }, el("h4", {}, "Response"), copyButton(`Copy the ${title} response`, () => responseText(res), () => pre)),
+    el("div", { class: "part-head" }, el("h4", textOf("wire.response")), copyButton("wire.copyResponse", title, () => responseText(res), () => pre)),
     el("p", { class: `status-line ${res.status >= 400 ? "bad" : "good"}` }, `HTTP/1.1 ${res.status} ${res.statusText}`,
-      code ? [" · ", el("a", { href: errorCodesURL, target: "_blank", rel: "noopener" }, code)] : null),
+      code ? [" · ", el("a", { href: learnURL(errorCodesURL), target: "_blank", rel: "noopener" }, code)] : null),
     pre,
   );
   if (!x.remote && session.profileCompare) article.append(profileCompareControl(x, session.profileCompare, title));
@@ -180,7 +181,8 @@ function exchangeView(x, engine, target, session) {
 }
 
 export function mountWire(root, session, { exchanges = true, levels = true } = {}) {
-  const $ = mount(root, HTML);
+  const $ = mount(root, HTML, session.signal);
+  live($("wire-escapes"), () => nodes("wire.escapes", { escape: el("code", {}, "\\u") }), session.signal);
   $("exchanges-part").hidden = !exchanges;
   $("levels-part").hidden = !levels;
   let loaded = null; // {table, draft} shown at the three levels
@@ -220,7 +222,7 @@ export function mountWire(root, session, { exchanges = true, levels = true } = {
       const x = await send(session, { kind: "get", table, entity: { ...draft, properties: [] }, level });
       if (mine !== asked) return;
       const body = x.response?.status === 200 ? readable(x.response.body) : x.error ?? `HTTP ${x.response?.status}`;
-      cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, "aria-label": `The entity at ${level}` }, body)));
+      cols.push(el("div", { class: "level" }, el("h4", {}, level), el("pre", { tabindex: 0, ...attrOf("aria-label", "wire.entityAt", { level }) }, body)));
     }
     replace($("levels"), cols);
   }
