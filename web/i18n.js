@@ -237,3 +237,46 @@ export function learnURL(url) {
   const seg = { en: "en-us", pl: "pl-pl", ja: "ja-jp", fr: "fr-fr" }[state.lang] || "en-us";
   return String(url).replace(/^(https:\/\/learn\.microsoft\.com\/)(?:[a-z]{2}-[a-z]{2}\/)?/, `$1${seg}/`);
 }
+
+// withLang returns a link that names the shown locale: lang= replaced or
+// added in the fragment's parameters when the link keeps its state there
+// (#w=…, #lesson=…), else in the query ({query: true} forces the query: a
+// room link's fragment is removed from the address bar as the page opens).
+export function withLang(url, { query = false } = {}) {
+  const tag = state.lang;
+  const drop = (params) => params.replace(/(^|&)lang=[^&]*/g, "").replace(/^&/, "");
+  const put = (params) => {
+    const rest = drop(params);
+    return rest ? `${rest}&lang=${tag}` : `lang=${tag}`;
+  };
+  const s = String(url);
+  const at = s.indexOf("#");
+  let base = at < 0 ? s : s.slice(0, at);
+  let hash = at < 0 ? "" : s.slice(at);
+  const q = base.indexOf("?");
+  const search = q < 0 ? "" : base.slice(q + 1);
+  base = q < 0 ? base : base.slice(0, q);
+  // The lang= a link carries is in one place only: requestedLang reads the
+  // query first.
+  if (!query && hash.includes("=")) {
+    const rest = drop(search);
+    return base + (rest ? "?" + rest : "") + "#" + put(hash.slice(1));
+  }
+  if (hash.includes("=")) hash = "#" + drop(hash.slice(1));
+  return base + "?" + put(search) + hash;
+}
+
+// tParts is t() for a message with nodes in it: each param that is a DOM
+// node (or an array of nodes) comes back in its place in the returned list,
+// the text around it as strings (for el()'s children).
+export function tParts(id, params = {}) {
+  const nodes = {};
+  const plain = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v) || (typeof Node !== "undefined" && v instanceof Node)) {
+      nodes[k] = v;
+      plain[k] = `\u0000${k}\u0000`;
+    } else plain[k] = v;
+  }
+  return t(id, plain).split("\u0000").map((s, i) => (i % 2 ? nodes[s] : s)).filter((x) => x !== "");
+}
