@@ -1,7 +1,8 @@
 // web/app.js is responsible for starting the full page: the engine first,
 // then the page's playground (the well-known account, kept in IndexedDB)
 // built from the same parts as every embed (web/parts.js), and the page's
-// own header: theme, status, account tools.
+// own header: theme, language, status, account tools.
+import * as i18n from "./i18n.js";
 import tableplay from "./engine.js";
 import { initTheme } from "./theme.js";
 import { createSession } from "./session.js";
@@ -16,8 +17,47 @@ import { initStart } from "./start.js";
 import { initConnect, takeRoomLink } from "./connect.js";
 import { initTarget } from "./target.js";
 import { createComparer } from "./profilecompare.js";
+import { liveText } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
+
+// The language is chosen, and its catalogue in, before anything renders:
+// lang= in the address, else the reader's stored choice, else the
+// browser's languages. The static page follows every switch.
+await i18n.load(i18n.choose({ requested: i18n.requestedLang() }));
+i18n.localize(document.documentElement);
+const docsLink = $("docs-link");
+const docsHref = docsLink.href;
+const followLocale = () => (docsLink.href = i18n.learnURL(docsHref));
+followLocale();
+i18n.onChange(followLocale);
+initPicker($("lang-picker"));
+document.documentElement.classList.remove("i18n-pending");
+
+// initPicker fills the header's language picker: a switch re-renders every
+// text without a reload, is remembered for the next visit and replaces a
+// lang= of the address (which would otherwise win on a reload).
+function initPicker(select) {
+  const shown = i18n.lang();
+  const codes = i18n.LOCALES.includes(shown) ? i18n.LOCALES : [...i18n.LOCALES, shown];
+  for (const code of codes) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.lang = code;
+    option.textContent = i18n.LOCALE_NAMES[code] ?? code;
+    select.append(option);
+  }
+  select.value = shown;
+  select.addEventListener("change", async () => {
+    const next = select.value;
+    await i18n.load(next);
+    i18n.remember(next);
+    const url = new URL(location.href);
+    if (url.searchParams.has("lang")) url.searchParams.set("lang", next);
+    url.hash = url.hash.replace(/([#&])lang=[A-Za-z-]+&?/, "$1").replace(/[#&]$/, "");
+    if (url.href !== location.href) history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+  });
+}
 // A room link's endpoint and SAS leave the address bar before anything else
 // runs (web/connect.js).
 let room = takeRoomLink();
@@ -32,6 +72,7 @@ window.addEventListener("hashchange", () => {
   else room = pasted;
 });
 const status = $("status");
+status.textContent = i18n.t("app.loading");
 initTheme($("theme-toggle"));
 // Until the engine is up the controls are inert (a click cannot submit a
 // form the page has not taken over yet) and a bar shows the download.
@@ -42,7 +83,7 @@ window.addEventListener("tableplay:progress", (e) => {
     bar.max = total;
     bar.value = Math.min(loaded, total);
   }
-  status.textContent = total ? `Loading the engine… ${Math.round((100 * loaded) / total)}%` : "Loading the engine…";
+  status.textContent = total ? i18n.t("app.loadingPercent", { percent: Math.round((100 * loaded) / total) }) : i18n.t("app.loading");
 });
 function controlsReady() {
   for (const node of document.querySelectorAll("main[inert], .account-tools[inert], #lessons[inert], #start-here[inert]")) node.inert = false;
@@ -53,7 +94,7 @@ async function start() {
   try {
     await tableplay.ready;
   } catch (err) {
-    status.textContent = "The engine could not start: " + err.message;
+    liveText(status, () => i18n.t("app.failed", { message: err.text?.().message ?? err.message }));
     $("engine-progress").hidden = true;
     return;
   }
@@ -107,7 +148,7 @@ async function start() {
   });
   controlsReady();
   document.body.dataset.ready = "true";
-  session.setStatus("Ready. The engine runs in this page: nothing leaves your browser.");
+  session.setStatus(() => i18n.t("app.ready"));
   openRoom = (r) => connection.open(r);
   if (room) await connection.open(room);
 }

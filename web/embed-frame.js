@@ -5,12 +5,15 @@
 // the parent page ({type: "tableplay:height", height}) whenever it changes,
 // so the host page can size the iframe.
 import "./embed.js";
+import { lang } from "./i18n.js";
 import { decode } from "./sharelink.js";
 
 // Every attribute the element takes (docs/embedding.md), readonly aside.
 const ATTRIBUTES = ["example", "lesson", "lesson-doc", "step", "steps", "src", "view", "level", "theme", "height", "label", "start", "playground", "code-endpoint", "code-account"];
 
 async function build() {
+  // The frame's document is the embed's own: it names the language shown.
+  document.documentElement.lang = lang();
   const params = new URLSearchParams(location.hash.slice(1));
   const playground = document.createElement("table-playground");
   for (const name of ATTRIBUTES) if (params.has(name)) playground.setAttribute(name, params.get(name));

@@ -9,6 +9,7 @@
 // This module is the bootstrap: it holds no engine code; web/embed-app.js
 // (loaded on start) builds the playground.
 import { el, replace } from "./dom.js";
+import { embedLang, load, lang } from "./i18n.js";
 import { VIEWS } from "./partlist.js";
 
 const here = new URL("./", import.meta.url);
@@ -285,7 +286,7 @@ class TablePlayground extends HTMLElement {
     const status = el("p", { class: "status", role: "status", "aria-live": "polite", part: "status" }, "A static preview: press Run to try it live.");
     const body = el("div", { class: "body preview", part: "body" }, preview(c));
     const toolbar = el("div", { class: "toolbar", part: "toolbar" }, el("p", { class: "title" }, c.label), el("span", { class: "spacer" }), run);
-    const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label }, toolbar, status, body);
+    const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label, lang: lang() }, toolbar, status, body);
     // The whole embed is bounded (the body scrolls inside): by its height
     // attribute, else by DEFAULT_HEIGHT.
     const bound = !c.height ? DEFAULT_HEIGHT : /^\d+$/.test(c.height) ? c.height + "px" : c.height;
@@ -384,4 +385,10 @@ class TablePlayground extends HTMLElement {
   }
 }
 
-if (!customElements.get("table-playground")) customElements.define("table-playground", TablePlayground);
+// The embeds' language is chosen, and its catalogue in, before any embed
+// renders (web/i18n.js embedLang); the host page's own <html lang> is left
+// as its author set it.
+if (!customElements.get("table-playground")) {
+  await load(embedLang(document), { root: null });
+  customElements.define("table-playground", TablePlayground);
+}

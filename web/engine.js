@@ -4,7 +4,7 @@
 // every rule, byte of JSON and error comes from the engine.
 import { Go, goGlobals } from "./build/go-glue.js";
 import { createAPI } from "./api.js";
-import { LoadError, explain } from "./loadfail.js";
+import { explain, worded } from "./loadfail.js";
 import { capped, loadDecoder, unbrotli } from "./unbrotli.js";
 
 const wasmURL = new URL("./build/app.wasm", import.meta.url);
@@ -197,8 +197,7 @@ async function start() {
     // A refused compile is the CSP's; any other is bytes that are not this
     // engine (a broken copy, an HTML error page sent as 200).
     if (why.kind === "csp" || !(error instanceof WebAssembly.CompileError)) throw why;
-    throw new LoadError(`${url.href} is not the playground's engine: ${error.message}.`,
-      "Copy web/build from the same build of make site (or of the npm package) as the modules.", "broken");
+    throw await worded("broken", "engine.notEngine", "engine.notEngineFix", { url: url.href, message: error.message });
   }
   binding.notifyChange = changed;
   go.run(instance).then(() => emit("tableplay:exit", {}));

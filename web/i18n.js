@@ -5,9 +5,18 @@
 // before anything renders, so t() is synchronous. docs/locales.md describes
 // the message format and how a locale is added.
 
-// The locales a reader can choose, in the picker's order. en-XA is the
-// pseudo-locale of the layout tests: reachable by lang=en-XA only.
-export const LOCALES = ["en", "pl", "ja", "fr"];
+// The locales a reader can choose come from web/locales/index.json (a
+// locale is added there and in its folder, with no change here): their
+// codes in the picker's order, each one's own name and its Learn segment.
+// Unreadable, the page still runs in English. en-XA is the pseudo-locale of
+// the layout tests: reachable by lang=en-XA only.
+const INDEX = await fetch(new URL("./locales/index.json", import.meta.url))
+  .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+  .catch(() => ({ locales: [{ code: "en", name: "English", learn: "en-us" }] }));
+export const LOCALES = INDEX.locales.map((l) => l.code);
+// LOCALE_NAMES names each locale in its own language (the picker's options).
+export const LOCALE_NAMES = Object.fromEntries(INDEX.locales.map((l) => [l.code, l.name]));
+const LEARN = Object.fromEntries(INDEX.locales.map((l) => [l.code, l.learn]));
 export const PSEUDO = "en-XA";
 const STORAGE_KEY = "tableplay-lang";
 
@@ -18,6 +27,7 @@ const state = {
   number: null,
   listeners: new Set(),
   cache: new Map(),
+  loading: null,
 };
 
 // match returns the supported locale a language tag asks for, or "".
@@ -42,8 +52,10 @@ export function storedChoice() {
 // lang= parameter or attribute), the reader's stored choice, the given
 // fallbacks (e.g. a host page's <html lang>) and the browser's languages
 // that is supported; else English.
-export function choose({ requested = "", useStored = true, fallbacks = [] } = {}) {
-  const candidates = [requested, useStored ? storedChoice() : "", ...fallbacks, ...(navigator.languages || [navigator.language])];
+// An embed passes useBrowser false: its host page's language decides.
+export function choose({ requested = "", useStored = true, fallbacks = [], useBrowser = true } = {}) {
+  const browser = useBrowser ? navigator.languages || [navigator.language] : [];
+  const candidates = [requested, useStored ? storedChoice() : "", ...fallbacks, ...browser];
   for (const c of candidates) {
     const m = match(c);
     if (m) return m;
@@ -58,6 +70,16 @@ export function requestedLang(loc = location) {
   if (q) return q;
   const m = /(?:^#|&)lang=([A-Za-z-]+)/.exec(loc.hash);
   return m ? m[1] : "";
+}
+
+// embedLang is the language of the embeds of doc: the lang attribute of its
+// first <table-playground> that has one, else the page's lang= (an iframe's
+// ?lang=), else the host page's <html lang>, else English. One catalogue
+// serves a page, so every embed of a page shows one language (each embed's
+// root names it).
+export function embedLang(doc = document) {
+  const attr = doc.querySelector("table-playground[lang]")?.getAttribute("lang") ?? "";
+  return choose({ requested: attr || requestedLang(), useStored: false, fallbacks: [doc.documentElement.lang], useBrowser: false });
 }
 
 // remember stores the reader's choice for the next visit.
@@ -91,16 +113,27 @@ export function fetchPart(lang, part) {
 
 // load makes lang the shown locale: its UI catalogue is fetched, <html lang>
 // (or the given root's lang) set and every listener told.
-export async function load(lang, { root = document.documentElement } = {}) {
-  const messages = await fetchPart(lang, "ui");
-  state.lang = lang;
-  state.messages = messages;
-  const intl = lang === PSEUDO ? "en" : lang;
-  state.plural = new Intl.PluralRules(intl);
-  state.number = new Intl.NumberFormat(intl);
-  if (root) root.lang = lang;
-  for (const fn of state.listeners) fn(lang);
-  return lang;
+export function load(lang, { root = document.documentElement } = {}) {
+  const done = fetchPart(lang, "ui").then((messages) => {
+    state.lang = lang;
+    state.messages = messages;
+    const intl = lang === PSEUDO ? "en" : lang;
+    state.plural = new Intl.PluralRules(intl);
+    state.number = new Intl.NumberFormat(intl);
+    if (root) root.lang = lang;
+    for (const fn of state.listeners) fn(lang);
+    return lang;
+  });
+  state.loading ??= done;
+  return done;
+}
+
+// ready resolves once a catalogue is in: the first load's, or (when no
+// load was asked for, as where a file fails before the page starts) the
+// locale choose() picks.
+export function ready() {
+  state.loading ??= load(choose());
+  return state.loading.catch(() => "");
 }
 
 // lang is the shown locale.
@@ -110,9 +143,12 @@ export function lang() {
 
 // onChange calls fn(lang) after every later switch of locale; it returns the
 // function that stops it.
-export function onChange(fn) {
+// A signal, when given, stops it as it aborts (a playground's teardown).
+export function onChange(fn, signal = null) {
   state.listeners.add(fn);
-  return () => state.listeners.delete(fn);
+  const stop = () => state.listeners.delete(fn);
+  signal?.addEventListener("abort", stop, { once: true });
+  return stop;
 }
 
 // formatNumber writes n by the locale's rules (grouping, decimal sign).
@@ -209,32 +245,63 @@ function branch(spec, n) {
   return forms[rule] ?? forms.other ?? "";
 }
 
-// localize fills the static text of a subtree: data-i18n="id" sets the
-// element's text, data-i18n-attr="aria-label:id;placeholder:id2" its
-// attributes. It runs again on every switch of locale for the subtrees
-// registered with it.
-export function localize(root) {
+// localize fills the text of a subtree: data-i18n="id" sets an element's
+// text, data-i18n-attr="aria-label:id;placeholder:id2" its attributes, and
+// data-i18n-args (JSON) the placeholders of both (set it with textOf /
+// attrsOf). It runs again on every switch of locale, on the elements the
+// subtree holds then, until signal aborts.
+export function localize(root, signal = null) {
   const apply = () => {
     const nodes = root.querySelectorAll ? [root, ...root.querySelectorAll("[data-i18n], [data-i18n-attr]")] : [];
     for (const el of nodes) {
       if (!el.dataset) continue;
-      if (el.dataset.i18n) el.textContent = t(el.dataset.i18n);
+      const args = el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : {};
+      if (el.dataset.i18n) el.textContent = t(el.dataset.i18n, args);
       if (el.dataset.i18nAttr) {
         for (const pair of el.dataset.i18nAttr.split(";")) {
           const [attr, id] = pair.split(":").map((s) => s.trim());
-          if (attr && id) el.setAttribute(attr, t(id));
+          if (attr && id) el.setAttribute(attr, t(id, args));
         }
       }
     }
   };
   apply();
-  return onChange(apply);
+  return onChange(apply, signal);
+}
+
+// textOf gives an element the text of message id (and keeps it in the shown
+// locale through localize): props for dom.js el().
+export function textOf(id, params = null) {
+  return params ? { "data-i18n": id, "data-i18n-args": JSON.stringify(params), text: t(id, params) } : { "data-i18n": id, text: t(id) };
+}
+
+// nodes is message id with placeholders filled, as a list of strings and
+// the DOM nodes given as params (a link, a code span inside a sentence).
+export function nodes(id, params = {}) {
+  const keep = [];
+  const marked = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof Node !== "undefined" && (v instanceof Node || Array.isArray(v))) {
+      marked[k] = `\u0000${keep.length}\u0000`;
+      keep.push(v);
+    } else marked[k] = v;
+  }
+  return t(id, marked).split("\u0000").map((part, i) => (i % 2 ? keep[Number(part)] : part)).filter((p) => p !== "");
+}
+
+// withLang returns url with lang= naming the shown locale, so that a link
+// handed on (share, lesson, room, workspace) opens in the language it was
+// made in. The parameter goes in the query: fragments carry links' data.
+export function withLang(url) {
+  const u = new URL(url, location.href);
+  u.searchParams.set("lang", state.lang);
+  return u.href;
 }
 
 // learnURL rewrites a learn.microsoft.com link to the shown locale's edition
 // (its locale segment: en-us, pl-pl, ja-jp, fr-fr).
 export function learnURL(url) {
-  const seg = { en: "en-us", pl: "pl-pl", ja: "ja-jp", fr: "fr-fr" }[state.lang] || "en-us";
+  const seg = LEARN[state.lang] || "en-us";
   return String(url).replace(/^(https:\/\/learn\.microsoft\.com\/)(?:[a-z]{2}-[a-z]{2}\/)?/, `$1${seg}/`);
 }
 

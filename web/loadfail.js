@@ -16,15 +16,36 @@ document.addEventListener("securitypolicyviolation", (e) => {
   if (refusals.length > MAX_REFUSALS) refusals.shift();
 });
 
+// The catalogue is imported when a failure is explained, not with this
+// module: the engine, which imports this, starts without waiting for it.
+const i18n = () => import("./i18n.js");
+
 // LoadError is a failure to load with its cause (message), its fix and its
-// kind: csp, browser, status, type, cors, unreachable or broken.
+// kind: csp, browser, status, type, cors, unreachable or broken. Cause and
+// fix are catalogue messages (web/locales, loadfail.*); text() words them
+// again in the shown locale after a switch.
 export class LoadError extends Error {
-  constructor(cause, fix, kind) {
+  constructor(cause, fix, kind, { words = null } = {}) {
     super(cause);
     this.name = "LoadError";
     this.fix = fix;
     this.kind = kind;
+    this.words = words;
   }
+
+  // text is {message, fix} in the shown locale.
+  text() {
+    if (!this.words) return { message: this.message, fix: this.fix };
+    const [t, causeId, fixId, params] = this.words;
+    return { message: t(causeId, params), fix: t(fixId, params) };
+  }
+}
+
+// worded makes a LoadError from catalogue ids, once a catalogue is in.
+export async function worded(kind, causeId, fixId, params = {}) {
+  const { t, ready } = await i18n();
+  await ready();
+  return new LoadError(t(causeId, params), t(fixId, params), kind, { words: [t, causeId, fixId, params] });
 }
 
 const HEADERS_DOC = "docs/embedding.md, “Serving the files”";
@@ -54,46 +75,35 @@ export async function explain(url, error, { wasm = false, status = 0 } = {}) {
   if (error instanceof LoadError) return error;
   url = new URL(url);
   const where = url.origin;
+  const p = { url: url.href, origin: where, path: url.pathname, doc: HEADERS_DOC };
   if (wasm && (typeof WebAssembly !== "object" || typeof WebAssembly.instantiateStreaming !== "function")) {
-    return new LoadError("This browser cannot run WebAssembly, which the playground's engine is.",
-      "Open the page in a current Chrome, Edge, Firefox or Safari.", "browser");
+    return worded("browser", "loadfail.browser", "loadfail.browserFix", p);
   }
   const csp = await refused(url, wasm);
   if (csp && (csp.blocked === "wasm-eval" || csp.blocked === "wasm-unsafe-eval")) {
-    return new LoadError("This page's Content-Security-Policy does not allow WebAssembly, so the engine cannot start.",
-      "Add 'wasm-unsafe-eval' to the script-src of the page's Content-Security-Policy.", "csp");
+    return worded("csp", "loadfail.cspWasm", "loadfail.cspWasmFix", p);
   }
-  if (csp) {
-    return new LoadError(`This page's Content-Security-Policy (${csp.directive}) does not allow loading ${url.href}.`,
-      `Add ${where} to the page's script-src, connect-src and style-src (${HEADERS_DOC}).`, "csp");
-  }
-  if (status) return fromStatus(url, status, "");
+  if (csp) return worded("csp", "loadfail.csp", "loadfail.cspFix", { ...p, directive: csp.directive });
+  if (status) return fromStatus(p, status, "");
   // A bare TypeError: ask again, reading the answer if the server shares it.
   try {
     const r = await fetch(url, { method: "HEAD", cache: "no-store" });
     const type = r.headers.get("Content-Type") ?? "";
-    if (!r.ok) return fromStatus(url, r.status, "");
-    if (!wasm && !/javascript/.test(type)) return fromStatus(url, r.status, type);
-    return new LoadError(`${url.href} loaded, but could not run: ${error?.message ?? error}.`,
-      "Serve every file of one build of make site (or of the npm package) together: the modules and the engine must match.", "broken");
+    if (!r.ok) return fromStatus(p, r.status, "");
+    if (!wasm && !/javascript/.test(type)) return fromStatus(p, r.status, type);
+    return worded("broken", "loadfail.broken", "loadfail.brokenFix", { ...p, message: String(error?.message ?? error) });
   } catch {
     // Not readable: either not shared with this site or not reachable.
   }
   try {
     await fetch(url, { method: "HEAD", mode: "no-cors", cache: "no-store" });
-    return new LoadError(`${where} answered, but does not let this site read ${url.pathname} (no Access-Control-Allow-Origin: a CORS refusal; a missing file answered without that header looks the same).`,
-      `Send Access-Control-Allow-Origin: * with the playground's files (tableplay serve does; for static hosts see ${HEADERS_DOC}), and check that ${url.href} opens.`, "cors");
+    return worded("cors", "loadfail.cors", "loadfail.corsFix", p);
   } catch {
-    return new LoadError(`${where} could not be reached for ${url.pathname}.`,
-      "Check the address in the embed's script src and that the server is up.", "unreachable");
+    return worded("unreachable", "loadfail.unreachable", "loadfail.unreachableFix", p);
   }
 }
 
-function fromStatus(url, status, type) {
-  if (type) {
-    return new LoadError(`${url.href} is sent as ${type}, which browsers refuse to run as a module script.`,
-      "Serve .js files as text/javascript (and .wasm as application/wasm).", "type");
-  }
-  return new LoadError(`${url.href} answered ${status}${status === 404 ? ": the file is not there" : ""}.`,
-    "Copy every file of make site (or of the npm package), web/build included, and name embed.js from that same folder.", "status");
+function fromStatus(p, status, type) {
+  if (type) return worded("type", "loadfail.type", "loadfail.typeFix", { ...p, type });
+  return worded("status", status === 404 ? "loadfail.missing" : "loadfail.status", "loadfail.statusFix", { ...p, status: String(status) });
 }

@@ -15,6 +15,8 @@
 // The session's `destroy()` removes every bus listener the parts added.
 // Its fields are all declared here; the bus's event names are declared in
 // web/partlist.js (EVENTS).
+import { liveText } from "./dom.js";
+
 export function createSession({ engine, host, readonly = false, status = null, profileCompare = null }) {
   const bus = new EventTarget();
   const teardown = new AbortController();
@@ -77,8 +79,10 @@ export function createSession({ engine, host, readonly = false, status = null, p
       etags.clear();
       held.clear();
     },
+    // setStatus shows one line: a text, or a function that words it (with
+    // i18n.js t()), called again when the reader switches language.
     setStatus(text) {
-      if (status) status.textContent = text;
+      if (status) liveText(status, typeof text === "function" ? text : () => text, teardown.signal);
     },
     destroy() {
       teardown.abort();
