@@ -22,7 +22,7 @@ import { el, replace, mount } from "./dom.js";
 import { remoteEngine, watchChanges } from "./remote.js";
 import { compareOperation, comparisonView } from "./compare.js";
 import { roomsService, startRoom, roomInfo } from "./rooms.js";
-import { t, tParts, localize, onChange } from "./i18n.js";
+import { t, nodes, onChange } from "./i18n.js";
 
 // takeRoomLink returns {endpoint, sas, account} from a room link in the
 // address bar (null when there is none) and removes the fragment at once,
@@ -88,13 +88,13 @@ const HTML = `
 </details>
 <p id="connect-live" class="hint"></p>`;
 
-// hints are the form's hints that hold code: written with tParts, so the
+// hints are the form's hints that hold code: written with nodes, so the
 // code stays code in every language.
 function hints($) {
   const code = (text) => el("code", {}, text);
-  replace($("connect-room-hint"), tParts("connect.roomHint", { fragment: code("#connect=…&sas=…") }));
-  replace($("connect-key-hint"), tParts("connect.keyHint", { account: code("devstoreaccount1") }));
-  replace($("connect-sas-hint"), tParts("connect.sasHint", { sas: code("sv=…&ss=t&srt=sco&sp=…&sig=…"), command: code("az storage account generate-sas") }));
+  replace($("connect-room-hint"), nodes("connect.roomHint", { fragment: code("#connect=…&sas=…") }));
+  replace($("connect-key-hint"), nodes("connect.keyHint", { account: code("devstoreaccount1") }));
+  replace($("connect-sas-hint"), nodes("connect.sasHint", { sas: code("sv=…&ss=t&srt=sco&sp=…&sig=…"), command: code("az storage account generate-sas") }));
 }
 
 const WELL_KNOWN = "devstoreaccount1";
@@ -144,7 +144,6 @@ function corsHelp(mode) {
 
 export function initConnect({ button, panel, session, parts, tableplay, label = null }) {
   const $ = mount(panel, HTML);
-  localize(panel);
   hints($);
   const own = session.engine; // the engine in this tab
   let current = null; // {engine, watcher} while connected
@@ -199,8 +198,8 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
   function describe() {
     const r = current?.engine.remote;
     replace($("connect-target"), r
-      ? tParts(r.auth === "sas" ? "connect.targetSAS" : "connect.targetKey", { endpoint: el("strong", {}, r.endpoint), account: r.account })
-      : tParts("connect.targetEngine", { engine: el("strong", {}, t("connect.thisEngine")) }));
+      ? nodes(r.auth === "sas" ? "connect.targetSAS" : "connect.targetKey", { endpoint: el("strong", {}, r.endpoint), account: r.account })
+      : nodes("connect.targetEngine", { engine: el("strong", {}, t("connect.thisEngine")) }));
     button.textContent = r ? t("connect.connected") : t("connect.button");
     button.classList.toggle("connected", Boolean(r));
     $("connect-leave").hidden = !r;
@@ -240,7 +239,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       link = tableplay.connect(c);
     } catch (err) {
       say(false, () => [status("connect.notConnected"), " · ", err.message]);
-      session.setStatus(t("connect.notConnectedStatus", { why: err.message }));
+      session.setStatus(() => t("connect.notConnectedStatus", { why: err.message }));
       return false;
     }
     const engine = remoteEngine(tableplay, link);
@@ -264,7 +263,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     if (refused) {
       link.disconnect();
       say(false, () => [status("connect.notConnected"), " · ", refused]);
-      session.setStatus(t("connect.notConnectedStatus", { why: refused }));
+      session.setStatus(() => t("connect.notConnectedStatus", { why: refused }));
       return false;
     }
     await disconnect({ quiet: true });
@@ -285,7 +284,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       }
       const why = t("connect.unreadable", { endpoint: link.endpoint, why: err.message });
       say(false, () => [status("connect.notConnected"), " · ", why]);
-      session.setStatus(t("connect.notConnectedStatus", { why }));
+      session.setStatus(() => t("connect.notConnectedStatus", { why }));
       return false;
     }
     // A newer connect or a disconnect took over while the tables were read.
@@ -297,7 +296,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     describe();
     say(true, () => [status("connect.connected"), " · ", t("connect.answers", { endpoint: link.endpoint }),
       narrow ? " " + t("connect.narrow", { code: probe.code }) : ""]);
-    session.setStatus(t("connect.connectedStatus", { endpoint: link.endpoint }));
+    session.setStatus(() => t("connect.connectedStatus", { endpoint: link.endpoint }));
     return true;
   }
 
@@ -320,7 +319,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     if (quiet) return;
     await retarget(own);
     say(true, () => [status("connect.disconnected"), " · ", t("connect.backToEngine")]);
-    session.setStatus(t("connect.disconnectedStatus"));
+    session.setStatus(() => t("connect.disconnectedStatus"));
   }
 
   // offerRooms shows "Start a room" once the site is found to host rooms
@@ -361,7 +360,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       replace($("connect-room-info"), roomInfo(room, (text) => session.setStatus(text)));
       $("connect-room-info").hidden = false;
       answer(true, () => [status("connect.roomStarted"), " · ", t("connect.roomJoined", { account: room.account })]);
-      session.setStatus(t("connect.roomStatus", { account: room.account }));
+      session.setStatus(() => t("connect.roomStatus", { account: room.account }));
     } finally {
       go.disabled = false;
     }

@@ -304,7 +304,7 @@ export async function startPlayground(host, ui) {
   if (has("query") && start.table && form("query-form")) form("query-form").requestSubmit();
   // A start-state problem stays in view beside the live line.
   const live = () => t(c.readonly ? "embed.liveReadonly" : "embed.live", { account: engine.name });
-  session.setStatus(start.note ? `${start.note} ${live()}` : live());
+  session.setStatus(() => (start.note ? `${start.note} ${live()}` : live()));
   // A switch of language: the embed's own words again (the parts and the
   // lesson view follow it themselves).
   const stopLang = onChange(() => {
@@ -312,7 +312,6 @@ export async function startPlayground(host, ui) {
     relink();
     choice?.refresh();
     if (c.readonly && form("run-op")) form("run-op").textContent = t("embed.showRequest");
-    session.setStatus(start.note ? `${start.note} ${live()}` : live());
   });
 
   return {

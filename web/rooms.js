@@ -95,19 +95,20 @@ function limitsText({ entities = 0, bytes = 0, rps = 0 }) {
 }
 
 // roomInfo shows a started room: each link in a read-only field with a
-// Copy button, the expiry and the limits. onCopied(text) announces a copy.
-// The links name the shown language (in their query: the page removes a
-// room link's fragment as it opens), so the class sees the room in it.
+// Copy button, the expiry and the limits. onCopied(text) announces a copy
+// (text a function that words it in the shown language).
+// The links name the shown language, so the class sees the room in it.
 export function roomInfo(room, onCopied) {
   const link = (id, kind, value) => {
     const label = t(`rooms.${kind}`);
-    value = withLang(value, { query: true });
+    value = withLang(value);
     const input = el("input", { id, type: "text", readonly: true, "aria-describedby": `${id}-hint` });
     input.spellcheck = false;
     input.value = value;
     const copy = el("button", { type: "button", class: "secondary", "aria-label": t(`rooms.${kind}.copy`) }, t("rooms.copy"));
     copy.addEventListener("click", async () => {
-      onCopied((await copyText(input.value, input)) ? t(`rooms.${kind}.copied`) : t(`rooms.${kind}.select`));
+      const id = (await copyText(input.value, input)) ? `rooms.${kind}.copied` : `rooms.${kind}.select`;
+      onCopied(() => t(id));
     });
     // The QR code is drawn when first opened (web/qr.js is loaded then).
     const qr = el("details", { class: "room-qr", id: `${id}-qr` }, el("summary", {}, t(`rooms.${kind}.qr`)));

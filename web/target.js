@@ -12,7 +12,7 @@
 // "target-changed" ({endpoint}, web/connect.js) disables it while another
 // endpoint answers.
 import { el, replace } from "./dom.js";
-import { t, tParts, onChange } from "./i18n.js";
+import { t, nodes, onChange } from "./i18n.js";
 
 export function initTarget(root, { session, parts, persistence }) {
   const engine = session.engine;
@@ -33,7 +33,7 @@ export function initTarget(root, { session, parts, persistence }) {
   function refresh() {
     const p = engine.profile();
     select.value = p.name;
-    replace(active, tParts("target.active", { profile: el("strong", {}, p.title) }));
+    replace(active, nodes("target.active", { profile: el("strong", {}, p.title) }));
     document.body.dataset.profile = p.name;
     return p;
   }
@@ -56,7 +56,7 @@ export function initTarget(root, { session, parts, persistence }) {
       refresh();
       note.classList.add("bad");
       say(() => t("target.still", { profile: before.title, why: e.message }));
-      session.setStatus(t("target.kept", { profile: before.title, why: e.message }));
+      session.setStatus(() => t("target.kept", { profile: before.title, why: e.message }));
       return;
     }
     const now = refresh();
@@ -65,7 +65,7 @@ export function initTarget(root, { session, parts, persistence }) {
     say(null);
     await parts.tables.refresh();
     session.emit("entities-changed");
-    session.setStatus(t("target.changed", { profile: now.title }));
+    session.setStatus(() => t("target.changed", { profile: now.title }));
   });
 
   refresh();

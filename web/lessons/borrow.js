@@ -10,7 +10,7 @@
 //   workspace    {capture, apply} (web/workspace.js)
 //   host         the element the "lent" banner is put at the top of
 import { el } from "../dom.js";
-import { t, tParts, onChange } from "../i18n.js";
+import { t, nodes, onChange } from "../i18n.js";
 
 // ANSWERS are the parts' answer areas, whose nodes are set aside and put
 // back as they were (the wire log, the levels, the query's and the batch's
@@ -27,7 +27,7 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
   function showBanner() {
     banner.setAttribute("aria-label", t("lessons.borrow.label"));
     banner.replaceChildren(
-      el("p", {}, tParts("lessons.borrow.trying", { lesson: el("strong", {}, t("lessons.borrow.tryingLesson", { lesson: lent })) })),
+      el("p", {}, nodes("lessons.borrow.trying", { lesson: el("strong", {}, t("lessons.borrow.tryingLesson", { lesson: lent })) })),
       el("button", { type: "button", class: "secondary", onclick: () => back() }, t("lessons.borrow.back")));
   }
   onChange(() => {
@@ -70,7 +70,7 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
     lent = place.lesson;
     showBanner();
     banner.hidden = false;
-    session.setStatus(place.table ? t("lessons.borrow.statusTable", { lesson: place.lesson, table: place.table }) : t("lessons.borrow.statusAccount", { lesson: place.lesson }));
+    session.setStatus(() => place.table ? t("lessons.borrow.statusTable", { lesson: place.lesson, table: place.table }) : t("lessons.borrow.statusAccount", { lesson: place.lesson }));
     document.getElementById("query-panel")?.scrollIntoView({ block: "start" });
     document.getElementById("filter")?.focus({ preventScroll: true });
   }
@@ -87,7 +87,7 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
     // the person's own account is on screen again.
     banner.hidden = true;
     lent = null;
-    session.setStatus(t("lessons.borrow.backStatus"));
+    session.setStatus(() => t("lessons.borrow.backStatus"));
   }
 
   return { tryIt, back };

@@ -9,7 +9,7 @@ import { el } from "../dom.js";
 import { prose, exchange } from "./text.js";
 import { clientsView } from "./clients.js";
 import { card } from "../cards.js";
-import { t, tParts } from "../i18n.js";
+import { t, nodes } from "../i18n.js";
 
 // HEADERS are the answer headers a lesson step may be about: an ETag a write
 // returns and the continuation of a query.
@@ -39,7 +39,7 @@ function outcomeView(r) {
   // The status is a code, not a quantity: it is never grouped.
   if (o.status) items.push(el("li", { class: "outcome-status" }, t("lessons.outcomeStatus", { status: String(o.status) }), o.code ? ` · ${o.code}` : ""));
   if (o.valid !== undefined) items.push(el("li", {}, o.valid ? t("lessons.valid") : t("lessons.invalid")));
-  if (r.report?.canonical) items.push(el("li", {}, tParts("lessons.readAs", { canonical: el("code", {}, r.report.canonical) })));
+  if (r.report?.canonical) items.push(el("li", {}, nodes("lessons.readAs", { canonical: el("code", {}, r.report.canonical) })));
   if (o.size !== undefined) items.push(el("li", {}, t("lessons.size", { size: o.size, count: o.count })));
   if (o.rowKeys) {
     const returned = [t("lessons.returned", { returned: o.returned })];
@@ -50,7 +50,7 @@ function outcomeView(r) {
   }
   if (o.failedIndex !== undefined && o.failedIndex >= 0) items.push(el("li", {}, t("lessons.failedIndex", { index: o.failedIndex })));
   if (o.annotated && r.request?.method === "GET" && !o.rowKeys) {
-    items.push(el("li", {}, o.annotated.length ? tParts("lessons.annotated", { names: o.annotated.map((k, i) => [i ? ", " : "", el("code", {}, k)]).flat() }) : t("lessons.notAnnotated")));
+    items.push(el("li", {}, o.annotated.length ? nodes("lessons.annotated", { names: o.annotated.map((k, i) => [i ? ", " : "", el("code", {}, k)]).flat() }) : t("lessons.notAnnotated")));
   }
   for (const [name, value] of r.response?.headers ?? []) {
     if (HEADERS.some((h) => h.toLowerCase() === name.toLowerCase())) items.push(el("li", { class: "outcome-header" }, `${name}: `, el("code", {}, value)));

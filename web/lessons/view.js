@@ -13,7 +13,7 @@ import { Progress } from "./progress.js";
 import { resultView, queryView } from "./result.js";
 import { savedZoom, applyZoom, zoomControl, presenterKey } from "./present.js";
 import { decode } from "../sharelink.js";
-import { t, tParts, onChange, withLang, learnURL, formatNumber } from "../i18n.js";
+import { t, nodes, onChange, learnURL, formatNumber } from "../i18n.js";
 
 // parseHash reads #lesson=<id>&step=<n>[&present] (present alone works too).
 export function parseHash(hash) {
@@ -22,10 +22,8 @@ export function parseHash(hash) {
   return { id: params.get("lesson"), step: Number.isFinite(step) && step > 0 ? step : 1, present: params.has("present") };
 }
 
-// lessonHash is the fragment of a lesson link; it names the shown locale,
-// so a link copied from the address bar opens in the same language.
 export function lessonHash(id, step, present) {
-  return withLang(`#lesson=${encodeURIComponent(id)}&step=${step}${present ? "&present" : ""}`);
+  return `#lesson=${encodeURIComponent(id)}&step=${step}${present ? "&present" : ""}`;
 }
 
 // lessonDocHash is the fragment of a link that carries a whole lesson file,
@@ -115,7 +113,6 @@ class LessonView {
     }
     const { result, choice, asked } = this;
     this.renderLesson();
-    if (this.useHash && location.hash.startsWith("#lesson=")) history.replaceState(history.state, "", lessonHash(this.lesson.id, this.step, this.present));
     if (result) {
       this.choice = choice;
       if (choice !== null) this.choose(choice);
@@ -258,7 +255,7 @@ class LessonView {
     if (!s.operation || !this.lesson.steps.some((x) => x.profile)) return null;
     const p = s.profile ? this.engine.profiles().find((x) => x.name === s.profile) : this.engine.profile();
     return el("p", { class: "lesson-target", "data-profile": p?.name ?? s.profile },
-      tParts("lessons.sentTo", { target: el("strong", {}, p?.title ?? s.profile) }));
+      nodes("lessons.sentTo", { target: el("strong", {}, p?.title ?? s.profile) }));
   }
 
   // renderSteps shows one step of an embed's range: the step's text, its
@@ -297,7 +294,7 @@ class LessonView {
     this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, t("lessons.runStep"));
     this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
     const summary = prose(l.summary, "p", { class: "lesson-summary" });
-    const teaches = el("p", { class: "hint" }, tParts("lessons.teaches", { section: el("a", { href: learnURL(l.section.url), target: "_blank", rel: "noopener" }, l.section.title) }));
+    const teaches = el("p", { class: "hint" }, nodes("lessons.teaches", { section: el("a", { href: learnURL(l.section.url), target: "_blank", rel: "noopener" }, l.section.title) }));
     replace(this.body,
       el("nav", { class: "lesson-nav row wrap", "aria-label": t("lessons.navLabel") },
         this.link(t("lessons.all"), null, 1, false, { class: "back" }),
