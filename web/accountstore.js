@@ -43,7 +43,7 @@ function openDB() {
     };
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
-    req.onblocked = () => reject(new Error("an older tab holds the saved account open"));
+    req.onblocked = () => reject(new Error(t("persist.blocked")));
   });
 }
 
@@ -52,7 +52,7 @@ const done = (tx) =>
   new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("aborted"));
+    tx.onabort = () => reject(tx.error ?? new Error(t("persist.aborted")));
   });
 
 // A base written whole (not folded from the log) gets a new epoch: a tab
