@@ -196,7 +196,7 @@ function termPattern(term) {
 
 // englishUses says whether English text uses the term, what is not a use
 // of the word aside: the products' names (Azure Table, the Table service,
-// Cosmos DB for Table), placeholders, `code`, "quoted" wire text and
+// a Table endpoint, Cosmos DB for Table, Set Table Service Properties), placeholders, `code`, "quoted" wire text and
 // identifiers such as F-TABLE-NAME and package names (Azure.Data.Tables,
 // @azure/data-tables, azure-data-tables).
 function englishUses(term) {
@@ -204,7 +204,7 @@ function englishUses(term) {
   const last = words.pop();
   const forms = last.endsWith("y") ? `${last.slice(0, -1)}(?:y|ies)` : `${last}s?`;
   const re = new RegExp(`\\b${[...words, forms].join("\\s+")}\\b`, "i");
-  const aside = /\bAzure Table\b|\bTable service\b|\bCosmos DB for Table\b|\{[^{}]*\}|`[^`]*`|"[^"]*"|\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b|@?[\w.-]+[./@][\w./-]*[A-Za-z]|\b[a-z]+(?:-[a-z]+)*-tables\b/g;
+  const aside = /\bAzure Table\b|\bTable service\b|\bCosmos DB for Table\b|\{[^{}]*\}|`[^`]*`|"[^"]*"|\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b|@?[\w.-]+[./@][\w./-]*[A-Za-z]|\b[a-z]+(?:-[a-z]+)*-tables\b|\bTable (?:endpoint|playground|Service Properties)\b/g;
   return (s) => re.test(s.replace(aside, ""));
 }
 

@@ -54,7 +54,7 @@ test("lesson-doc: a recorded lesson's code, mounted in an embed, runs steps 3-4 
   await range.getByRole("heading", { name: /^Step 3 of 4: insert Pets/ }).waitFor();
   assert.equal(await range.getByRole("heading", { name: /^Step [124] / }).count(), 0, "only the range's steps");
   const whole = await range.getByRole("link", { name: "The whole lesson in the playground" }).getAttribute("href");
-  assert.ok(whole.endsWith(`/index.html#lesson-doc=${code}`), whole);
+  assert.ok(whole.endsWith(`/index.html?lang=en#lesson-doc=${code}`), whole);
   // Step 3: the second insert of rex, predicted right.
   await range.locator(".prediction input").nth(1).check();
   await range.getByRole("button", { name: "Run", exact: true }).click();

@@ -226,7 +226,7 @@ test("a lesson runs in its own account and wire list; Try it yourself lends the 
   await page.waitForFunction(() => document.querySelector(".step-count")?.textContent === "Step 2 of 6");
   await page.locator(".prediction input").nth(2).check();
   await page.getByRole("button", { name: "Run step" }).click();
-  assert.match(await page.locator(".outcome").innerText(), /Returned 54, examined 2000/);
+  assert.match(await page.locator(".outcome").innerText(), /Returned 54, examined 2,000/);
   assert.match(await page.locator(".lesson-explain").innerText(), /^54 returned, 2,000 examined/);
   assert.match(await page.locator(".lesson-result .lesson-query").innerText(), /\$filter\s+Customer eq 'customer-07'/);
   assert.deepEqual(await workspace(), mine, "the lesson left the workspace as it was");

@@ -17,6 +17,8 @@
 //   - a save that fails (storage full, storage cleared under the page) is
 //     reported and retried; the retry saves the whole account.
 // The records are opaque here: only the engine reads them.
+import { t, formatDate } from "./i18n.js";
+
 const DB = "tableplay";
 const VERSION = 2;
 const BASE = "account"; // key "snapshot": the base account document; key "meta": {epoch, through}
@@ -41,7 +43,7 @@ function openDB() {
     };
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
-    req.onblocked = () => reject(new Error("an older tab holds the saved account open"));
+    req.onblocked = () => reject(new Error(t("persist.blocked")));
   });
 }
 
@@ -50,7 +52,7 @@ const done = (tx) =>
   new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("aborted"));
+    tx.onabort = () => reject(tx.error ?? new Error(t("persist.aborted")));
   });
 
 // A base written whole (not folded from the log) gets a new epoch: a tab
@@ -59,6 +61,7 @@ const done = (tx) =>
 const newEpoch = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 
 // createAccountStore keeps engine's account. say(text, {routine}) reports how saving
+// (text a string, or a function that writes it in the shown language)
 // goes (routine for an ordinary save); onRemote() is called after another
 // tab's changes were applied here.
 export function createAccountStore(engine, { say = () => {}, onRemote = () => {} } = {}) {
@@ -124,7 +127,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
             if (base.result) engine.restore(base.result);
             else if (epoch !== null || keys.result.length) engine.reset();
           } catch (err) {
-            problem = "The saved account could not be restored: " + err.message;
+            problem = t("persist.notRestored", { why: err.message });
           }
           epoch = meta.epoch;
           applied = meta.through;
@@ -134,7 +137,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
           try {
             engine.applyChange(rec);
           } catch (err) {
-            problem ||= "A saved change could not be applied: " + err.message;
+            problem ||= t("persist.changeNotApplied", { why: err.message });
           }
           applied = keys.result[i];
         });
@@ -143,7 +146,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
             try {
               engine.applyChange(rec);
             } catch (err) {
-              problem ||= "A change of this tab could not be applied: " + err.message;
+              problem ||= t("persist.ownNotApplied", { why: err.message });
             }
           }
         }
@@ -216,7 +219,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
   function lost() {
     db = null;
     dirty = true;
-    say("This browser's storage was cleared under the page: your tables are kept in this tab and saved again with the next change.");
+    say(() => t("persist.cleared"));
   }
 
   function failed(err) {
@@ -229,8 +232,10 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
     dirty = true;
     const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
     failures++;
-    const why = err?.name === "QuotaExceededError" ? "storage is full" : err?.message || String(err);
-    say(`Not saved (${why}): your tables are kept in this tab; trying again in ${Math.round(wait / 100) / 10} s.`);
+    const full = err?.name === "QuotaExceededError";
+    const message = err?.message || String(err);
+    const s = Math.round(wait / 100) / 10;
+    say(() => t("persist.notSaved", { why: full ? t("persist.full") : message, s }));
     document.body.dataset.saveFailures = String(failures);
     clearTimeout(retryTimer);
     retryTimer = setTimeout(() => {
@@ -267,7 +272,8 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
           channel?.postMessage({ type: "changes" });
           ms = performance.now() - start;
           failures = 0;
-          say(`Saved in this browser at ${new Date().toLocaleTimeString()}.`, { routine: true });
+          const at = new Date();
+          say(() => t("persist.saved", { time: formatDate(at, { timeStyle: "medium" }) }), { routine: true });
           document.body.dataset.saved = String(Number(document.body.dataset.saved ?? 0) + 1);
           document.body.dataset.saveMs = ms.toFixed(1); // for make measure
         }
@@ -300,7 +306,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
       db.onclose = lost;
     } catch {
       db = null;
-      say("Storage unavailable: your tables live in memory until you leave.");
+      say(() => t("persist.unavailable"));
       return false;
     }
     usable = true;
@@ -311,7 +317,7 @@ export function createAccountStore(engine, { say = () => {}, onRemote = () => {}
     try {
       await fold();
     } catch {
-      say("The saved account could not be read: changes are kept in memory only.");
+      say(() => t("persist.unreadable"));
     }
     return true;
   }

@@ -22,6 +22,7 @@ import { el, replace, mount } from "./dom.js";
 import { remoteEngine, watchChanges } from "./remote.js";
 import { compareOperation, comparisonView } from "./compare.js";
 import { roomsService, startRoom, roomInfo } from "./rooms.js";
+import { t, nodes, onChange } from "./i18n.js";
 
 // takeRoomLink returns {endpoint, sas, account} from a room link in the
 // address bar (null when there is none) and removes the fragment at once,
@@ -38,65 +39,72 @@ export function takeRoomLink(href = location.href) {
 }
 
 const HTML = `
-<h2 id="connect-heading">Connect to an endpoint</h2>
-<p class="hint">By default the engine in this tab answers. Connect to send the same requests over the network
-  to another Table endpoint; the wire view then shows the real exchange. The key or SAS stays in this tab's
-  memory for this visit: it is never saved, exported or put in a link.</p>
+<h2 id="connect-heading" data-i18n="connect.heading"></h2>
+<p class="hint" data-i18n="connect.intro"></p>
 <p id="connect-target" class="connect-target"></p>
 <div id="connect-start" class="stack connect-start" hidden>
-  <p class="hint">This site hosts rooms: an account that a class or an audience shares, until it is left idle.</p>
-  <div class="row wrap"><button id="connect-start-room" type="button">Start a room</button></div>
+  <p class="hint" data-i18n="connect.roomsHint"></p>
+  <div class="row wrap"><button id="connect-start-room" type="button" data-i18n="connect.startRoom"></button></div>
   <div id="connect-start-answer" class="answer-box"></div>
   <div id="connect-room-info" class="stack room-info" hidden></div>
 </div>
 <form id="connect-form" class="stack" novalidate>
   <fieldset class="modes">
-    <legend>Connect to</legend>
-    <label><input type="radio" name="connect-mode" value="room" checked> A room link</label>
+    <legend data-i18n="connect.to"></legend>
+    <label><input type="radio" name="connect-mode" value="room" checked> <span data-i18n="connect.modeRoom"></span></label>
     <label><input type="radio" name="connect-mode" value="serve"> <code>tableplay serve</code></label>
     <label><input type="radio" name="connect-mode" value="azurite"> Azurite</label>
-    <label><input type="radio" name="connect-mode" value="account"> A storage account</label>
+    <label><input type="radio" name="connect-mode" value="account"> <span data-i18n="connect.modeAccount"></span></label>
   </fieldset>
   <div id="connect-room-field" class="stack">
-    <label for="connect-room">Room link</label>
+    <label for="connect-room" data-i18n="connect.roomLink"></label>
     <input id="connect-room" type="url" autocomplete="off" spellcheck="false" aria-describedby="connect-room-hint">
-    <p id="connect-room-hint" class="hint">A link ending in <code>#connect=…&amp;sas=…</code>, as a room gives it.</p>
+    <p id="connect-room-hint" class="hint"></p>
   </div>
   <div id="connect-endpoint-field" class="stack">
-    <label for="connect-endpoint">Table endpoint</label>
+    <label for="connect-endpoint" data-i18n="connect.endpoint"></label>
     <input id="connect-endpoint" type="url" autocomplete="off" spellcheck="false" aria-describedby="connect-endpoint-hint">
     <p id="connect-endpoint-hint" class="hint"></p>
   </div>
   <div id="connect-key-field" class="stack">
-    <label for="connect-key">Account key</label>
+    <label for="connect-key" data-i18n="connect.key"></label>
     <input id="connect-key" type="password" autocomplete="off" spellcheck="false" aria-describedby="connect-key-hint">
-    <p id="connect-key-hint" class="hint">Empty: the emulators' well-known key of <code>devstoreaccount1</code>. Requests are signed with Shared Key Lite by the engine.</p>
+    <p id="connect-key-hint" class="hint"></p>
   </div>
   <div id="connect-sas-field" class="stack">
     <label for="connect-sas">SAS</label>
     <input id="connect-sas" type="password" autocomplete="off" spellcheck="false" aria-describedby="connect-sas-hint">
-    <p id="connect-sas-hint" class="hint">An account SAS for the Table service (<code>sv=…&amp;ss=t&amp;srt=sco&amp;sp=…&amp;sig=…</code>), from the portal's "Shared access signature" or <code>az storage account generate-sas</code>.</p>
+    <p id="connect-sas-hint" class="hint"></p>
   </div>
   <div class="row wrap">
-    <button id="connect-go" type="submit">Connect to this endpoint</button>
-    <button id="connect-leave" type="button" class="secondary" hidden>Disconnect</button>
+    <button id="connect-go" type="submit" data-i18n="connect.go"></button>
+    <button id="connect-leave" type="button" class="secondary" hidden data-i18n="connect.leave"></button>
   </div>
   <div id="connect-answer" class="answer-box"></div>
 </form>
 <details id="connect-cors" class="connect-cors">
-  <summary>Allowing this page (CORS)</summary>
+  <summary data-i18n="connect.cors"></summary>
   <div id="connect-cors-text"></div>
 </details>
 <p id="connect-live" class="hint"></p>`;
+
+// hints are the form's hints that hold code: written with nodes, so the
+// code stays code in every language.
+function hints($) {
+  const code = (text) => el("code", {}, text);
+  replace($("connect-room-hint"), nodes("connect.roomHint", { fragment: code("#connect=…&sas=…") }));
+  replace($("connect-key-hint"), nodes("connect.keyHint", { account: code("devstoreaccount1") }));
+  replace($("connect-sas-hint"), nodes("connect.sasHint", { sas: code("sv=…&ss=t&srt=sco&sp=…&sig=…"), command: code("az storage account generate-sas") }));
+}
 
 const WELL_KNOWN = "devstoreaccount1";
 
 // TEXT is what this control says that other parts show too.
 const TEXT = {
   // A SAS that grants no write: the write controls say why they are off.
-  readOnly: (sp) => `This link reads only (its SAS grants sp=${sp}): writes are off, since the endpoint would refuse each with 403.`,
+  readOnly: (sp) => t("connect.readOnly", { sp }),
   // Where a connected page's writes go, in place of the browser's own save line.
-  savedThere: (host) => `Connected: what you write goes to ${host}, not to this browser.`,
+  savedThere: (host) => t("connect.savedThere", { host }),
 };
 
 // writesRefused says why a SAS cannot write entities or tables (its
@@ -119,23 +127,24 @@ function corsHelp(mode) {
   const origin = location.origin;
   const methods = "DELETE GET HEAD MERGE OPTIONS PATCH POST PUT";
   const code = (text) => el("pre", { class: "code", tabindex: 0 }, el("code", {}, text));
-  if (mode === "room") return [el("p", {}, "Rooms answer CORS for every origin: nothing to set.")];
+  if (mode === "room") return [el("p", {}, t("connect.corsRoom"))];
   if (mode === "account") {
     return [
-      el("p", {}, `The storage account must allow this page's origin (${origin}) for the Table service. With the Azure CLI:`),
+      el("p", {}, t("connect.corsAccount", { origin })),
       code(`az storage cors add --account-name <name> --services t \\\n  --methods ${methods} \\\n  --origins ${origin} --allowed-headers '*' --exposed-headers '*' --max-age 3600`),
-      el("p", {}, `Or in the portal: the storage account → Settings → Resource sharing (CORS) → Table service: allowed origins ${origin}, allowed methods all, allowed and exposed headers *, max age 3600; Save.`),
-      el("p", {}, "Without exposed headers the browser hides ETag and the continuation headers from the page."),
+      el("p", {}, t("connect.corsPortal", { origin })),
+      el("p", {}, t("connect.corsExposed")),
     ];
   }
   return [
-    el("p", {}, `Nothing to set when this page is served by that server (make run, then open it there). From another origin, the account needs a CORS rule for ${origin}, set with Set Table Service Properties, e.g. with the Azure CLI and the emulator's connection string:`),
+    el("p", {}, t("connect.corsLocal", { origin })),
     code(`az storage cors add --services t --methods ${methods} \\\n  --origins ${origin} --allowed-headers '*' --exposed-headers '*' --max-age 3600 \\\n  --connection-string 'DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=<the well-known key>;TableEndpoint=${localEndpoint()};'`),
   ];
 }
 
 export function initConnect({ button, panel, session, parts, tableplay, label = null }) {
   const $ = mount(panel, HTML);
+  hints($);
   const own = session.engine; // the engine in this tab
   let current = null; // {engine, watcher} while connected
 
@@ -149,12 +158,10 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     const endpoint = $("connect-endpoint");
     if (m === "serve" || m === "azurite") {
       endpoint.placeholder = m === "serve" ? localEndpoint() : `http://127.0.0.1:10002/${WELL_KNOWN}`;
-      $("connect-endpoint-hint").textContent = m === "serve"
-        ? "Empty: the tableplay serve this page came from (or 127.0.0.1:10002). Path style: the account name is the first segment."
-        : "Empty: Azurite's table endpoint on 127.0.0.1:10002.";
+      $("connect-endpoint-hint").textContent = m === "serve" ? t("connect.serveHint") : t("connect.azuriteHint");
     } else {
       endpoint.placeholder = "https://<name>.table.core.windows.net";
-      $("connect-endpoint-hint").textContent = "The account's Table endpoint, as the portal's Endpoints page lists it.";
+      $("connect-endpoint-hint").textContent = t("connect.accountHint");
     }
     replace($("connect-cors-text"), corsHelp(m));
   }
@@ -170,7 +177,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       } catch {
         // not a URL: said below
       }
-      if (!room) throw new Error("A room link is the page's address with #connect=…&sas=… after it.");
+      if (!room) throw new Error(t("connect.notRoomLink"));
       return room;
     }
     const endpoint = $("connect-endpoint").value.trim() || $("connect-endpoint").placeholder;
@@ -179,17 +186,24 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     return key ? { endpoint, key } : { endpoint, wellKnownKey: true };
   }
 
-  const say = (good, ...text) => replace($("connect-answer"), el("p", { class: `answer ${good ? "good" : "bad"}` }, ...text));
+  // say shows the form's answer; what (a function) writes it, so that a
+  // switch of language says it again.
+  let said = null;
+  const say = (good, what) => {
+    said = [good, what];
+    replace($("connect-answer"), el("p", { class: `answer ${good ? "good" : "bad"}` }, ...what()));
+  };
+  const status = (id) => el("span", { class: "answer-status" }, t(id));
 
   function describe() {
     const r = current?.engine.remote;
     replace($("connect-target"), r
-      ? ["Target: ", el("strong", {}, r.endpoint), ` as ${r.account}, with its ${r.auth === "sas" ? "SAS" : "key"}.`]
-      : ["Target: ", el("strong", {}, "the engine in this tab"), "."]);
-    button.textContent = r ? "Connected" : "Connect";
+      ? nodes(r.auth === "sas" ? "connect.targetSAS" : "connect.targetKey", { endpoint: el("strong", {}, r.endpoint), account: r.account })
+      : nodes("connect.targetEngine", { engine: el("strong", {}, t("connect.thisEngine")) }));
+    button.textContent = r ? t("connect.connected") : t("connect.button");
     button.classList.toggle("connected", Boolean(r));
     $("connect-leave").hidden = !r;
-    if (label) label.textContent = r ? `${r.account} at ${new URL(r.endpoint).host}` : WELL_KNOWN;
+    if (label) label.textContent = r ? t("connect.accountAt", { account: r.account, host: new URL(r.endpoint).host }) : WELL_KNOWN;
     // The storage line speaks of this browser's copy: while connected, the
     // data is elsewhere, and it says so (its own text comes back after).
     const saved = document.getElementById("storage-status");
@@ -224,8 +238,8 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     try {
       link = tableplay.connect(c);
     } catch (err) {
-      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", err.message);
-      session.setStatus(`Not connected: ${err.message}`);
+      say(false, () => [status("connect.notConnected"), " · ", err.message]);
+      session.setStatus(() => t("connect.notConnectedStatus", { why: err.message }));
       return false;
     }
     const engine = remoteEngine(tableplay, link);
@@ -241,13 +255,15 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     // The list must be one the engine can read before anything points
     // there: an endpoint that answers 200 with something else is refused.
     const listed = probe.response?.status === 200 ? tableplay.readTables(probe.response.body ?? "") : null;
-    const unread = listed?.error ? `${probe.response.status} ${probe.response.statusText}, but ${listed.error}: this is not a Table endpoint's answer.` : "";
+    // The status line, code and message are the endpoint's own (English
+    // as sent); the page's words around them are the reader's.
+    const unread = listed?.error ? t("connect.notTable", { status: `${probe.response.status} ${probe.response.statusText}`, why: listed.error }) : "";
     const refused = probe.error ?? (unread || (probe.response.status === 200 || narrow ? "" : `${probe.response.status} ${probe.response.statusText}${probe.code ? " · " + probe.code : ""}${probe.message ? ": " + probe.message : ""}` +
-      (probe.response.status === 403 ? " Check the key or SAS (and the clock: a signature's date must be within 15 minutes)." : "")));
+      (probe.response.status === 403 ? " " + t("connect.check403") : "")));
     if (refused) {
       link.disconnect();
-      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", refused);
-      session.setStatus(`Not connected: ${refused}`);
+      say(false, () => [status("connect.notConnected"), " · ", refused]);
+      session.setStatus(() => t("connect.notConnectedStatus", { why: refused }));
       return false;
     }
     await disconnect({ quiet: true });
@@ -266,9 +282,9 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
         describe();
         await retarget(own).catch(() => {});
       }
-      const why = `${link.endpoint} answered, but its answers cannot be read (${err.message}); the engine in this tab answers again.`;
-      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", why);
-      session.setStatus(`Not connected: ${why}`);
+      const why = t("connect.unreadable", { endpoint: link.endpoint, why: err.message });
+      say(false, () => [status("connect.notConnected"), " · ", why]);
+      session.setStatus(() => t("connect.notConnectedStatus", { why }));
       return false;
     }
     // A newer connect or a disconnect took over while the tables were read.
@@ -278,20 +294,18 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
       session.emit("entities-changed");
     }, { select: () => session.table, onState: live });
     describe();
-    say(true, el("span", { class: "answer-status" }, "Connected"), ` · ${link.endpoint} answers; every panel now sends its requests there.`,
-      narrow ? ` This SAS may not list the tables (${probe.code}): the tables panel stays empty, yet its tables answer.` : "");
-    session.setStatus(`Connected to ${link.endpoint}: requests go over the network.`);
+    say(true, () => [status("connect.connected"), " · ", t("connect.answers", { endpoint: link.endpoint }),
+      narrow ? " " + t("connect.narrow", { code: probe.code }) : ""]);
+    session.setStatus(() => t("connect.connectedStatus", { endpoint: link.endpoint }));
     return true;
   }
 
+  let liveState = null;
   function live(state) {
-    const text = {
-      live: "Live: other clients' writes show here within a few seconds.",
-      slow: "The endpoint did not answer the last check: checking less often (up to every 30 s).",
-      paused: "Live updates paused after 20 minutes without activity.",
-    }[state];
+    liveState = state;
+    const text = { live: t("connect.live"), slow: t("connect.slow", { s: 30 }), paused: t("connect.paused", { min: 20 }) }[state];
     replace($("connect-live"), text, state === "paused"
-      ? [" ", el("button", { type: "button", class: "link", onclick: () => current?.watcher.resume() }, "Resume")] : null);
+      ? [" ", el("button", { type: "button", class: "link", onclick: () => current?.watcher.resume() }, t("connect.resume"))] : null);
   }
 
   async function disconnect({ quiet = false } = {}) {
@@ -299,12 +313,13 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     current.watcher?.stop();
     current.engine.remote.disconnect();
     current = null;
+    liveState = null;
     replace($("connect-live"));
     describe();
     if (quiet) return;
     await retarget(own);
-    say(true, el("span", { class: "answer-status" }, "Disconnected"), " · the engine in this tab answers again.");
-    session.setStatus("Disconnected: the engine in this tab answers again.");
+    say(true, () => [status("connect.disconnected"), " · ", t("connect.backToEngine")]);
+    session.setStatus(() => t("connect.disconnectedStatus"));
   }
 
   // offerRooms shows "Start a room" once the site is found to host rooms
@@ -320,26 +335,32 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
 
   // startAndJoin creates a room, connects to it with its write link and
   // shows the links to share.
+  let started = null; // the start answer's [good, what]
+  let shownRoom = null; // the room whose links are shown
   async function startAndJoin() {
     const go = $("connect-start-room");
     go.disabled = true;
-    const answer = (good, ...text) => replace($("connect-start-answer"), el("p", { class: `answer ${good ? "good" : "bad"}` }, ...text));
-    answer(true, "Starting a room…");
+    const answer = (good, what) => {
+      started = [good, what];
+      replace($("connect-start-answer"), el("p", { class: `answer ${good ? "good" : "bad"}` }, ...what()));
+    };
+    answer(true, () => [t("connect.starting")]);
     try {
       const { room, error } = await startRoom(await roomsService());
       if (error) {
-        answer(false, el("span", { class: "answer-status" }, "No room"), " · ", error);
+        answer(false, () => [status("connect.noRoom"), " · ", error]);
         session.setStatus(error);
         return;
       }
       if (!(await connect(takeRoomLink(room.writeLink)))) {
-        answer(false, el("span", { class: "answer-status" }, "No room"), ` · ${room.account} was created, but the page could not connect to it (see below).`);
+        answer(false, () => [status("connect.noRoom"), " · ", t("connect.roomUnreached", { account: room.account })]);
         return;
       }
+      shownRoom = room;
       replace($("connect-room-info"), roomInfo(room, (text) => session.setStatus(text)));
       $("connect-room-info").hidden = false;
-      answer(true, el("span", { class: "answer-status" }, "Room started"), ` · ${room.account}: this page is connected with the write link. Share a link below.`);
-      session.setStatus(`Room ${room.account} started and connected: share its write link with a class, its read link with an audience.`);
+      answer(true, () => [status("connect.roomStarted"), " · ", t("connect.roomJoined", { account: room.account })]);
+      session.setStatus(() => t("connect.roomStatus", { account: room.account }));
     } finally {
       go.disabled = false;
     }
@@ -351,7 +372,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
   session.compare = async (operation, from, where) => {
     const engine = current?.engine;
     if (!engine || engine.remote.endpoint !== where?.endpoint) {
-      return comparisonView({ error: `this exchange went to ${where?.endpoint ?? "another endpoint"}, and the page is not connected there now. Connect to it again to compare.` });
+      return comparisonView({ error: t("connect.compareElsewhere", { endpoint: where?.endpoint ?? t("connect.anotherEndpoint") }) });
     }
     return comparisonView(await compareOperation(tableplay, engine, operation, from));
   };
@@ -363,7 +384,7 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
     try {
       c = connection();
     } catch (err) {
-      say(false, el("span", { class: "answer-status" }, "Not connected"), " · ", err.message);
+      say(false, () => [status("connect.notConnected"), " · ", err.message]);
       return;
     }
     $("connect-go").disabled = true;
@@ -391,6 +412,21 @@ export function initConnect({ button, panel, session, parts, tableplay, label = 
   });
   showMode();
   describe();
+  // A switch of language: the panel's words, the target line and the
+  // answers on screen are said again (the static text by localize).
+  onChange(() => {
+    hints($);
+    showMode();
+    describe();
+    if (said) say(...said);
+    if (started) replace($("connect-start-answer"), el("p", { class: `answer ${started[0] ? "good" : "bad"}` }, ...started[1]()));
+    if (liveState && current) live(liveState);
+    if (shownRoom && !$("connect-room-info").hidden) {
+      const open = [...$("connect-room-info").querySelectorAll("details[open]")].map((d) => d.id);
+      replace($("connect-room-info"), roomInfo(shownRoom, (text) => session.setStatus(text)));
+      for (const id of open) document.getElementById(id)?.setAttribute("open", "");
+    }
+  });
   return {
     // open connects to a room link taken from the address bar.
     async open(room) {

@@ -13,7 +13,8 @@ import { loadSample, sampleUser } from "./sample.js";
 import { send } from "./exchange.js";
 import { readCapped, shareLink, decode } from "./sharelink.js";
 import { mountLessons, lessonDocHash } from "./lessons/view.js";
-import { readStartState, STATE_FIX } from "./embed.js";
+import { readStartState, stateFix } from "./embed.js";
+import { t, onChange, withLang } from "./i18n.js";
 
 // SRC_TIMEOUT_MS bounds a src= start state, its body included, as Connect
 // bounds its requests: an answer that never ends becomes an error in the
@@ -25,27 +26,27 @@ export const SRC_TIMEOUT_MS = 15_000;
 async function fetchStart(src, timeout = SRC_TIMEOUT_MS) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
-  const fail = (why, fix) => Object.assign(new Error(`The start state at ${src} did not load: ${why}.`), { fix });
-  const secs = `${timeout / 1000} s`;
+  const fail = (why, fix) => Object.assign(new Error(t("embed.src.failed", { src, why })), { fix });
+  const secs = timeout / 1000;
   try {
     let response;
     try {
       response = await fetch(new URL(src, document.baseURI), { signal: controller.signal });
     } catch (e) {
-      if (controller.signal.aborted) throw fail(`its server sent no answer within ${secs}`, "Check that the src address opens and that its server answers.");
-      throw fail(e.message, "Check that the src address opens; a file on another origin must be sent with Access-Control-Allow-Origin.");
+      if (controller.signal.aborted) throw fail(t("embed.src.noAnswer", { s: secs }), t("embed.src.fixAnswer"));
+      throw fail(e.message, t("embed.src.fixCORS"));
     }
-    if (!response.ok) throw fail(`its server answered ${response.status}`, "Check the src address: it is resolved against the page's address.");
-    if (!response.body) throw fail("the answer has no body", "Serve the start state's JSON file at the src address.");
+    if (!response.ok) throw fail(t("embed.src.status", { status: String(response.status) }), t("embed.src.fixAddress"));
+    if (!response.body) throw fail(t("embed.src.noBody"), t("embed.src.fixServe"));
     let text;
     try {
-      text = await readCapped(response.body, "it holds");
+      text = await readCapped(response.body, "holds");
     } catch (e) {
-      if (controller.signal.aborted) throw fail(`the answer did not finish within ${secs}`, "Check that its server sends the whole file.");
-      throw fail(e.message, e instanceof RangeError ? "Use a smaller start state." : "Check that its server sends the whole file.");
+      if (controller.signal.aborted) throw fail(t("embed.src.unfinished", { s: secs }), t("embed.src.fixWhole"));
+      throw fail(e.message, e instanceof RangeError ? t("embed.src.fixSmaller") : t("embed.src.fixWhole"));
     }
-    const r = readStartState(text, `the file at ${src}`);
-    if (r.problem) throw Object.assign(new Error(r.problem), { fix: STATE_FIX });
+    const r = readStartState(text, t("embed.where.file", { src }));
+    if (r.problem) throw Object.assign(new Error(r.problem), { fix: stateFix() });
     return r.state;
   } finally {
     clearTimeout(timer);
@@ -57,8 +58,8 @@ async function fetchStart(src, timeout = SRC_TIMEOUT_MS) {
 function tableMissing(engine, table) {
   const names = engine.snapshot().tables.map((t) => t.name);
   if (table == null || names.includes(table)) return null;
-  return Object.assign(new Error(`The start state names the table “${table}”, which its account does not hold.`), {
-    fix: names.length ? `Name one of its tables in table: ${names.join(", ")}.` : "Add the table to the account, or leave table out.",
+  return Object.assign(new Error(t("embed.tableMissing", { table })), {
+    fix: names.length ? t("embed.tableMissingFix", { names: names.join(", ") }) : t("embed.tableMissingAdd"),
   });
 }
 
@@ -70,8 +71,8 @@ const docLessons = new Map();
 // lessonDocFailure is the error an embed shows in its box for a lesson-doc
 // that cannot be opened.
 function lessonDocFailure(reason) {
-  return Object.assign(new Error(`The lesson in its lesson-doc attribute was not opened: ${reason}.`), {
-    fix: "Copy the embed code again from the lesson's export (“Make a lesson from this”), or share the lesson's file.",
+  return Object.assign(new Error(t("embed.lessonDoc.failed", { reason })), {
+    fix: t("embed.lessonDoc.fix"),
   });
 }
 
@@ -79,12 +80,12 @@ function lessonDocFailure(reason) {
 // link (the share link's caps, then the engine's lesson loader) and returns
 // the lesson's id.
 async function openLessonDoc(engine, code) {
-  if (!/^[A-Za-z0-9_-]+$/.test(code)) throw lessonDocFailure("it is not a lesson code");
+  if (!/^[A-Za-z0-9_-]+$/.test(code)) throw lessonDocFailure(t("embed.lessonDoc.notCode"));
   let text;
   try {
     text = await decode(code);
   } catch (e) {
-    throw lessonDocFailure(e instanceof RangeError ? e.message : "it cannot be read");
+    throw lessonDocFailure(e instanceof RangeError ? e.message : t("embed.lessonDoc.unreadable"));
   }
   let id;
   try {
@@ -92,7 +93,7 @@ async function openLessonDoc(engine, code) {
   } catch {
     // not JSON: the loader below says so
   }
-  if (docLessons.has(id) && docLessons.get(id) !== text) throw lessonDocFailure(`another playground on this page shows a different lesson with the id “${id}”`);
+  if (docLessons.has(id) && docLessons.get(id) !== text) throw lessonDocFailure(t("embed.lessonDoc.sameId", { id }));
   const r = engine.addLesson(text);
   if (r.error) throw lessonDocFailure(r.error);
   docLessons.set(r.id, text);
@@ -109,12 +110,12 @@ function exampleLesson(engine, id) {
 // {first, last} (1-based), null when neither is given, or {error}.
 function stepRange(step, steps, n) {
   if (step == null && steps == null) return null;
-  if (step != null && steps != null) return { error: "give step or steps, not both" };
+  if (step != null && steps != null) return { error: t("embed.steps.both") };
   const [a, b] = step != null ? [step, step] : String(steps).split("-");
   const first = Number(a);
   const last = Number(b);
   if (!Number.isInteger(first) || !Number.isInteger(last) || first < 1 || last < first || last > n) {
-    return { error: `${step != null ? `step="${step}"` : `steps="${steps}"`}: the lesson has steps 1 to ${n}` };
+    return { error: t("embed.steps.range", { attr: step != null ? `step="${step}"` : `steps="${steps}"`, n }) };
   }
   return { first, last };
 }
@@ -132,24 +133,24 @@ async function startState(c, session) {
     const range = view.error ? null : stepRange(c.step, c.steps, view.steps.length);
     const r = engine.resetLesson(c.lesson, range?.first ? range.first - 1 : 0);
     const problem = r.error ?? range?.error;
-    const note = problem ? `The lesson “${c.lesson}” could not start: ${problem}` : "";
+    const note = problem ? t("embed.lessonNotStarted", { lesson: c.lesson, why: problem }) : "";
     return { note, range: range?.error ? null : range, table: engine.snapshot().tables[0]?.name ?? null, entity: null, filter: "" };
   }
   if (inline.account) {
     try {
       engine.restore(inline.account);
     } catch (e) {
-      throw Object.assign(new Error(`The start state's account was not loaded: ${e.message}`), { fix: "Export the account again from the playground (Export), or correct the field the message names." });
+      throw Object.assign(new Error(t("embed.accountNotLoaded", { why: e.message })), { fix: t("embed.accountNotLoadedFix") });
     }
   } else if (c.example && c.example !== "sample" && exampleLesson(engine, c.example)) {
     // A lesson's data, without its steps.
     const r = engine.resetLesson(c.example, 0);
-    const note = r.error ? `The example “${c.example}” could not start: ${r.error}` : "";
+    const note = r.error ? t("embed.exampleNotStarted", { example: c.example, why: r.error }) : "";
     const missing = tableMissing(engine, inline.table);
     if (missing) throw missing;
     return { note, table: inline.table ?? engine.snapshot().tables[0]?.name ?? null, entity: inline.entity ?? null, filter: inline.filter ?? "" };
   } else if (c.example) {
-    const note = c.example === "sample" ? "" : `There is no example named “${c.example}”: this is the built-in sample.`;
+    const note = c.example === "sample" ? "" : t("embed.noExample", { example: c.example });
     return { note, table: await loadSample(session), entity: inline.entity ?? sampleUser, filter: inline.filter ?? "" };
   }
   const missing = tableMissing(engine, inline.table);
@@ -185,11 +186,12 @@ function answerOf(root, operation) {
 // tableChoice is the toolbar's table select for views without the tables
 // part; it follows creates and deletes.
 function tableChoice(session, parts) {
-  const choice = el("select", { "aria-label": "Table", part: "table-select" });
+  const choice = el("select", { "aria-label": t("embed.table"), part: "table-select" });
   const refresh = async () => {
     const x = await send(session, { kind: "listTables" });
-    const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((t) => t.TableName) : [];
-    replace(choice, names.length ? names.map((n) => el("option", { value: n, selected: n === session.table }, n)) : el("option", { value: "" }, "(no table)"));
+    const names = x.response?.status === 200 ? JSON.parse(x.response.body).value.map((table) => table.TableName) : [];
+    choice.setAttribute("aria-label", t("embed.table"));
+    replace(choice, names.length ? names.map((n) => el("option", { value: n, selected: n === session.table }, n)) : el("option", { value: "" }, t("embed.noTable")));
   };
   choice.addEventListener("change", () => select(session, parts, choice.value || null));
   session.on("exchange", ({ operation }) => {
@@ -204,7 +206,7 @@ export async function startPlayground(host, ui) {
   window.addEventListener("tableplay:progress", function progress(e) {
     const { loaded, total } = e.detail;
     if (total && loaded >= total) window.removeEventListener("tableplay:progress", progress);
-    if (host.dataset.state !== "ready" && total) ui.status.textContent = `Loading the engine… ${Math.round((100 * loaded) / total)}%`;
+    if (host.dataset.state !== "ready" && total) ui.status.textContent = t("embed.loadingPercent", { percent: Math.round((100 * loaded) / total) });
   });
   await tableplay.ready;
   const engine = await tableplay.createAccount();
@@ -216,8 +218,8 @@ export async function startPlayground(host, ui) {
     start = await startState(c, session);
     start.draft = asDraft(engine, start.entity);
     if (start.entity && !start.draft) {
-      throw Object.assign(new Error("The start state's entity cannot be read as an entity body or an editor draft."), {
-        fix: "Write entity as an OData JSON body ({\"PartitionKey\": …, \"RowKey\": …, properties…}) or as a draft ({PartitionKey, RowKey, properties: [{name, type, text}]}).",
+      throw Object.assign(new Error(t("embed.entityUnreadable")), {
+        fix: t("embed.entityFix", { body: '{"PartitionKey": …, "RowKey": …, properties…}', draft: "{PartitionKey, RowKey, properties: [{name, type, text}]}" }),
       });
     }
   } catch (err) {
@@ -251,17 +253,18 @@ export async function startPlayground(host, ui) {
     choice = tableChoice(session, parts);
     toolbar.push(choice.choice);
   }
-  const open = el("a", { part: "open", href: c.playground, target: "_blank", rel: "noopener" }, "Open in the playground");
+  const open = el("a", { part: "open", href: withLang(c.playground), target: "_blank", rel: "noopener" }, t("embed.open"));
   toolbar.push(open);
   ui.run.replaceWith(...toolbar);
+  let lessons = null;
   if (lessonSlot) {
-    mountLessons(lessonSlot, {
+    lessons = mountLessons(lessonSlot, {
       engine,
       hash: false,
       lesson: c.lesson,
       steps: start.range,
       // A lesson-doc's lesson exists on the full page only through its link.
-      lessonURL: (id, step) => c.playground.split("#")[0] + (c.lessonDoc !== null ? lessonDocHash(c.lessonDoc) : `#lesson=${encodeURIComponent(id)}&step=${step}`),
+      lessonURL: (id, step) => withLang(c.playground.split("#")[0] + (c.lessonDoc !== null ? lessonDocHash(c.lessonDoc) : `#lesson=${encodeURIComponent(id)}&step=${step}`)),
       onExchange: (x) => session.emit("exchange", x),
       onChange: () => {
         parts.tables?.refresh();
@@ -274,11 +277,11 @@ export async function startPlayground(host, ui) {
   // The link carries the account's state to the full page.
   const relink = debounce(async () => {
     const { link } = await shareLink(c.playground, JSON.stringify(engine.snapshot()));
-    open.href = link ?? c.playground;
-    open.title = link ? "Opens a copy of this playground's tables in the full playground" : "Too large for a link: opens an empty playground";
+    open.href = link ?? withLang(c.playground);
+    open.title = link ? t("embed.openTitle") : t("embed.openTooLarge");
   }, 200);
-  const onChange = (e) => e.detail?.account === engine.name && relink();
-  window.addEventListener("tableplay:change", onChange);
+  const changed = (e) => e.detail?.account === engine.name && relink();
+  window.addEventListener("tableplay:change", changed);
   relink();
 
   await parts.tables?.refresh();
@@ -289,7 +292,7 @@ export async function startPlayground(host, ui) {
   // Read-only: Send becomes a button that shows the request, and the start
   // entity's request is shown at once; a query shows its start result.
   const form = (id) => ui.body.querySelector(`#${id}`);
-  if (c.readonly && form("run-op")) form("run-op").textContent = "Show the request";
+  if (c.readonly && form("run-op")) form("run-op").textContent = t("embed.showRequest");
   // After the reader's action (a control inside has focus; the start
   // state's own results below do not move the view) its answer is scrolled
   // into view inside the embed.
@@ -300,13 +303,23 @@ export async function startPlayground(host, ui) {
   if (c.readonly && draft && form("operation")) form("operation").requestSubmit();
   if (has("query") && start.table && form("query-form")) form("query-form").requestSubmit();
   // A start-state problem stays in view beside the live line.
-  const live = `Live: account ${engine.name}, in this page only${c.readonly ? " · read-only: writes are shown, not sent" : ""}.`;
-  session.setStatus(start.note ? `${start.note} ${live}` : live);
+  const live = () => t(c.readonly ? "embed.liveReadonly" : "embed.live", { account: engine.name });
+  session.setStatus(() => (start.note ? `${start.note} ${live()}` : live()));
+  // A switch of language: the embed's own words again (the parts and the
+  // lesson view follow it themselves).
+  const stopLang = onChange(() => {
+    open.textContent = t("embed.open");
+    relink();
+    choice?.refresh();
+    if (c.readonly && form("run-op")) form("run-op").textContent = t("embed.showRequest");
+  });
 
   return {
     account: engine.name,
     destroy() {
-      window.removeEventListener("tableplay:change", onChange);
+      stopLang();
+      lessons?.stopLang();
+      window.removeEventListener("tableplay:change", changed);
       session.destroy();
       try {
         tableplay.dropAccount(engine.name);

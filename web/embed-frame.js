@@ -5,7 +5,7 @@
 // the parent page ({type: "tableplay:height", height}) whenever it changes,
 // so the host page can size the iframe.
 import { languageReady } from "./embed.js";
-import { lang } from "./i18n.js";
+import { lang, t, localize } from "./i18n.js";
 import { decode } from "./sharelink.js";
 
 // Every attribute the element takes (docs/embedding.md), readonly aside.
@@ -16,6 +16,8 @@ async function build() {
   // height posted is its own; the frame's document names that language.
   await languageReady;
   document.documentElement.lang = lang();
+  // The frame's title (embed.html, data-i18n) in that language too.
+  localize(document.head);
   const params = new URLSearchParams(location.hash.slice(1));
   const playground = document.createElement("table-playground");
   for (const name of ATTRIBUTES) if (params.has(name)) playground.setAttribute(name, params.get(name));
@@ -27,7 +29,7 @@ async function build() {
       inline.textContent = await decode(params.get("state"));
     } catch (e) {
       // The element shows the sample and says why the state was not used.
-      playground.setAttribute("label", `The start state in this link was not used: ${e instanceof RangeError ? e.message : "it cannot be read"}`);
+      playground.setAttribute("label", t("embed.frame.stateUnused", { why: e instanceof RangeError ? e.message : t("embed.frame.unreadable") }));
     }
     playground.append(inline);
   }

@@ -9,7 +9,7 @@
 // This module is the bootstrap: it holds no engine code; web/embed-app.js
 // (loaded on start) builds the playground.
 import { el, replace } from "./dom.js";
-import { embedLang, load, lang, loaded, locales } from "./i18n.js";
+import { embedLang, load, lang, loaded, locales, t, nodes, onChange } from "./i18n.js";
 
 // The embeds' language is chosen, and its catalogue in, before any embed
 // renders (web/i18n.js embedLang); the host page's own <html lang> is left
@@ -55,18 +55,18 @@ function httpURL(value) {
 // account document (it has "format") is taken as {account: it}.
 const START_KEYS = ["account", "table", "entity", "filter"];
 
-// STATE_FIX says how to write a start state that every docs generator
+// stateFix says how to write a start state that every docs generator
 // keeps (docs/embedding.md, "Docs generators").
-export const STATE_FIX = "Write the start state as JSON (an object with account, table, entity, filter) in a state='…' attribute, or as URL-safe base64 of that JSON, or in a child <template>; docs/embedding.md shows the form for each docs generator.";
+export const stateFix = () => t("embed.stateFix");
 
 // decodeEntities undoes the character references a server-side renderer
 // writes into text it escapes (VitePress writes a child script's JSON as
 // &quot;…&quot;). The text is parsed in an inert <template>: nothing in
 // it runs or loads.
 function decodeEntities(text) {
-  const t = document.createElement("template");
-  t.innerHTML = text;
-  return t.content.textContent;
+  const tpl = document.createElement("template");
+  tpl.innerHTML = text;
+  return tpl.content.textContent;
 }
 
 // fromBase64url reads URL-safe base64 (padding optional) as UTF-8 text, or
@@ -91,21 +91,21 @@ export function readStartState(text, where) {
   const b64 = fromBase64url(raw);
   if (b64 !== null) tries.push(b64.trim());
   let first = null;
-  for (const t of tries) {
+  for (const attempt of tries) {
     try {
-      const value = JSON.parse(t);
+      const value = JSON.parse(attempt);
       if (value === null || typeof value !== "object" || Array.isArray(value)) {
-        return { problem: `The start state in ${where} is JSON but not an object.` };
+        return { problem: t("embed.state.notObject", { where }) };
       }
       if (value.format) return { state: { account: value } }; // a bare account document
       const unknown = Object.keys(value).filter((k) => !START_KEYS.includes(k));
-      if (unknown.length) return { problem: `The start state in ${where} has ${unknown.map((k) => `“${k}”`).join(", ")}, which a start state does not take (it takes ${START_KEYS.join(", ")}).` };
+      if (unknown.length) return { problem: t("embed.state.unknown", { where, fields: unknown.map((k) => t("embed.quoted", { k })).join(", "), keys: START_KEYS.join(", ") }) };
       return { state: value };
     } catch (e) {
       first ??= e;
     }
   }
-  return { problem: `The start state in ${where} cannot be read as JSON (${first.message}).` };
+  return { problem: t("embed.state.notJSON", { where, why: first.message }) };
 }
 
 // config reads an element's attributes and its inline start state: a
@@ -125,9 +125,9 @@ function config(host) {
   const script = host.querySelector(':scope > script[type="application/json"]');
   // Vue renders a <template>'s children into the element itself on the
   // client, not into its content.
-  const found = host.hasAttribute("state") ? [attr("state"), "its state attribute"]
-    : template ? [template.content.textContent.trim() || template.textContent, "its <template>"]
-    : script ? [script.textContent, "its <script type=\"application/json\">"] : null;
+  const found = host.hasAttribute("state") ? [attr("state"), t("embed.where.attribute")]
+    : template ? [template.content.textContent.trim() || template.textContent, t("embed.where.template")]
+    : script ? [script.textContent, t("embed.where.script")] : null;
   if (found) {
     const r = readStartState(found[0], found[1]);
     inline = r.state ?? null;
@@ -148,7 +148,8 @@ function config(host) {
     height: attr("height"),
     readonly: host.hasAttribute("readonly"),
     onClick: attr("start") === "click",
-    label: attr("label") || "Table playground",
+    label: attr("label") || t("embed.label"),
+    named: Boolean(attr("label")),
     playground: playgroundURL(attr("playground"), here),
     // Where copied code connects: the local emulator unless the author
     // names a sandbox (an http(s) account URL and its account name).
@@ -161,29 +162,33 @@ function config(host) {
 // as written (no engine yet).
 function preview(c) {
   const items = [];
-  if (c.problem) items.push(el("div", { class: "card failure", role: "alert", part: "failure" }, el("p", {}, el("strong", {}, "This playground will not start: "), c.problem), el("p", {}, el("strong", {}, "Fix: "), STATE_FIX)));
+  if (c.problem) items.push(el("div", { class: "card failure", role: "alert", part: "failure" }, el("p", {}, el("strong", {}, t("embed.willNotStart")), " ", c.problem), el("p", {}, el("strong", {}, t("embed.fix")), " ", stateFix())));
   const tables = c.inline?.account?.tables;
+  const code = (text) => el("code", {}, text);
+  // Which steps a stepped lesson shows: step="2" or steps="2-4".
+  const which = () => (c.step ? t("embed.preview.step", { step: c.step }) : t("embed.preview.steps", { steps: c.steps }));
   if (c.lessonDoc !== null) {
     // The code is not read before the engine starts: the size is all it says.
-    items.push(el("p", {}, "Shows ", c.stepped ? (c.step ? `step ${c.step} of ` : `steps ${c.steps} of `) : "",
-      `a lesson written in the browser (a code of ${c.lessonDoc.length.toLocaleString("en-US")} characters), run in this playground's own account.`));
+    items.push(el("p", {}, c.stepped
+      ? t("embed.preview.docSteps", { which: which(), n: c.lessonDoc.length })
+      : t("embed.preview.doc", { n: c.lessonDoc.length })));
   } else if (c.lesson && c.stepped) {
-    items.push(el("p", {}, "Shows ", c.step ? `step ${c.step}` : `steps ${c.steps}`, " of the lesson ", el("code", {}, c.lesson), ", run in this playground's own account."));
+    items.push(el("p", {}, nodes("embed.preview.lessonSteps", { which: which(), lesson: code(c.lesson) })));
   } else if (c.lesson) {
-    items.push(el("p", {}, "Starts the lesson ", el("code", {}, c.lesson), ": each step runs in this playground's own account."));
+    items.push(el("p", {}, nodes("embed.preview.lesson", { lesson: code(c.lesson) })));
   } else if (Array.isArray(tables)) {
-    items.push(el("p", {}, "Starts with these tables:"),
-      el("ul", {}, tables.map((t) => el("li", {}, el("code", {}, String(t?.name)), ` (${t?.entities?.length ?? 0} entities)`))));
+    items.push(el("p", {}, t("embed.preview.tables")),
+      el("ul", {}, tables.map((x) => el("li", {}, code(String(x?.name)), " ", t("embed.preview.entities", { n: x?.entities?.length ?? 0 })))));
   } else if (c.src) {
-    items.push(el("p", {}, "Starts from the account at ", el("code", {}, c.src), "."));
+    items.push(el("p", {}, nodes("embed.preview.src", { src: code(c.src) })));
   } else if (c.example) {
-    items.push(el("p", {}, "Starts with the example ", el("code", {}, c.example), "."));
+    items.push(el("p", {}, nodes("embed.preview.example", { example: code(c.example) })));
   } else {
-    items.push(el("p", {}, "Starts with an empty account."));
+    items.push(el("p", {}, t("embed.preview.empty")));
   }
-  if (c.inline?.entity) items.push(el("p", {}, "In the editor:"), el("pre", {}, JSON.stringify(c.inline.entity, null, 2)));
-  if (c.inline?.filter) items.push(el("p", {}, "$filter: ", el("code", {}, c.inline.filter)));
-  if (c.view.length) items.push(el("p", { class: "hint" }, `Shows: ${c.view.join(", ")}${c.readonly ? " · read-only" : ""}.`));
+  if (c.inline?.entity) items.push(el("p", {}, t("embed.preview.editor")), el("pre", {}, JSON.stringify(c.inline.entity, null, 2)));
+  if (c.inline?.filter) items.push(el("p", {}, "$filter: ", code(c.inline.filter)));
+  if (c.view.length) items.push(el("p", { class: "hint" }, t(c.readonly ? "embed.preview.showsReadonly" : "embed.preview.shows", { views: c.view.join(", ") })));
   return items;
 }
 
@@ -255,8 +260,8 @@ function unfollowPage(update) {
 // names the file and the likely fix.
 function explained(url, error) {
   return import("./loadfail.js").then(({ explain }) => explain(url, error), () =>
-    Object.assign(new Error(`${url.href} could not load (${error?.message ?? error}).`), {
-      fix: "Check that the address opens and that its server sends Access-Control-Allow-Origin: * with the playground's files (docs/embedding.md).",
+    Object.assign(new Error(t("embed.moduleFailed", { url: url.href, why: error?.message ?? String(error) })), {
+      fix: t("embed.moduleFix"),
     }));
 }
 
@@ -267,6 +272,7 @@ class TablePlayground extends HTMLElement {
   #observer = null;
   #settle = null;
   #scheme = null;
+  #stopLang = null;
 
   constructor() {
     super();
@@ -296,10 +302,11 @@ class TablePlayground extends HTMLElement {
       return;
     }
     const c = config(this);
-    const run = el("button", { type: "button", class: "run", part: "run", "aria-label": `Run ${c.label}` }, "Run");
-    const status = el("p", { class: "status", role: "status", "aria-live": "polite", part: "status" }, "A static preview: press Run to try it live.");
+    const run = el("button", { type: "button", class: "run", part: "run", "aria-label": t("embed.runLabel", { label: c.label }) }, t("embed.run"));
+    const status = el("p", { class: "status", role: "status", "aria-live": "polite", part: "status" }, t("embed.previewStatus"));
     const body = el("div", { class: "body preview", part: "body" }, preview(c));
-    const toolbar = el("div", { class: "toolbar", part: "toolbar" }, el("p", { class: "title" }, c.label), el("span", { class: "spacer" }), run);
+    const title = el("p", { class: "title" }, c.label);
+    const toolbar = el("div", { class: "toolbar", part: "toolbar" }, title, el("span", { class: "spacer" }), run);
     const frame = el("div", { class: "frame", part: "frame", role: "region", "aria-label": c.label, lang: lang() }, toolbar, status, body);
     // The whole embed is bounded (the body scrolls inside): by its height
     // attribute, else by DEFAULT_HEIGHT.
@@ -320,6 +327,24 @@ class TablePlayground extends HTMLElement {
       c.lesson || c.lessonDoc !== null ? el("link", { rel: "stylesheet", href: new URL("lessons/lessons.css", here).href }) : null,
       frame);
     this.#ui = { c, run, status, body, toolbar, frame };
+    // A switch of language: the preview and its controls say it again (a
+    // live playground words itself: web/embed-app.js); the root names it.
+    this.#stopLang = onChange(() => {
+      frame.lang = lang();
+      if (!c.named) {
+        c.label = t("embed.label");
+        title.textContent = c.label;
+        frame.setAttribute("aria-label", c.label);
+      }
+      run.setAttribute("aria-label", t("embed.runLabel", { label: c.label }));
+      run.textContent = t("embed.run");
+      if (this.#state === "idle") {
+        status.textContent = t("embed.previewStatus");
+        replace(body, preview(c));
+      } else if (this.#state === "starting" && this.dataset.state !== "failed") {
+        status.textContent = t("embed.loading");
+      }
+    });
     // theme="auto" (the default) and theme="page" follow the host page's
     // scheme, live; light and dark are fixed (web/embed.css).
     this.#scheme = () => {
@@ -341,6 +366,8 @@ class TablePlayground extends HTMLElement {
 
   disconnectedCallback() {
     unfollowPage(this.#scheme);
+    this.#stopLang?.();
+    this.#stopLang = null;
     this.#observer?.disconnect();
     this.#observer = null;
     this.#app?.destroy();
@@ -356,11 +383,11 @@ class TablePlayground extends HTMLElement {
   // fixes it: never an empty box.
   #failed(ui, err) {
     this.dataset.state = "failed";
-    ui.status.textContent = "The playground could not start.";
+    ui.status.textContent = t("embed.failed");
     ui.body.classList.remove("preview");
     replace(ui.body, el("div", { class: "card failure", role: "alert", part: "failure" },
-      el("p", {}, el("strong", {}, "The playground could not start. "), err?.message ?? String(err)),
-      err?.fix ? el("p", {}, el("strong", {}, "Fix: "), err.fix) : null));
+      el("p", {}, el("strong", {}, t("embed.failed")), " ", err?.message ?? String(err)),
+      err?.fix ? el("p", {}, el("strong", {}, t("embed.fix")), " ", err.fix) : null));
   }
 
   // start loads the engine (once per page) and builds the live playground.
@@ -371,7 +398,7 @@ class TablePlayground extends HTMLElement {
     this.#observer?.disconnect();
     const ui = this.#ui;
     ui.run.disabled = true;
-    ui.status.textContent = "Loading the engine…";
+    ui.status.textContent = t("embed.loading");
     try {
       // The engine module starts the wasm download as it loads; the parts
       // (web/embed-app.js and what it imports) then load while it streams.
@@ -379,7 +406,7 @@ class TablePlayground extends HTMLElement {
       // engine that cannot start (tableplay.ready rejects with the cause).
       // A start state that cannot be read stops here, loudly: an empty
       // account in its place would look like a working example.
-      if (ui.c.problem) throw Object.assign(new Error(ui.c.problem), { fix: STATE_FIX });
+      if (ui.c.problem) throw Object.assign(new Error(ui.c.problem), { fix: stateFix() });
       const load = (url) => import(url).catch(async (error) => Promise.reject(await explained(new URL(url, import.meta.url), error)));
       await load("./engine.js");
       const { startPlayground } = await load("./embed-app.js");

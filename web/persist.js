@@ -10,6 +10,7 @@
 // resume, keep, rememberProfile}; onRemote is called after another tab's
 // changes (or its profile) arrived.
 import { createAccountStore } from "./accountstore.js";
+import { onChange } from "./i18n.js";
 
 const PROFILE_KEY = "tableplay:profile";
 
@@ -39,12 +40,25 @@ export function createPersistence(engine, status, { onRemote = () => {} } = {}) 
       }
     }
   };
+  // said writes the status line's text in the shown language (a switch of
+  // language writes it again; while connected elsewhere, web/connect.js
+  // holds the line and keeps this text to put back).
+  let said = null;
+  const write = () => {
+    const text = typeof said === "function" ? said() : said;
+    if (status.dataset.own !== undefined) status.dataset.own = text;
+    else status.textContent = text;
+  };
+  onChange(() => {
+    if (said !== null) write();
+  });
   const store = createAccountStore(engine, {
     // A routine save is shown, not announced (it follows every write, whose
     // own status is announced); a problem with storage is announced.
     say: (text, { routine = false } = {}) => {
       status.setAttribute("aria-live", routine ? "off" : "polite");
-      status.textContent = text;
+      said = text;
+      write();
     },
     onRemote: () => onRemote(),
   });

@@ -12,6 +12,7 @@
 // session's `profileCompare`; compareView(result) lays a replay out.
 import { el } from "./dom.js";
 import { indent } from "./jsontext.js";
+import { t } from "./i18n.js";
 
 const SCRATCH = "compare";
 // Bodies longer than this are compared line against line, without
@@ -38,7 +39,7 @@ export function createComparer(tableplay) {
       try {
         acct.restore(JSON.stringify(doc));
       } catch (e) {
-        return { profile, error: `this account cannot be copied as ${profile.title}: ${e.message}` };
+        return { profile, error: t("profilecompare.cannotCopy", { profile: profile.title, why: e.message }) };
       }
       const ran = x.raw ? await sendRaw(acct, x) : acct.run(x.operation);
       return ran.error ? { profile, error: ran.error } : { profile, ran };
@@ -129,23 +130,21 @@ const bodyLines = (r) => (r.body ? indent(r.body).split("\n") : []);
 // value and whether they differ.
 function summaryItem(kind, label, differs, text) {
   return el("li", { class: differs ? "differs" : "same", "data-diff": kind },
-    el("strong", {}, `${label}: `), differs ? "differs · " : "same · ", text);
+    el("strong", {}, t("profilecompare.label", { label })), " ", differs ? t("profilecompare.differs") : t("profilecompare.same"), " · ", text);
 }
 
 // compareView lays out a replay: the summary, then both answers with the
 // lines that differ marked.
 export function compareView({ sides, keys, changed }) {
   const [a, b] = sides;
-  const title = `${a.profile.title} and ${b.profile.title}`;
-  const box = el("section", { class: "compare", "aria-label": `Compared: ${title}` },
-    el("h4", {}, `The same request: ${title}`),
-    el("p", { class: "hint" }, changed
-      ? "This request changed the account: each answer comes from the engine, on a copy of the account as it is now, after it. Marked lines differ."
-      : "Each answer comes from the engine, on a copy of the account as it is now. Marked lines differ."));
+  const title = t("profilecompare.pair", { a: a.profile.title, b: b.profile.title });
+  const box = el("section", { class: "compare", "aria-label": t("profilecompare.aria", { title }) },
+    el("h4", {}, t("profilecompare.heading", { title })),
+    el("p", { class: "hint" }, changed ? t("profilecompare.changedHint") : t("profilecompare.hint")));
   if (a.error || b.error) {
     box.append(el("ul", { class: "compare-summary" },
       sides.map((s) => el("li", { class: s.error ? "differs" : "same", "data-diff": "run" },
-        el("strong", {}, `${s.profile.title}: `), s.error ?? `${s.ran.response.status} ${s.ran.response.statusText}`))));
+        el("strong", {}, t("profilecompare.label", { label: s.profile.title })), " ", s.error ?? `${s.ran.response.status} ${s.ran.response.statusText}`))));
     return box;
   }
   const ra = a.ran.response;
@@ -154,20 +153,20 @@ export function compareView({ sides, keys, changed }) {
   const [ba, bb] = marks(bodyLines(ra), bodyLines(rb));
   const count = (m) => m.filter(Boolean).length;
   const items = [
-    summaryItem("status", "Status", ra.status !== rb.status, `${ra.status} ${ra.statusText} · ${rb.status} ${rb.statusText}`),
-    summaryItem("code", "Error code", (a.ran.code ?? "") !== (b.ran.code ?? ""), `${a.ran.code || "none"} · ${b.ran.code || "none"}`),
-    summaryItem("headers", "Headers", count(ha) + count(hb) > 0, `${count(ha)} · ${count(hb)} lines only on one side`),
-    summaryItem("body", "Body", ra.body !== rb.body, `${count(ba)} · ${count(bb)} lines only on one side (${ra.body.length} · ${rb.body.length} bytes)`),
+    summaryItem("status", t("profilecompare.status"), ra.status !== rb.status, `${ra.status} ${ra.statusText} · ${rb.status} ${rb.statusText}`),
+    summaryItem("code", t("profilecompare.code"), (a.ran.code ?? "") !== (b.ran.code ?? ""), `${a.ran.code || t("profilecompare.none")} · ${b.ran.code || t("profilecompare.none")}`),
+    summaryItem("headers", t("profilecompare.headers"), count(ha) + count(hb) > 0, t("profilecompare.oneSide", { a: count(ha), b: count(hb) })),
+    summaryItem("body", t("profilecompare.body"), ra.body !== rb.body, t("profilecompare.oneSideBytes", { a: count(ba), b: count(bb), sizeA: ra.body.length, sizeB: rb.body.length })),
   ];
   if (keys[0] && keys[1]) {
     const sameSet = [...keys[0]].sort().join("\n") === [...keys[1]].sort().join("\n");
     const sameOrder = keys[0].join("\n") === keys[1].join("\n");
-    const label = sameOrder ? "same order" : sameSet ? "the same entities in another order" : "other entities";
-    items.push(summaryItem("order", "Order of results", !sameOrder, `${label}: ${keys[0].join(", ")} · ${keys[1].join(", ")}`));
+    const label = sameOrder ? t("profilecompare.sameOrder") : sameSet ? t("profilecompare.otherOrder") : t("profilecompare.otherEntities");
+    items.push(summaryItem("order", t("profilecompare.order"), !sameOrder, `${label}: ${keys[0].join(", ")} · ${keys[1].join(", ")}`));
   }
   box.append(el("ul", { class: "compare-summary" }, items));
   const column = (side, r, hm, bm) => {
-    const pre = el("pre", { tabindex: 0, class: "compare-answer", "aria-label": `The answer as ${side.profile.title}` });
+    const pre = el("pre", { tabindex: 0, class: "compare-answer", "aria-label": t("profilecompare.answerAs", { profile: side.profile.title }) });
     const line = (text, marked) => (marked ? el("mark", { class: "diff-line" }, text + "\n") : text + "\n");
     pre.append(line(`HTTP/1.1 ${r.status} ${r.statusText}`, ra.status !== rb.status));
     pre.append(...headerLines(r).map((t, i) => line(t, hm[i])));

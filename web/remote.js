@@ -10,6 +10,8 @@
 // tableplay.connect returned. Its `remote` says where it points.
 // watchChanges(engine, onChange, options) → {stop, resume, state}.
 
+import { t } from "./i18n.js";
+
 // TIMEOUT bounds one request: an endpoint that never answers is reported.
 const TIMEOUT = 15_000;
 
@@ -33,7 +35,7 @@ export async function reach(request, signal = AbortSignal.timeout(TIMEOUT)) {
       signal,
     });
   } catch (err) {
-    if (late(err)) return { error: `${origin} did not answer within ${TIMEOUT / 1000} s.` };
+    if (late(err)) return { error: t("remote.late", { origin, s: TIMEOUT / 1000 }) };
     return { error: unreachable(origin) };
   }
   // The body comes after the headers, under the same time bound.
@@ -41,10 +43,10 @@ export async function reach(request, signal = AbortSignal.timeout(TIMEOUT)) {
   try {
     body = await capped(res);
   } catch (err) {
-    if (late(err)) return { error: `${origin} did not finish its answer within ${TIMEOUT / 1000} s.` };
-    return { error: `The answer from ${origin} broke off before its end.` };
+    if (late(err)) return { error: t("remote.lateBody", { origin, s: TIMEOUT / 1000 }) };
+    return { error: t("remote.brokeOff", { origin }) };
   }
-  if (body === null) return { error: `${origin} sent an answer over ${MAX_ANSWER / 2 ** 20} MiB: the page stopped reading it.` };
+  if (body === null) return { error: t("remote.tooLarge", { origin, mib: MAX_ANSWER / 2 ** 20 }) };
   return { response: { status: res.status, statusText: res.statusText || "", headers: [...res.headers], body } };
 }
 
@@ -78,12 +80,11 @@ async function capped(res) {
 // browser does not say which of these it was.
 export function unreachable(origin) {
   const same = origin === location.origin;
-  return `No answer from ${origin}: nothing is listening there, the address is wrong` +
-    (same ? "." : `, or it does not allow this page (${location.origin}) by CORS. See "Allowing this page" below.`);
+  return same ? t("remote.unreachable", { origin }) : t("remote.unreachableCORS", { origin, page: location.origin });
 }
 
 export function remoteEngine(tableplay, link) {
-  const notHere = (what) => ({ error: `${what} needs the engine's own account: ${link.endpoint} is not in this tab.` });
+  const notHere = (id) => ({ error: t(id, { endpoint: link.endpoint }) });
   return {
     ...tableplay.stateless,
     name: link.account,
@@ -112,9 +113,9 @@ export function remoteEngine(tableplay, link) {
     // The filter is explained without the table's data (it is elsewhere).
     explainFilter: (text) => tableplay.explainFilter(text, ""),
     queryStats: () => ({}),
-    queryPicture: () => notHere("The picture of a query"),
-    exportCSV: () => notHere("CSV"),
-    importCSV: () => notHere("CSV"),
+    queryPicture: () => notHere("remote.notHere.picture"),
+    exportCSV: () => notHere("remote.notHere.csv"),
+    importCSV: () => notHere("remote.notHere.csv"),
   };
 }
 

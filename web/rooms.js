@@ -13,15 +13,9 @@
 //
 // roomsService() → the URL of POST /rooms, or "" when this site has none;
 // startRoom(url) → {room} or {error}; roomInfo(room, onCopied) → nodes.
-import { el, number } from "./dom.js";
+import { el } from "./dom.js";
 import { copyText } from "./files.js";
-import { count } from "./counts.js";
-
-// TEXT is what the room's panel says about sharing its links.
-const TEXT = {
-  qr: (label) => `QR code of the ${label.toLowerCase()}, for a projector`,
-  qrLabel: (label) => `QR code of the ${label.toLowerCase()}`,
-};
+import { t, formatDate, withLang } from "./i18n.js";
 
 // TIMEOUT bounds the probe and the create (a new room starts its engine:
 // a second or so).
@@ -65,7 +59,8 @@ export async function startRoom(url) {
     res = await fetch(url, { method: "POST", credentials: "omit", cache: "no-store", signal: AbortSignal.timeout(TIMEOUT) });
   } catch (err) {
     const late = err?.name === "TimeoutError" || err?.name === "AbortError";
-    return { error: late ? `${new URL(url).origin} did not create a room within ${TIMEOUT / 1000} s.` : `No answer from ${new URL(url).origin}.` };
+    const origin = new URL(url).origin;
+    return { error: late ? t("rooms.late", { origin, s: TIMEOUT / 1000 }) : t("rooms.noAnswer", { origin }) };
   }
   let body = null;
   try {
@@ -76,7 +71,7 @@ export async function startRoom(url) {
   if (res.status !== 201 || typeof body?.writeLink !== "string" || typeof body?.readLink !== "string") {
     const error = body?.["odata.error"];
     const said = error ? ` · ${error.code}: ${error.message?.value ?? error.message ?? ""}` : "";
-    return { error: `The room was not created: ${res.status} ${res.statusText}${said}`.trim() };
+    return { error: t("rooms.notCreated", { status: `${res.status} ${res.statusText}${said}`.trim() }) };
   }
   const { account, endpoint, readLink, writeLink, expires, idleSeconds = 0, limits = {} } = body;
   return { room: { account, endpoint, readLink, writeLink, expires, idleSeconds, limits } };
@@ -84,56 +79,68 @@ export async function startRoom(url) {
 
 // span says a duration in seconds in its largest whole unit.
 function span(seconds) {
-  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
-    if (seconds >= size && seconds % size === 0) {
-      const n = seconds / size;
-      return `${number(n)} ${unit}${n === 1 ? "" : "s"}`;
-    }
+  for (const [unit, size] of [["rooms.days", 86400], ["rooms.hours", 3600], ["rooms.minutes", 60]]) {
+    if (seconds >= size && seconds % size === 0) return t(unit, { n: seconds / size });
   }
-  return `${number(seconds)} seconds`;
+  return t("rooms.seconds", { n: seconds });
 }
 
 // limitsText says a room's limits in words (0 or absent: none).
 function limitsText({ entities = 0, bytes = 0, rps = 0 }) {
   const parts = [];
-  if (entities) parts.push(count(entities, "entity"));
-  if (bytes) parts.push(bytes % 2 ** 20 === 0 ? `${number(bytes / 2 ** 20)} MiB` : `${number(bytes)} bytes`);
-  if (rps) parts.push(`${number(rps)} requests a second`);
-  return parts.length ? parts.join(", ") : "none";
+  if (entities) parts.push(t("rooms.entities", { n: entities }));
+  if (bytes) parts.push(bytes % 2 ** 20 === 0 ? t("rooms.mib", { n: bytes / 2 ** 20 }) : t("rooms.bytes", { n: bytes }));
+  if (rps) parts.push(t("rooms.rps", { n: rps }));
+  return parts.length ? parts.join(t("rooms.listSep")) : t("rooms.noLimits");
 }
 
+// LINK_TEXTS are the message ids of each kind of link.
+const LINK_TEXTS = {
+  read: { label: "rooms.read", copy: "rooms.read.copy", copied: "rooms.read.copied", select: "rooms.read.select", qr: "rooms.read.qr", qrLabel: "rooms.read.qrLabel", hint: "rooms.read.hint" },
+  write: { label: "rooms.write", copy: "rooms.write.copy", copied: "rooms.write.copied", select: "rooms.write.select", qr: "rooms.write.qr", qrLabel: "rooms.write.qrLabel", hint: "rooms.write.hint" },
+};
+
 // roomInfo shows a started room: each link in a read-only field with a
-// Copy button, the expiry and the limits. onCopied(text) announces a copy.
+// Copy button, the expiry and the limits. onCopied(text) announces a copy
+// (text a function that words it in the shown language).
+// The links name the shown language, so the class sees the room in it.
 export function roomInfo(room, onCopied) {
-  const link = (id, label, hint, value) => {
+  const link = (id, kind, value) => {
+    const ids = LINK_TEXTS[kind];
+    const label = t(ids.label);
+    value = withLang(value);
     const input = el("input", { id, type: "text", readonly: true, "aria-describedby": `${id}-hint` });
     input.spellcheck = false;
     input.value = value;
-    const copy = el("button", { type: "button", class: "secondary", "aria-label": `Copy the ${label.toLowerCase()}` }, "Copy");
+    const copy = el("button", { type: "button", class: "secondary", "aria-label": t(ids.copy) }, t("rooms.copy"));
     copy.addEventListener("click", async () => {
-      onCopied((await copyText(input.value, input)) ? `The ${label.toLowerCase()} is copied.` : `Select the ${label.toLowerCase()} and copy it.`);
+      const id = (await copyText(input.value, input)) ? ids.copied : ids.select;
+      onCopied(() => t(id));
     });
     // The QR code is drawn when first opened (web/qr.js is loaded then).
-    const qr = el("details", { class: "room-qr", id: `${id}-qr` }, el("summary", {}, TEXT.qr(label)));
-    qr.addEventListener("toggle", async () => {
+    const qr = el("details", { class: "room-qr", id: `${id}-qr` }, el("summary", {}, t(ids.qr)));
+    const draw = async () => {
       if (!qr.open || qr.querySelector("svg")) return;
       const { qrSVG } = await import("./qr.js");
-      qr.append(qrSVG(value, TEXT.qrLabel(label)));
-    });
+      qr.append(qrSVG(value, t(ids.qrLabel)));
+    };
+    qr.addEventListener("toggle", draw);
+    queueMicrotask(draw); // reopened after a switch of language
     return el("div", { class: "stack" },
       el("label", { for: id }, label),
       el("div", { class: "row room-link" }, input, copy),
-      el("p", { id: `${id}-hint`, class: "hint" }, hint),
+      el("p", { id: `${id}-hint`, class: "hint" }, t(ids.hint)),
       qr);
   };
   const expires = new Date(room.expires);
-  const when = Number.isNaN(expires.getTime()) ? room.expires : expires.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const when = Number.isNaN(expires.getTime()) ? room.expires : formatDate(expires, { dateStyle: "medium", timeStyle: "short" });
+  const terms = [t("rooms.until", { when })];
+  if (room.idleSeconds) terms.push(t("rooms.idle", { span: span(room.idleSeconds) }));
+  terms.push(t("rooms.limits", { limits: limitsText(room.limits) }));
   return [
-    el("h3", {}, `Room ${room.account}`),
-    link("room-write-link", "Write link", "For a class: everyone who opens it reads and writes this room's tables.", room.writeLink),
-    link("room-read-link", "Read link", "For an audience: it reads and lists, and every write is refused (403).", room.readLink),
-    el("p", { id: "room-terms", class: "room-terms" },
-      `The links work until ${when}` + (room.idleSeconds ? `; the room is deleted sooner if it gets no request for ${span(room.idleSeconds)}` : "") +
-      `. Limits: ${limitsText(room.limits)}.`),
+    el("h3", {}, t("rooms.heading", { account: room.account })),
+    link("room-write-link", "write", room.writeLink),
+    link("room-read-link", "read", room.readLink),
+    el("p", { id: "room-terms", class: "room-terms" }, terms.join(" ")),
   ];
 }

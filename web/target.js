@@ -12,6 +12,7 @@
 // "target-changed" ({endpoint}, web/connect.js) disables it while another
 // endpoint answers.
 import { el, replace } from "./dom.js";
+import { t, nodes, onChange } from "./i18n.js";
 
 export function initTarget(root, { session, parts, persistence }) {
   const engine = session.engine;
@@ -19,16 +20,20 @@ export function initTarget(root, { session, parts, persistence }) {
     engine.profiles().map((p) => el("option", { value: p.name }, p.title)));
   const active = el("span", { id: "target-active", class: "target-active" });
   const note = el("p", { id: "target-note", class: "target-note" });
-  replace(root,
-    el("label", { for: "target" }, "Answer as"),
-    select,
-    active,
-    note);
+  const label = el("label", { for: "target" }, t("target.label"));
+  replace(root, label, select, active, note);
+  // note's words, kept as a function so that a switch of language says
+  // them again.
+  let noted = null;
+  const say = (fn) => {
+    noted = fn;
+    note.textContent = fn ? fn() : "";
+  };
 
   function refresh() {
     const p = engine.profile();
     select.value = p.name;
-    replace(active, "Answering as ", el("strong", {}, p.title));
+    replace(active, nodes("target.active", { profile: el("strong", {}, p.title) }));
     document.body.dataset.profile = p.name;
     return p;
   }
@@ -39,7 +44,7 @@ export function initTarget(root, { session, parts, persistence }) {
   session.on("target-changed", ({ endpoint }) => {
     select.disabled = Boolean(endpoint);
     note.classList.remove("bad");
-    note.textContent = endpoint ? `Connected: ${endpoint} answers as itself; the picker applies to the engine in this tab after Disconnect.` : "";
+    say(endpoint ? () => t("target.connected", { endpoint }) : null);
   });
 
   select.addEventListener("change", async () => {
@@ -50,19 +55,24 @@ export function initTarget(root, { session, parts, persistence }) {
     } catch (e) {
       refresh();
       note.classList.add("bad");
-      note.textContent = `Still ${before.title}: ${e.message}.`;
-      session.setStatus(`The engine kept ${before.title}: ${e.message}.`);
+      say(() => t("target.still", { profile: before.title, why: e.message }));
+      session.setStatus(() => t("target.kept", { profile: before.title, why: e.message }));
       return;
     }
     const now = refresh();
     persistence.rememberProfile();
     note.classList.remove("bad");
-    note.textContent = "";
+    say(null);
     await parts.tables.refresh();
     session.emit("entities-changed");
-    session.setStatus(`The account now answers as ${now.title}; its tables are kept.`);
+    session.setStatus(() => t("target.changed", { profile: now.title }));
   });
 
   refresh();
+  onChange(() => {
+    label.textContent = t("target.label");
+    refresh();
+    if (noted) note.textContent = noted();
+  });
   return { refresh };
 }

@@ -6,6 +6,7 @@
 import { confirmAction } from "./confirm.js";
 import { copyText, download } from "./files.js";
 import { mb, MAX_ACCOUNT } from "./sharelink.js";
+import { t } from "./i18n.js";
 
 // initTransfer wires the account tools of the page for a session.
 export function initTransfer(session) {
@@ -21,22 +22,22 @@ export function initTransfer(session) {
 
   function exportFile() {
     download("tableplay-account.json", JSON.stringify(engine.snapshot(), null, 2), "application/json");
-    note("Exported the account as tableplay-account.json.");
+    note(t("transfer.exported", { file: "tableplay-account.json" }));
   }
 
   async function importFile(file) {
     if (file.size > MAX_ACCOUNT) {
-      note(`Import refused, nothing changed: the file is ${mb(file.size)}; an account file may be at most ${mb(MAX_ACCOUNT)}.`);
+      note(t("transfer.tooLarge", { size: mb(file.size), max: mb(MAX_ACCOUNT) }));
       return;
     }
     const text = await file.text();
     try {
       engine.restore(text);
     } catch (e) {
-      note(`Import refused, nothing changed: ${e.message}`);
+      note(t("transfer.refused", { why: e.message }));
       return;
     }
-    note(`Imported ${file.name}.`);
+    note(t("transfer.imported", { file: file.name }));
     changed();
   }
 
@@ -47,12 +48,12 @@ export function initTransfer(session) {
     e.target.value = "";
   });
   $("copy-share").addEventListener("click", async () => {
-    note((await copyText($("share-link").value, $("share-link"))) ? "Link copied." : "Select the link and copy it.");
+    note((await copyText($("share-link").value, $("share-link"))) ? t("transfer.copied") : t("transfer.select"));
   });
   $("reset").addEventListener("click", async () => {
-    if (!(await confirmAction(session.host, "Delete every table and entity in this browser?", "Reset"))) return;
+    if (!(await confirmAction(session.host, t("transfer.resetQuestion"), t("transfer.reset")))) return;
     engine.reset();
-    note("The account is empty.");
+    note(t("transfer.empty"));
     changed();
   });
 }

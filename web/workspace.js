@@ -17,6 +17,7 @@
 // beforeOpen() runs before a link's workspace is put into the page (the
 // full page ends a connection to an endpoint elsewhere: web/connect.js).
 import { encode, decode, MAX_FRAGMENT } from "./sharelink.js";
+import { t, withLang } from "./i18n.js";
 
 export function initWorkspace({ session, parts, persistence, target = null, beforeOpen = async () => {} }) {
   const $ = (id) => document.getElementById(id);
@@ -75,28 +76,30 @@ export function initWorkspace({ session, parts, persistence, target = null, befo
     const code = await encode(JSON.stringify(capture()));
     if (code.length + 3 > MAX_FRAGMENT) {
       $("share-box").hidden = true;
-      note(`This workspace is too large for a link (${code.length.toLocaleString("en-US")} characters; links hold up to ${MAX_FRAGMENT.toLocaleString("en-US")}). Use Export to share the account as a file.`);
+      note(t("workspace.tooLarge", { n: code.length, max: MAX_FRAGMENT }));
       return;
     }
-    $("share-link").value = `${location.origin}${location.pathname}#w=${code}`;
+    // The link names the shown language: it opens in the same one.
+    $("share-link").value = withLang(`${location.origin}${location.pathname}#w=${code}`);
     $("share-box").hidden = false;
-    note("The link carries this whole workspace: the profile, the tables, the selected table, the editor, the query, the batch queue and the metadata level.");
+    note(t("workspace.carries"));
   }
 
   // open starts a temporary session from the link in the address bar;
   // false when there is none.
   async function open() {
-    const m = location.hash.match(/^#([ws])=([A-Za-z0-9_-]+)$/);
+    // lang= after the code is the link's language (web/i18n.js reads it).
+    const m = location.hash.match(/^#([ws])=([A-Za-z0-9_-]+)(?:&lang=[A-Za-z-]+)?$/);
     if (!m) return false;
     if (m[2].length + 3 > MAX_FRAGMENT) {
-      note(`This link was not opened: it holds ${m[2].length.toLocaleString("en-US")} characters, more than the ${MAX_FRAGMENT.toLocaleString("en-US")} of a link this page makes.`);
+      note(t("workspace.tooLong", { n: m[2].length, max: MAX_FRAGMENT }));
       return false;
     }
     let w;
     try {
       w = JSON.parse(await decode(m[2]));
     } catch (e) {
-      note(e instanceof RangeError ? `This link was not opened: ${e.message}.` : "This link's workspace could not be read.");
+      note(e instanceof RangeError ? t("workspace.notOpened", { why: e.message }) : t("workspace.unreadable"));
       return false;
     }
     await beforeOpen();
@@ -107,7 +110,7 @@ export function initWorkspace({ session, parts, persistence, target = null, befo
       await persistence.resume();
       target?.refresh();
       await parts.tables.refresh();
-      note(`The link's workspace was refused: ${e.message}`);
+      note(t("workspace.refused", { why: e.message }));
       return false;
     }
     opened = w;
@@ -126,12 +129,12 @@ export function initWorkspace({ session, parts, persistence, target = null, befo
     opened = null;
     $("shared-session").hidden = true;
     leaveLink();
-    note("Kept: this workspace's account is now the one saved in this browser.");
+    note(t("workspace.kept"));
   });
   $("reset-to-link").addEventListener("click", async () => {
     if (!opened) return;
     await apply(opened);
-    note("The workspace is as the link has it again.");
+    note(t("workspace.asLink"));
   });
   $("discard-shared").addEventListener("click", async () => {
     opened = null;
@@ -143,7 +146,7 @@ export function initWorkspace({ session, parts, persistence, target = null, befo
     parts.tables.select(null);
     parts.batch?.setQueue([]);
     session.emit("entities-changed");
-    note("Back to the account saved in this browser.");
+    note(t("workspace.back"));
   });
   return { open, capture, apply };
 }

@@ -18,6 +18,9 @@ type Lesson struct {
 	Summary string `json:"summary"` // one paragraph
 	// Section is the part of the data-model page the lesson teaches.
 	Section Section `json:"section"`
+	// Lang names the language the lesson is written in (en, pl, ja or fr);
+	// a lesson recorded in the page says which, a gallery lesson is English.
+	Lang string `json:"lang,omitempty"`
 	// Clients is set (to ["A", "B"]) by lessons that show two clients side by side.
 	Clients []string `json:"clients,omitempty"`
 	// Start is the account the lesson starts from, in the snapshot format.

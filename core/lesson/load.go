@@ -107,6 +107,8 @@ func (l *Lesson) validate() error {
 		return errors.New("section needs a title and an https URL")
 	case len(l.Start) == 0:
 		return errors.New("start (a snapshot document) is required")
+	case !validLang(l.Lang):
+		return fmt.Errorf("lang %q: use en, pl, ja or fr", l.Lang)
 	}
 	if err := l.checkStepCount(); err != nil {
 		return err
@@ -120,6 +122,16 @@ func (l *Lesson) validate() error {
 		}
 	}
 	return nil
+}
+
+// validLang says whether tag names one of the languages lessons are
+// written in (the field is optional: "" is English).
+func validLang(tag string) bool {
+	switch tag {
+	case "", "en", "pl", "ja", "fr":
+		return true
+	}
+	return false
 }
 
 // checkStepCount bounds a lesson's steps: 3 to 8.

@@ -127,3 +127,25 @@ func mustComplete(t *testing.T) []byte {
 	}
 	return out
 }
+
+// TestRecordedLang: a recorded lesson says the language it is written in;
+// the loader takes the four the page is shown in and refuses any other tag.
+func TestRecordedLang(t *testing.T) {
+	for _, tag := range []string{"en", "pl", "ja", "fr"} {
+		doc := strings.Replace(recordedDraft, `"title":"Pets"`, `"title":"Pets","lang":"`+tag+`"`, 1)
+		out, err := Complete([]byte(doc), testClock())
+		if err != nil {
+			t.Fatalf("%s: %v", tag, err)
+		}
+		l, err := Parse(out)
+		if err != nil || l.Lang != tag {
+			t.Errorf("%s: lang %q, %v", tag, l.Lang, err)
+		}
+	}
+	for _, tag := range []string{"de", "PL", "pl-PL", "english"} {
+		doc := strings.Replace(recordedDraft, `"title":"Pets"`, `"title":"Pets","lang":"`+tag+`"`, 1)
+		if _, err := Complete([]byte(doc), testClock()); err == nil || !strings.Contains(err.Error(), "lang") {
+			t.Errorf("lang %q was taken: %v", tag, err)
+		}
+	}
+}

@@ -10,6 +10,7 @@
 //   workspace    {capture, apply} (web/workspace.js)
 //   host         the element the "lent" banner is put at the top of
 import { el } from "../dom.js";
+import { t, nodes, onChange } from "../i18n.js";
 
 // ANSWERS are the parts' answer areas, whose nodes are set aside and put
 // back as they were (the wire log, the levels, the query's and the batch's
@@ -18,8 +19,20 @@ const ANSWERS = ["exchanges", "levels", "filter-explain", "query-summary", "quer
 
 export function createBorrow({ workspace, persistence, parts, session, host }) {
   let kept = null; // {workspace, answers: Map(id → nodes)}
-  const banner = el("div", { class: "lesson-borrow", role: "region", "aria-label": "Trying a lesson", hidden: true });
+  const banner = el("div", { class: "lesson-borrow", role: "region", "aria-label": t("lessons.borrow.label"), hidden: true });
   host.prepend(banner);
+  let lent = null; // the lesson the banner names
+
+  // showBanner says which lesson holds the workbench, in the shown language.
+  function showBanner() {
+    banner.setAttribute("aria-label", t("lessons.borrow.label"));
+    banner.replaceChildren(
+      el("p", {}, nodes("lessons.borrow.trying", { lesson: el("strong", {}, t("lessons.borrow.tryingLesson", { lesson: lent })) })),
+      el("button", { type: "button", class: "secondary", onclick: () => back() }, t("lessons.borrow.back")));
+  }
+  onChange(() => {
+    if (!banner.hidden && lent !== null) showBanner();
+  });
 
   function keepAnswers() {
     const answers = new Map();
@@ -54,11 +67,10 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
       banner.hidden = true;
       return;
     }
-    banner.replaceChildren(
-      el("p", {}, el("strong", {}, `Trying “${place.lesson}”.`), " The workbench below holds the lesson's tables; your own workspace is set aside, unchanged, and nothing here is saved."),
-      el("button", { type: "button", class: "secondary", onclick: () => back() }, "Back to my workspace"));
+    lent = place.lesson;
+    showBanner();
     banner.hidden = false;
-    session.setStatus(`Trying “${place.lesson}”: ${place.table ? `table ${place.table} selected` : "the lesson's account"}.`);
+    session.setStatus(() => place.table ? t("lessons.borrow.statusTable", { lesson: place.lesson, table: place.table }) : t("lessons.borrow.statusAccount", { lesson: place.lesson }));
     document.getElementById("query-panel")?.scrollIntoView({ block: "start" });
     document.getElementById("filter")?.focus({ preventScroll: true });
   }
@@ -74,7 +86,8 @@ export function createBorrow({ workspace, persistence, parts, session, host }) {
     // Hidden only once the workspace is back, so the banner going away means
     // the person's own account is on screen again.
     banner.hidden = true;
-    session.setStatus("Your workspace is back as you left it.");
+    lent = null;
+    session.setStatus(() => t("lessons.borrow.backStatus"));
   }
 
   return { tryIt, back };

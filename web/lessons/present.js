@@ -6,6 +6,7 @@
 // the number keys answer the prediction (the arrows never move its
 // choice); the zoom (100 to 200 %) is kept in this browser.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 
 const ZOOM = "tableplay-present-zoom";
 export const ZOOMS = [100, 125, 150, 175, 200];
@@ -35,13 +36,13 @@ export function zoomControl(view) {
     const i = Math.min(ZOOMS.length - 1, Math.max(0, ZOOMS.indexOf(view.zoom) + d));
     view.zoom = ZOOMS[i];
     applyZoom(view.zoom, true);
-    label.textContent = `${view.zoom} %`;
+    label.textContent = t("lessons.zoomValue", { zoom: view.zoom });
   };
-  const label = el("output", { class: "zoom-value", "aria-live": "polite" }, `${view.zoom} %`);
-  return el("span", { class: "zoom row", role: "group", "aria-label": "Text size" },
-    el("button", { type: "button", class: "secondary", "aria-label": "Smaller text", onclick: () => step(-1) }, "A−"),
+  const label = el("output", { class: "zoom-value", "aria-live": "polite" }, t("lessons.zoomValue", { zoom: view.zoom }));
+  return el("span", { class: "zoom row", role: "group", "aria-label": t("lessons.zoomLabel") },
+    el("button", { type: "button", class: "secondary", "aria-label": t("lessons.zoomSmaller"), onclick: () => step(-1) }, "A−"),
     label,
-    el("button", { type: "button", class: "secondary", "aria-label": "Larger text", onclick: () => step(1) }, "A+"));
+    el("button", { type: "button", class: "secondary", "aria-label": t("lessons.zoomLarger"), onclick: () => step(1) }, "A+"));
 }
 
 // presenterKey handles one keydown in presenter mode; it answers whether the

@@ -13,12 +13,19 @@ import { el, replace } from "../dom.js";
 import { fileLink } from "../files.js";
 import { encode, MAX_FRAGMENT } from "../sharelink.js";
 import { lessonDocHash } from "./view.js";
+import { t, lang, learnURL, withLang, onChange, PSEUDO } from "../i18n.js";
 
 const MAX_STEPS = 8;
-const SECTION = {
-  title: "Understanding the Table service data model",
-  url: "https://learn.microsoft.com/en-us/rest/api/storageservices/understanding-the-table-service-data-model",
-};
+// section is the page a recorded lesson teaches, in the language it is
+// written in (the Learn page's own edition of that language).
+const section = () => ({
+  title: t("lessons.recorder.section"),
+  url: learnURL("https://learn.microsoft.com/en-us/rest/api/storageservices/understanding-the-table-service-data-model"),
+});
+
+// writtenIn is the language a lesson recorded now is written in: the
+// page's (the pseudo-locale's text is English).
+const writtenIn = () => (lang() === PSEUDO ? "en" : lang());
 
 // slug makes a lesson id of a title: lower-case letters, digits and '-'.
 const slug = (title) => title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63) || "my-lesson";
@@ -36,7 +43,7 @@ export async function lessonDocShare(text) {
   if (code.length + lessonDocHash("").length > MAX_FRAGMENT) return { code, link: null, embed: null };
   return {
     code,
-    link: `${location.origin}${location.pathname}${lessonDocHash(code)}`,
+    link: withLang(`${location.origin}${location.pathname}${lessonDocHash(code)}`),
     embed: `<script type="module" src="${new URL("../embed.js", import.meta.url).href}"></script>\n<table-playground lesson-doc="${code}"></table-playground>`,
   };
 }
@@ -44,14 +51,14 @@ export async function lessonDocShare(text) {
 export function createRecorder({ engine, session, borrow, host }) {
   let recording = null; // {start, ops}
   let made = null; // frees the URL of the lesson file made last
-  const panel = el("section", { class: "lesson-recorder", "aria-label": "Make a lesson", hidden: true });
+  const panel = el("section", { class: "lesson-recorder", "aria-label": t("lessons.recorder.label"), hidden: true });
   host.prepend(panel);
   const say = el("p", { role: "status" });
 
   session.on("exchange", (x) => {
     if (!recording || recording.writing || !x?.operation || !x.request || x.notSent) return;
     if (recording.ops.length >= MAX_STEPS) {
-      say.textContent = `A lesson has at most ${MAX_STEPS} steps: this action was not recorded.`;
+      say.textContent = t("lessons.recorder.full", { max: MAX_STEPS });
       return;
     }
     recording.ops.push(structuredClone(x.operation));
@@ -60,23 +67,33 @@ export function createRecorder({ engine, session, borrow, host }) {
 
   function showRecording() {
     const n = recording.ops.length;
-    say.textContent = `Recording: ${n} action${n === 1 ? "" : "s"} (a lesson has 3 to ${MAX_STEPS}).`;
+    panel.setAttribute("aria-label", t("lessons.recorder.label"));
+    say.textContent = t("lessons.recorder.recording", { n, min: 3, max: MAX_STEPS });
     replace(panel,
-      el("h2", {}, "Making a lesson"),
-      el("p", { class: "hint" }, "Use the workbench below: each request you send becomes a step. This is a scratch copy of your account; your own is set aside."),
+      el("h2", {}, t("lessons.recorder.making")),
+      el("p", { class: "hint" }, t("lessons.recorder.makingHint")),
       say,
       el("ol", { class: "recorded" }, recording.ops.map((op) => el("li", {}, el("code", {}, `${op.kind} ${op.table ?? ""}`)))),
       el("div", { class: "row wrap" },
-        el("button", { type: "button", disabled: n < 3, onclick: write }, "Stop and write the lesson"),
-        el("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel")));
+        el("button", { type: "button", disabled: n < 3, onclick: write }, t("lessons.recorder.stop")),
+        el("button", { type: "button", class: "secondary", onclick: cancel }, t("lessons.recorder.cancel"))));
   }
+
+  // A switch of language while recording says the recording's words in
+  // it; the form of the lesson's words keeps what the teacher typed and
+  // relabels its fields.
+  onChange(() => {
+    if (!recording || panel.hidden) return;
+    if (!recording.writing) showRecording();
+    else recording.relabel?.();
+  });
 
   async function start() {
     if (recording) return;
     const account = engine.snapshot();
     recording = { start: account, ops: [] };
     panel.hidden = false;
-    await borrow.tryIt({ account, table: session.table, filter: document.getElementById("filter")?.value ?? "", select: "", top: "", lesson: "a new lesson", draft: session.draft?.() ?? undefined, banner: false });
+    await borrow.tryIt({ account, table: session.table, filter: document.getElementById("filter")?.value ?? "", select: "", top: "", lesson: t("lessons.recorder.newLesson"), draft: session.draft?.() ?? undefined, banner: false });
     showRecording();
     panel.scrollIntoView({ block: "start" });
   }
@@ -105,26 +122,30 @@ export function createRecorder({ engine, session, borrow, host }) {
       explain: el("textarea", { name: `step-${i + 1}-explain`, rows: 2, value: "{status} {code}." }),
     }));
     const out = el("div", { class: "stack", "aria-live": "polite" });
-    replace(panel,
-      el("h2", {}, "Write the lesson"),
-      el("p", { class: "hint" }, "Each step says what it asks before the run and explains after it. In the explanation, {status}, {code}, {returned}, {scanned}, {more}, {rowKeys} and {failedIndex} become the engine's figures."),
-      field("Lesson title", lessonTitle), field("One line for the menu", line), field("Summary", summary),
+    // form lays out the fields (their values are kept across a switch of
+    // language: the same inputs are put back under new labels).
+    const form = () => replace(panel,
+      el("h2", {}, t("lessons.recorder.write")),
+      el("p", { class: "hint" }, t("lessons.recorder.writeHint", { placeholders: "{status}, {code}, {returned}, {scanned}, {more}, {rowKeys}, {failedIndex}" })),
+      field(t("lessons.recorder.title"), lessonTitle), field(t("lessons.recorder.line"), line), field(t("lessons.recorder.summary"), summary),
       steps.map((s, i) => el("fieldset", { class: "stack recorded-step" },
-        el("legend", {}, `Step ${i + 1}: `, el("code", {}, `${s.op.kind} ${s.op.table ?? ""}`)),
-        field("Title", s.title), field("Before the run: what the step sets up", s.text),
-        field("Question (empty: none)", s.question), field("Choices, one a line (2 to 4)", s.choices),
-        field("The right choice's number", s.answer), field("After the run: the explanation", s.explain))),
+        el("legend", {}, t("lessons.recorder.stepLegend", { step: i + 1 }), " ", el("code", {}, `${s.op.kind} ${s.op.table ?? ""}`)),
+        field(t("lessons.recorder.stepTitle"), s.title), field(t("lessons.recorder.stepText"), s.text),
+        field(t("lessons.recorder.question"), s.question), field(t("lessons.recorder.choices"), s.choices),
+        field(t("lessons.recorder.answer"), s.answer), field(t("lessons.recorder.explain"), s.explain))),
       el("div", { class: "row wrap" },
-        el("button", { type: "button", onclick: () => check() }, "Check and export"),
-        el("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel")),
+        el("button", { type: "button", onclick: () => check() }, t("lessons.recorder.check")),
+        el("button", { type: "button", class: "secondary", onclick: cancel }, t("lessons.recorder.cancel"))),
       out);
+    recording.relabel = form;
+    form();
     lessonTitle.focus();
 
     async function check() {
       const title = lessonTitle.value.trim();
       const doc = {
         id: slug(title), order: 100, title, line: line.value.trim() || title, summary: summary.value.trim() || title,
-        section: SECTION, start: recording.start,
+        section: section(), lang: writtenIn(), start: recording.start,
         steps: steps.map((s) => {
           const step = { title: s.title.value.trim(), text: s.text.value.trim(), explain: s.explain.value.trim(), operation: s.op, expect: {} };
           const choices = s.choices.value.split("\n").map((c) => c.trim()).filter(Boolean);
@@ -134,7 +155,7 @@ export function createRecorder({ engine, session, borrow, host }) {
       };
       const r = engine.completeLesson(doc);
       if (r.error) {
-        replace(out, el("p", { class: "card", role: "alert" }, `The lesson was not made: ${r.error}`));
+        replace(out, el("p", { class: "card", role: "alert" }, t("lessons.recorder.notMade", { error: r.error })));
         return;
       }
       const text = JSON.stringify(r.lesson, null, 2) + "\n";
@@ -143,15 +164,15 @@ export function createRecorder({ engine, session, borrow, host }) {
       made = new AbortController();
       const { code, link, embed } = await lessonDocShare(text);
       replace(out,
-        el("p", { role: "status" }, `“${title}” is a lesson of ${doc.steps.length} steps; each step's expectation is the engine's answer.`),
-        el("p", {}, fileLink(`${doc.id}.json`, text, "application/json", { class: "lesson-file" }, `Download ${doc.id}.json`, made.signal),
-          " — put it in lessons/ to add it to the gallery."),
+        el("p", { role: "status" }, t("lessons.recorder.made", { title, n: doc.steps.length })),
+        el("p", {}, fileLink(`${doc.id}.json`, text, "application/json", { class: "lesson-file" }, t("lessons.recorder.download", { file: `${doc.id}.json` }), made.signal),
+          t("lessons.recorder.downloadHint")),
         link
-          ? [el("label", { class: "stack" }, "A link that opens the lesson", el("input", { class: "lesson-link", readonly: true, value: link })),
-            el("label", { class: "stack" }, "To show it in another page, in an embed",
+          ? [el("label", { class: "stack" }, t("lessons.recorder.linkLabel"), el("input", { class: "lesson-link", readonly: true, value: link })),
+            el("label", { class: "stack" }, t("lessons.recorder.embedLabel"),
               el("textarea", { class: "lesson-embed", readonly: true, rows: 3, value: embed }))]
-          : el("p", { class: "card" }, `The lesson is too large for a link (${code.length.toLocaleString("en-US")} characters; links hold up to ${MAX_FRAGMENT.toLocaleString("en-US")}): share the file.`),
-        el("button", { type: "button", class: "secondary", onclick: cancel }, "Done: back to my workspace"));
+          : el("p", { class: "card" }, t("lessons.recorder.tooLarge", { n: code.length, max: MAX_FRAGMENT })),
+        el("button", { type: "button", class: "secondary", onclick: cancel }, t("lessons.recorder.done")));
     }
   }
 

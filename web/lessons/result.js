@@ -9,6 +9,7 @@ import { el } from "../dom.js";
 import { prose, exchange } from "./text.js";
 import { clientsView } from "./clients.js";
 import { card } from "../cards.js";
+import { t, nodes } from "../i18n.js";
 
 // HEADERS are the answer headers a lesson step may be about: an ETag a write
 // returns and the continuation of a query.
@@ -20,37 +21,41 @@ function verdict(predict, choice) {
   if (!predict) return null;
   const right = predict.answer;
   const answer = predict.choices[right];
-  if (choice === null) return prose(`The answer: ${answer}`, "p", { class: "verdict" });
-  if (choice === right) return prose(`Right: ${answer}`, "p", { class: "verdict good" });
-  return prose(`You predicted “${predict.choices[choice]}”; the answer is ${answer}. Here is why:`, "p", { class: "verdict bad" });
+  if (choice === null) return prose(t("lessons.verdictAnswer", { answer }), "p", { class: "verdict" });
+  if (choice === right) return prose(t("lessons.verdictRight", { answer }), "p", { class: "verdict good" });
+  return prose(t("lessons.verdictWrong", { chosen: predict.choices[choice], answer }), "p", { class: "verdict bad" });
 }
 
 // queryView lists the request's query as the engine decoded it.
 export function queryView(query) {
   if (!query?.length) return null;
-  return el("dl", { class: "lesson-query", "aria-label": "The query, decoded" },
+  return el("dl", { class: "lesson-query", "aria-label": t("lessons.queryLabel") },
     query.map(([k, v]) => [el("dt", {}, k), el("dd", {}, el("code", {}, v))]));
 }
 
 function outcomeView(r) {
   const o = r.outcome;
   const items = [];
-  if (o.status) items.push(el("li", { class: "outcome-status" }, `Status ${o.status}${o.code ? ` · ${o.code}` : ""}`));
-  if (o.valid !== undefined) items.push(el("li", {}, o.valid ? "Valid" : "Invalid"));
-  if (r.report?.canonical) items.push(el("li", {}, "Read as ", el("code", {}, r.report.canonical)));
-  if (o.size !== undefined) items.push(el("li", {}, `Size ${o.size} bytes, ${o.count} properties`));
+  // The status is a code, not a quantity: it is never grouped.
+  if (o.status) items.push(el("li", { class: "outcome-status" }, t("lessons.outcomeStatus", { status: String(o.status) }), o.code ? ` · ${o.code}` : ""));
+  if (o.valid !== undefined) items.push(el("li", {}, o.valid ? t("lessons.valid") : t("lessons.invalid")));
+  if (r.report?.canonical) items.push(el("li", {}, nodes("lessons.readAs", { canonical: el("code", {}, r.report.canonical) })));
+  if (o.size !== undefined) items.push(el("li", {}, t("lessons.size", { size: o.size, count: o.count })));
   if (o.rowKeys) {
-    items.push(el("li", {}, `Returned ${o.returned}${o.scanned !== undefined ? `, examined ${o.scanned}` : ""}${o.more ? ", with a continuation" : ""}`));
+    const returned = [t("lessons.returned", { returned: o.returned })];
+    if (o.scanned !== undefined) returned.push(t("lessons.examined", { scanned: o.scanned }));
+    if (o.more) returned.push(t("lessons.continued"));
+    items.push(el("li", {}, returned.join(t("lessons.listSep"))));
     if (o.rowKeys.length && o.rowKeys.length <= 12) items.push(el("li", {}, "RowKeys: ", o.rowKeys.map((k, i) => [i ? ", " : "", el("code", {}, k)])));
   }
-  if (o.failedIndex !== undefined && o.failedIndex >= 0) items.push(el("li", {}, `Failing operation: index ${o.failedIndex}`));
+  if (o.failedIndex !== undefined && o.failedIndex >= 0) items.push(el("li", {}, t("lessons.failedIndex", { index: o.failedIndex })));
   if (o.annotated && r.request?.method === "GET" && !o.rowKeys) {
-    items.push(el("li", {}, o.annotated.length ? ["Annotated with @odata.type: ", o.annotated.map((k, i) => [i ? ", " : "", el("code", {}, k)])] : "No @odata.type annotations"));
+    items.push(el("li", {}, o.annotated.length ? nodes("lessons.annotated", { names: o.annotated.map((k, i) => [i ? ", " : "", el("code", {}, k)]).flat() }) : t("lessons.notAnnotated")));
   }
   for (const [name, value] of r.response?.headers ?? []) {
     if (HEADERS.some((h) => h.toLowerCase() === name.toLowerCase())) items.push(el("li", { class: "outcome-header" }, `${name}: `, el("code", {}, value)));
   }
-  return el("ul", { class: "outcome", "aria-label": "Outcome" }, items);
+  return el("ul", { class: "outcome", "aria-label": t("lessons.outcomeLabel") }, items);
 }
 
 // resultView is everything a run shows; step is 1-based, lesson the view.
@@ -60,15 +65,15 @@ export function resultView(lesson, step, s, r, choice) {
   return [
     verdict(s.predict, choice),
     prose(r.explanation, "p", { class: "lesson-explain" }),
-    s.note ? prose(`The docs and the service disagree: ${s.note}`, "p", { class: "lesson-note" }) : null,
+    s.note ? prose(t("lessons.note", { note: s.note }), "p", { class: "lesson-note" }) : null,
     outcomeView(r),
     queryView(r.query),
     broken.length ? el("div", { class: "cards" }, broken.map(card)) : null,
     lesson.clients && r.request ? clientsView(lesson, r) : null,
     r.request && r.response
       ? el("details", { class: "lesson-exchange-box" },
-        el("summary", {}, `The whole exchange: ${r.request.method} and ${r.response.status} ${r.response.statusText}`),
-        exchange(r.request, r.response, `Step ${step}`))
+        el("summary", {}, t("lessons.wholeExchange", { method: r.request.method, status: String(r.response.status), statusText: r.response.statusText })),
+        exchange(r.request, r.response, t("lessons.step", { step })))
       : null,
   ];
 }

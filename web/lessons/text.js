@@ -2,6 +2,7 @@
 // prose with `code` spans, an HTTP exchange, an entity's properties. Text
 // always enters the DOM as text.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 
 // prose turns plain text with `code` spans into nodes.
 export function prose(text, tag = "p", props = {}) {
@@ -23,12 +24,12 @@ function pretty(body) {
 // exchange shows a request and the engine's answer.
 export function exchange(request, response, label) {
   return el("div", { class: "lesson-exchange" },
-    el("h4", {}, "Request"),
-    el("pre", { tabindex: 0, "aria-label": `${label}: the request` },
+    el("h4", {}, t("lessons.request")),
+    el("pre", { tabindex: 0, "aria-label": t("lessons.requestLabel", { label }) },
       `${request.method} ${request.url} HTTP/1.1\n`, lines(request.headers), request.body ? "\n" + pretty(request.body) : ""),
-    el("h4", {}, "Response"),
+    el("h4", {}, t("lessons.response")),
     el("p", { class: `status-line ${response.status >= 400 ? "bad" : "good"}` }, `HTTP/1.1 ${response.status} ${response.statusText}`),
-    el("pre", { tabindex: 0, "aria-label": `${label}: the response` },
+    el("pre", { tabindex: 0, "aria-label": t("lessons.responseLabel", { label }) },
       lines(response.headers), response.body ? "\n" + pretty(response.body) : ""),
   );
 }
@@ -36,7 +37,7 @@ export function exchange(request, response, label) {
 // entity lists an entity's state: absent, or its ETag and typed properties.
 export function entity(state, caption) {
   if (!state) return null;
-  if (state.absent) return el("div", { class: "lesson-entity" }, el("h4", {}, caption), el("p", { class: "hint" }, "No such entity."));
+  if (state.absent) return el("div", { class: "lesson-entity" }, el("h4", {}, caption), el("p", { class: "hint" }, t("lessons.noEntity")));
   return el("div", { class: "lesson-entity" },
     el("h4", {}, caption),
     el("p", { class: "hint mono" }, state.etag),

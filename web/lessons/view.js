@@ -13,6 +13,7 @@ import { Progress } from "./progress.js";
 import { resultView, queryView } from "./result.js";
 import { savedZoom, applyZoom, zoomControl, presenterKey } from "./present.js";
 import { decode } from "../sharelink.js";
+import { t, nodes, onChange, learnURL, formatNumber } from "../i18n.js";
 
 // parseHash reads #lesson=<id>&step=<n>[&present] (present alone works too).
 export function parseHash(hash) {
@@ -28,6 +29,10 @@ export function lessonHash(id, step, present) {
 // lessonDocHash is the fragment of a link that carries a whole lesson file,
 // compressed (web/sharelink.js).
 export const lessonDocHash = (code) => `#lesson-doc=${code}`;
+
+// docCode is the code of a #lesson-doc= fragment, without the parameters
+// after it (lang=).
+const docCode = (hash) => hash.slice(lessonDocHash("").length).split("&")[0];
 
 // stepQuery is what a query step asks, from the lesson's own operation.
 function stepQuery(op) {
@@ -65,10 +70,9 @@ class LessonView {
     // An embed may show a few steps only ({first, last}, 1-based): no menu,
     // no lesson summary, a link to the whole lesson instead.
     this.range = options.steps ?? null;
-    this.details = this.range ? el("div", { class: "lessons-box lesson-steps" })
-      : el("details", { class: "lessons-box" },
-        el("summary", {}, el("span", { class: "lessons-title" }, "Lessons"),
-          el("span", { class: "hint" }, ` ${this.menu.length ?? 0} guided walks through the data model, each step run by the engine`)));
+    this.summary = el("summary", {});
+    this.details = this.range ? el("div", { class: "lessons-box lesson-steps" }) : el("details", { class: "lessons-box" }, this.summary);
+    this.renderSummary();
     this.body = el("div", { class: "lessons-body" });
     this.details.append(this.body);
     replace(root, this.details);
@@ -81,13 +85,50 @@ class LessonView {
       document.addEventListener("keydown", (e) => this.present && this.lesson && presenterKey(this, e), true);
     }
     this.route(true);
+    // A switch of language shows the same place in the new one: the
+    // engine's lesson texts are read again, the view's own words re-rendered.
+    this.stopLang = onChange(() => this.relocalize());
+  }
+
+  renderSummary() {
+    replace(this.summary, el("span", { class: "lessons-title" }, t("lessons.title")), " ",
+      el("span", { class: "hint" }, t("lessons.menuHint", { n: this.menu.length ?? 0 })));
+  }
+
+  // relocalize re-renders what is on screen in the shown language; a step
+  // that has run shows its result again (not run again).
+  relocalize() {
+    if (!this.root.isConnected && !this.details.isConnected) return;
+    this.menu = this.engine.lessons();
+    this.renderSummary();
+    if (!this.lesson) {
+      this.renderMenu(this.menuMessage);
+      return;
+    }
+    const fresh = this.engine.lesson(this.lesson.id);
+    if (!fresh.error) this.lesson = fresh;
+    if (this.recapShown) {
+      this.recap();
+      return;
+    }
+    const { result, choice, asked } = this;
+    this.renderLesson();
+    if (result) {
+      this.choice = choice;
+      if (choice !== null) this.choose(choice);
+      this.showResult(result);
+    } else if (asked) {
+      this.ask();
+    } else if (choice !== null) {
+      this.choose(choice);
+    }
   }
 
   // route shows what the hash names. Except on the page's first load, focus
   // moves to the step's heading, so keyboard users continue from there.
   route(first = false) {
     if (this.useHash && location.hash.startsWith(lessonDocHash(""))) {
-      this.openDoc(location.hash.slice(lessonDocHash("").length));
+      this.openDoc(docCode(location.hash));
       return;
     }
     const { id, step, present } = this.useHash ? parseHash(location.hash) : this.place;
@@ -106,7 +147,7 @@ class LessonView {
     if (!this.lesson || this.lesson.id !== id) {
       const view = this.engine.lesson(id);
       if (view.error) {
-        this.renderMenu(`No lesson “${id}”.`);
+        this.renderMenu(() => t("lessons.noLesson", { id }));
         return;
       }
       if (this.lesson) this.leave();
@@ -128,16 +169,16 @@ class LessonView {
   async openDoc(code) {
     let text;
     try {
-      if (!/^[A-Za-z0-9_-]+$/.test(code)) throw new Error("it is not a lesson link");
+      if (!/^[A-Za-z0-9_-]+$/.test(code)) throw new Error(t("lessons.notLessonLink"));
       text = await decode(code);
     } catch (e) {
-      this.renderMenu(`This lesson link was not opened: ${e.message}.`);
+      this.renderMenu(() => t("lessons.linkNotOpened", { reason: e.message }));
       this.details.open = true;
       return;
     }
     const r = this.engine.addLesson(text);
     if (r.error) {
-      this.renderMenu(`This lesson link was not opened: ${r.error}.`);
+      this.renderMenu(() => t("lessons.linkNotOpened", { reason: r.error }));
       this.details.open = true;
       return;
     }
@@ -188,20 +229,23 @@ class LessonView {
     applyZoom(this.zoom, on);
   }
 
+  // renderMenu shows the menu, under message (a function giving the text,
+  // so that a switch of language says it again) when there is one.
   renderMenu(message) {
+    this.menuMessage = message;
     const items = this.menu.map((m) => {
       const done = this.progress.done(m.id).size;
       return el("li", {},
         this.link(m.title, m.id, this.progress.last(m.id) ?? 1, false),
         el("span", { class: "hint" }, " — ", prose(m.line, "span"), " "),
-        el("span", { class: "steps" }, `${m.steps} steps${done ? ` · ${done} run` : ""}`));
+        el("span", { class: "steps" }, done ? t("lessons.menuStepsRun", { steps: m.steps, done }) : t("lessons.menuSteps", { steps: m.steps })));
     });
     replace(this.body,
-      message ? el("p", { class: "card", role: "alert" }, message) : null,
-      el("p", { class: "hint" }, "A lesson runs in an account of its own: your tables, queue and answers stay as they are."),
-      this.options.record ? el("p", {}, el("button", { type: "button", class: "secondary make-lesson", onclick: () => this.options.record() }, "Make a lesson from this"),
-        el("span", { class: "hint" }, " — record what you do next, from your account as it is now, and write it up as a lesson.")) : null,
-      el("ol", { class: "lesson-menu", "aria-label": "Lessons" }, items));
+      message ? el("p", { class: "card", role: "alert" }, message()) : null,
+      el("p", { class: "hint" }, t("lessons.ownAccount")),
+      this.options.record ? el("p", {}, el("button", { type: "button", class: "secondary make-lesson", onclick: () => this.options.record() }, t("lessons.makeLesson")),
+        el("span", { class: "hint" }, t("lessons.makeLessonHint"))) : null,
+      el("ol", { class: "lesson-menu", "aria-label": t("lessons.title") }, items));
   }
 
   // targetLine says which implementation answers a step's operation: the
@@ -211,7 +255,7 @@ class LessonView {
     if (!s.operation || !this.lesson.steps.some((x) => x.profile)) return null;
     const p = s.profile ? this.engine.profiles().find((x) => x.name === s.profile) : this.engine.profile();
     return el("p", { class: "lesson-target", "data-profile": p?.name ?? s.profile },
-      "Sent to ", el("strong", {}, p?.title ?? s.profile));
+      nodes("lessons.sentTo", { target: el("strong", {}, p?.title ?? s.profile) }));
   }
 
   // renderSteps shows one step of an embed's range: the step's text, its
@@ -220,8 +264,8 @@ class LessonView {
     const l = this.lesson;
     const s = l.steps[this.step - 1];
     const { first, last } = this.range;
-    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, `Step ${this.step} of ${l.steps.length}: ${s.title}`);
-    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, "Run");
+    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, t("lessons.stepOfTitle", { step: this.step, n: l.steps.length, title: s.title }));
+    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, t("lessons.run"));
     this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
     const whole = this.options.lessonURL?.(l.id, this.step);
     replace(this.body,
@@ -231,10 +275,10 @@ class LessonView {
       this.targetLine(s),
       s.predict ? this.predictView(s.predict) : null,
       el("div", { class: "row wrap lesson-buttons" },
-        first < last ? el("button", { type: "button", class: "secondary", disabled: this.step === first, onclick: () => this.go(this.step - 1) }, "Previous step") : null,
+        first < last ? el("button", { type: "button", class: "secondary", disabled: this.step === first, onclick: () => this.go(this.step - 1) }, t("lessons.previous")) : null,
         this.runButton,
-        first < last ? el("button", { type: "button", class: "secondary next-step", disabled: this.step === last, onclick: () => this.go(this.step + 1) }, "Next step") : null,
-        whole ? el("a", { class: "whole-lesson", href: whole, target: "_blank", rel: "noopener" }, "The whole lesson in the playground") : null),
+        first < last ? el("button", { type: "button", class: "secondary next-step", disabled: this.step === last, onclick: () => this.go(this.step + 1) }, t("lessons.next")) : null,
+        whole ? el("a", { class: "whole-lesson", href: whole, target: "_blank", rel: "noopener" }, t("lessons.wholeLesson")) : null),
       this.resultBox);
   }
 
@@ -244,40 +288,40 @@ class LessonView {
     const l = this.lesson;
     const s = l.steps[this.step - 1];
     const n = l.steps.length;
-    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, `${this.step}. ${s.title}`);
+    const heading = el("h3", { tabindex: -1, class: "lesson-step-title" }, t("lessons.stepHeading", { step: this.step, title: s.title }));
     const predict = s.predict ? this.predictView(s.predict) : null;
     const asks = stepQuery(s.operation);
-    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, "Run step");
+    this.runButton = el("button", { type: "button", class: "run-step", onclick: () => this.run() }, t("lessons.runStep"));
     this.resultBox = el("div", { class: "lesson-result", "aria-live": "polite" });
     const summary = prose(l.summary, "p", { class: "lesson-summary" });
-    const teaches = el("p", { class: "hint" }, "Teaches: ", el("a", { href: l.section.url, target: "_blank", rel: "noopener" }, l.section.title));
+    const teaches = el("p", { class: "hint" }, nodes("lessons.teaches", { section: el("a", { href: learnURL(l.section.url), target: "_blank", rel: "noopener" }, l.section.title) }));
     replace(this.body,
-      el("nav", { class: "lesson-nav row wrap", "aria-label": "Lesson" },
-        this.link("All lessons", null, 1, false, { class: "back" }),
+      el("nav", { class: "lesson-nav row wrap", "aria-label": t("lessons.navLabel") },
+        this.link(t("lessons.all"), null, 1, false, { class: "back" }),
         !this.useHash ? null
           : this.present
-            ? this.link("Leave presenter mode", l.id, this.step, false)
-            : this.link("Presenter mode", l.id, this.step, true),
+            ? this.link(t("lessons.leavePresenter"), l.id, this.step, false)
+            : this.link(t("lessons.presenter"), l.id, this.step, true),
         this.present ? zoomControl(this) : null,
         // In presenter mode the summary waits in the nav row, folded, so it
         // takes no line of the step's screen.
-        this.present ? el("details", { class: "lesson-about" }, el("summary", {}, "About this lesson"), summary, teaches) : null),
+        this.present ? el("details", { class: "lesson-about" }, el("summary", {}, t("lessons.about")), summary, teaches) : null),
       el("h2", { class: "lesson-title" }, l.title),
       this.present ? null : [summary, teaches],
-      el("p", { class: "step-count" }, `Step ${this.step} of ${n}`),
+      el("p", { class: "step-count" }, t("lessons.stepOf", { step: this.step, n })),
       heading,
       prose(s.text, "p", { class: "lesson-text" }),
       this.targetLine(s),
       asks?.length ? el("div", { class: "lesson-asks" }, el("span", { class: "hint" }, `${s.operation.table}:`), queryView(asks)) : null,
       predict,
       el("div", { class: "row wrap lesson-buttons" },
-        el("button", { type: "button", class: "secondary", disabled: this.step === 1, onclick: () => this.go(this.step - 1) }, "Previous step"),
+        el("button", { type: "button", class: "secondary", disabled: this.step === 1, onclick: () => this.go(this.step - 1) }, t("lessons.previous")),
         this.runButton,
         this.step < n
-          ? el("button", { type: "button", class: "secondary next-step", onclick: () => this.go(this.step + 1) }, "Next step")
-          : el("button", { type: "button", class: "secondary finish", onclick: () => this.recap() }, "Recap and next lesson"),
-        el("button", { type: "button", class: "secondary", onclick: () => this.reset() }, "Reset lesson"),
-        this.options.tryIt ? el("button", { type: "button", class: "secondary try-it", onclick: () => this.tryIt() }, "Try it yourself") : null),
+          ? el("button", { type: "button", class: "secondary next-step", onclick: () => this.go(this.step + 1) }, t("lessons.next"))
+          : el("button", { type: "button", class: "secondary finish", onclick: () => this.recap() }, t("lessons.recapAndNext")),
+        el("button", { type: "button", class: "secondary", onclick: () => this.reset() }, t("lessons.reset")),
+        this.options.tryIt ? el("button", { type: "button", class: "secondary try-it", onclick: () => this.tryIt() }, t("lessons.tryIt")) : null),
       this.resultBox,
       this.wireView(),
     );
@@ -287,18 +331,18 @@ class LessonView {
   // folded.
   wireView() {
     this.wireBox = el("details", { class: "lesson-wire" },
-      el("summary", {}, `This lesson's wire: ${this.wire.length} exchange${this.wire.length === 1 ? "" : "s"}`),
-      this.wire.map((x) => el("div", {}, el("h4", {}, `Step ${x.step}`), exchange(x.request, x.response, `Step ${x.step}`))));
+      el("summary", {}, t("lessons.wire", { n: this.wire.length })),
+      this.wire.map((x) => el("div", {}, el("h4", {}, t("lessons.step", { step: x.step })), exchange(x.request, x.response, t("lessons.step", { step: x.step })))));
     return this.wireBox;
   }
 
   predictView(p) {
     const name = `predict-${this.lesson.id}-${this.step}`;
     return el("fieldset", { class: "prediction" },
-      el("legend", {}, prose(p.question, "span"), this.present ? el("span", { class: "hint" }, " (a number key answers; → asks the class, then runs)") : null),
+      el("legend", {}, prose(p.question, "span"), this.present ? el("span", { class: "hint" }, " ", t("lessons.presentHint")) : null),
       p.choices.map((c, i) => el("label", {},
         el("input", { type: "radio", name, value: String(i), onchange: () => { this.choice = i; } }),
-        " ", this.present ? el("kbd", {}, String(i + 1)) : null, " ", prose(c, "span"))));
+        " ", this.present ? el("kbd", {}, formatNumber(i + 1)) : null, " ", prose(c, "span"))));
   }
 
   // choose answers the prediction (presenter mode's number keys).
@@ -315,7 +359,7 @@ class LessonView {
     this.asked = true;
     this.body.classList.add("asking");
     replace(this.resultBox, el("p", { class: "lesson-ask", role: "status" },
-      "Your prediction? Answer with a number key, or press → again to run the step and see the answer."));
+      t("lessons.ask")));
     this.body.querySelector(".prediction")?.scrollIntoView({ block: "nearest" });
   }
 
@@ -342,18 +386,18 @@ class LessonView {
     const next = this.followingLesson();
     this.recapShown = true;
     replace(this.body,
-      el("nav", { class: "lesson-nav row wrap", "aria-label": "Lesson" },
-        this.link("All lessons", null, 1, false, { class: "back" }),
-        this.present ? this.link("Leave presenter mode", l.id, this.step, false) : null,
+      el("nav", { class: "lesson-nav row wrap", "aria-label": t("lessons.navLabel") },
+        this.link(t("lessons.all"), null, 1, false, { class: "back" }),
+        this.present ? this.link(t("lessons.leavePresenter"), l.id, this.step, false) : null,
         this.present ? zoomControl(this) : null),
       el("section", { class: "lesson-recap", "aria-labelledby": "lesson-recap-heading" },
-        el("h3", { id: "lesson-recap-heading", class: "lesson-step-title", tabindex: -1 }, `Recap: ${l.title}`),
+        el("h3", { id: "lesson-recap-heading", class: "lesson-step-title", tabindex: -1 }, t("lessons.recapTitle", { title: l.title })),
         // The way on first, so it is on the screen whatever the zoom.
         el("p", { class: "row wrap lesson-buttons" },
-          next ? this.link(`Next lesson: ${next.title}`, next.id, 1, this.present, { class: "next-lesson button-link" }) : this.link("All lessons", null, 1, false, { class: "next-lesson button-link" }),
-          el("button", { type: "button", class: "secondary back-to-step", onclick: () => this.closeRecap() }, `Back to step ${l.steps.length}`)),
+          next ? this.link(t("lessons.nextLesson", { title: next.title }), next.id, 1, this.present, { class: "next-lesson button-link" }) : this.link(t("lessons.all"), null, 1, false, { class: "next-lesson button-link" }),
+          el("button", { type: "button", class: "secondary back-to-step", onclick: () => this.closeRecap() }, t("lessons.backToStep", { step: l.steps.length }))),
         el("ol", { class: "recap-steps" }, l.steps.map((st, i) => el("li", { class: done.has(i + 1) ? "ran" : "" },
-          st.title, done.has(i + 1) ? el("span", { class: "hint" }, " · run") : null)))));
+          st.title, done.has(i + 1) ? el("span", { class: "hint" }, " · ", t("lessons.recapRun")) : null)))));
     this.body.querySelector("#lesson-recap-heading")?.focus();
     window.scrollTo(0, 0);
   }
@@ -378,7 +422,7 @@ class LessonView {
   run() {
     const s = this.lesson.steps[this.step - 1];
     if (s.predict && this.choice === null && !this.present) {
-      replace(this.resultBox, el("p", { class: "card", role: "alert" }, "Choose your prediction first."));
+      replace(this.resultBox, el("p", { class: "card", role: "alert" }, t("lessons.chooseFirst")));
       this.body.querySelector(".prediction input")?.focus();
       return;
     }
@@ -392,6 +436,15 @@ class LessonView {
       this.options.onExchange?.({ operation: s.operation, request: r.request, response: r.response });
     }
     this.options.onChange?.();
+    this.showResult(r);
+    if (this.present) this.body.querySelector(".lesson-step-title")?.scrollIntoView({ block: "start" });
+  }
+
+  // showResult shows a run of the open step: the prediction closed, the
+  // right choice marked, the result under the buttons.
+  showResult(r) {
+    const s = this.lesson.steps[this.step - 1];
+    this.result = r;
     for (const input of this.body.querySelectorAll(".prediction input")) input.disabled = true;
     // The right choice is marked where the class looks (and the verdict says it too).
     if (s.predict && !r.error) this.body.querySelectorAll(".prediction label")[s.predict.answer]?.classList.add("right");
@@ -401,7 +454,6 @@ class LessonView {
     // result's figures share the screen under the step's title.
     this.body.classList.remove("asking");
     this.body.classList.add("ran");
-    if (this.present) this.body.querySelector(".lesson-step-title")?.scrollIntoView({ block: "start" });
   }
 
   reset() {
@@ -409,7 +461,7 @@ class LessonView {
     const r = this.engine.resetLesson(this.lesson.id, upTo);
     this.options.onChange?.();
     replace(this.resultBox, el("p", { class: r.error ? "card" : "hint", role: "status" },
-      r.error ?? (upTo === this.step ? "The lesson's account is back as this step left it." : "The lesson's account is back as this step begins.")));
+      r.error ?? (upTo === this.step ? t("lessons.resetAfter") : t("lessons.resetBefore"))));
   }
 
   // tryIt lends the page's workbench to the lesson: its account as the step
