@@ -38,7 +38,22 @@ function englishTexts() {
     out[`lessons:${l.id}.line`] = l.line;
     (l.steps ?? []).forEach((s, i) => {
       out[`lessons:${l.id}.${i}.title`] = s.title;
-      if (s.question) out[`lessons:${l.id}.${i}.question`] = s.question;
+      const question = s.predict?.question ?? s.question;
+      if (question) out[`lessons:${l.id}.${i}.question`] = question;
+    });
+  }
+  return out;
+}
+
+// lessonTexts are a locale's lesson texts under englishTexts' ids.
+function lessonTexts(lang) {
+  const out = {};
+  for (const [id, l] of Object.entries(catalogue(lang, "lessons"))) {
+    out[`lessons:${id}.title`] = l.title;
+    out[`lessons:${id}.line`] = l.line;
+    (l.steps ?? []).forEach((s, i) => {
+      out[`lessons:${id}.${i}.title`] = s.title;
+      if (s.question) out[`lessons:${id}.${i}.question`] = s.question;
     });
   }
   return out;
@@ -106,6 +121,7 @@ function pattern(text) {
 function forbidden(lang, others) {
   const own = { ...catalogue(lang, "ui") };
   for (const [id, text] of Object.entries(catalogue(lang, "rules"))) own[`rules:${id}`] = text;
+  Object.assign(own, lessonTexts(lang));
   const list = [];
   for (const [id, text] of Object.entries(others)) {
     if (typeof text !== "string" || own[id] === text) continue;

@@ -2,10 +2,9 @@
 // cards, explanations, lesson figures and lessons, code comments) in the
 // shown locale: the engine carries no locale's text, so it gets the shown
 // locale's rules.json and lessons.json (docs/locales.md, Engine texts)
-// before the page's first render and again on every switch. Once the engine
-// has a switched locale, `tableplay:locale` fires on window ({lang}) so the
-// views that show engine texts can ask for them again.
-import { lang, fetchPart, onChange, PSEUDO } from "./i18n.js";
+// before the page's first render and again on every switch, before the
+// switch shows.
+import { lang, fetchPart, beforeSwitch, PSEUDO } from "./i18n.js";
 
 // English's lessons are the lesson files themselves; a locale whose
 // lessons.json is missing shows them too.
@@ -15,11 +14,14 @@ async function parts(l) {
 }
 
 // hand gives the engine locale l; a catalogue that cannot be had is
-// reported and the engine keeps the language it had.
+// reported and the engine keeps the language it had. Of two switches in
+// flight, the later one's texts stay.
+let handed = 0;
 async function hand(binding, l) {
+  const mine = ++handed;
   try {
     const [rules, lessons] = await parts(l);
-    if (l !== lang()) return; // switched again while fetching
+    if (mine !== handed) return;
     const err = binding.setLocale(l, JSON.stringify(rules), JSON.stringify(lessons));
     if (err) throw new Error(err);
   } catch (err) {
@@ -27,12 +29,10 @@ async function hand(binding, l) {
   }
 }
 
-// followLocale hands the shown locale to a started engine and follows every
-// later switch.
+// followLocale hands the shown locale to a started engine, and every later
+// locale before the page shows it (i18n.beforeSwitch), so the views that
+// re-render on the switch ask an engine that already speaks it.
 export async function followLocale(binding) {
-  onChange(async (l) => {
-    await hand(binding, l);
-    window.dispatchEvent(new CustomEvent("tableplay:locale", { detail: { lang: l } }));
-  });
+  beforeSwitch((l) => hand(binding, l));
   await hand(binding, lang());
 }

@@ -43,6 +43,7 @@ const state = {
   plural: null,
   number: null,
   listeners: new Set(),
+  before: new Set(),
   cache: new Map(),
   loading: null,
   loaded: false,
@@ -132,7 +133,8 @@ export function fetchPart(lang, part) {
 // load makes lang the shown locale: its UI catalogue is fetched, <html lang>
 // (or the given root's lang) set and every listener told.
 export function load(lang, { root = document.documentElement } = {}) {
-  const done = Promise.all([fetchPart(lang, "ui"), INDEX]).then(([messages]) => {
+  const done = Promise.all([fetchPart(lang, "ui"), INDEX]).then(async ([messages]) => {
+    await Promise.all([...state.before].map((fn) => fn(lang)));
     state.lang = lang;
     state.messages = messages;
     state.loaded = true;
@@ -163,6 +165,14 @@ export function loaded() {
 // lang is the shown locale.
 export function lang() {
   return state.lang;
+}
+
+// beforeSwitch registers fn(lang), which every load awaits before the new
+// locale shows: a part that keeps texts of its own (the engine's) takes the
+// locale first, so the views that re-render on the switch get them in it.
+export function beforeSwitch(fn) {
+  state.before.add(fn);
+  return () => state.before.delete(fn);
 }
 
 // onChange calls fn(lang) after every later switch of locale; it returns the
