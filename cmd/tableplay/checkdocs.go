@@ -68,7 +68,7 @@ func checkDocsCommand(args []string, stdout, stderr io.Writer, clock func() time
 		c := checkers[f.root]
 		if c == nil {
 			root := f.root
-			c = &docscheck.Checker{Lessons: all, Clock: clock, ReadFile: func(name string) ([]byte, error) {
+			c = &docscheck.Checker{Lessons: all, InLanguage: docscheck.LessonsIn, Clock: clock, ReadFile: func(name string) ([]byte, error) {
 				inside, err := within(root, current, name)
 				if err != nil {
 					return nil, err

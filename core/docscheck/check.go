@@ -54,6 +54,10 @@ func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Lin
 type Checker struct {
 	// Lessons are the lessons a lesson= or example= attribute may name.
 	Lessons []*lesson.Lesson
+	// InLanguage gives the lessons in a locale other than English (the
+	// locale's overlay on them); nil checks every lesson in English.
+	InLanguage func(lang string, english []*lesson.Lesson) ([]*lesson.Lesson, error)
+	localized  map[string][]*lesson.Lesson
 	// Clock stamps the engine's writes.
 	Clock func() time.Time
 	// ReadFile reads a src= start state, named relative to the checked file
@@ -79,8 +83,9 @@ func (c *Checker) Check(file string, text []byte) (int, []Problem) {
 		return 0, []Problem{{File: file, Line: 1, Message: err.Error()}}
 	}
 	var out []Problem
+	page := pageLang(text)
 	for _, ex := range examples {
-		for _, msg := range c.example(file, ex) {
+		for _, msg := range c.example(file, ex, page) {
 			out = append(out, Problem{File: file, Line: ex.Line, Message: msg})
 		}
 	}
@@ -158,7 +163,11 @@ func (c *Checker) find(id string) *lesson.Lesson {
 
 // example checks one element: its start state loads, a lesson's steps
 // still go as the lesson says, and its expectation holds.
-func (c *Checker) example(file string, ex Example) []string {
+func (c *Checker) example(file string, ex Example, page string) []string {
+	lang, msg := c.language(ex, page)
+	if msg != "" {
+		return []string{msg}
+	}
 	in := inlineState{}
 	if state, ok := ex.Attr("state"); ok {
 		var msg string
@@ -182,7 +191,7 @@ func (c *Checker) example(file string, ex Example) []string {
 		if want != nil {
 			return []string{"a lesson's steps carry their own expectations: remove expect"}
 		}
-		return c.lessonSteps(id, ex)
+		return c.lessonSteps(id, ex, lang)
 	}
 	start, msg := c.startAccount(file, ex, &in)
 	if msg != "" {
@@ -290,8 +299,17 @@ func (c *Checker) startAccount(file string, ex Example, in *inlineState) ([]byte
 
 // lessonSteps runs the lesson's steps the element shows (all of them
 // without step or steps), each of which must still go as the lesson says.
-func (c *Checker) lessonSteps(id string, ex Example) []string {
-	l := c.find(id)
+func (c *Checker) lessonSteps(id string, ex Example, lang string) []string {
+	lessons, err := c.lessonsIn(lang)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var l *lesson.Lesson
+	for _, x := range lessons {
+		if x.ID == id {
+			l = x
+		}
+	}
 	if l == nil {
 		return []string{fmt.Sprintf("there is no lesson %q", id)}
 	}
