@@ -203,10 +203,10 @@ func ParseDateTime(s string) (Ticks, error) {
 	secs := days*86400 + int64(hour*3600+minute*60+sec) - offset
 	t := Ticks(secs*ticksPerSecond + frac)
 	if secs < 0 || t < MinTicks {
-		return 0, &ParseError{Type: DateTime, Text: s, Problem: OutOfRange, Reason: "before 1601-01-01T00:00:00Z, the earliest DateTime the service stores"}
+		return 0, failure(DateTime, s, OutOfRange, "before 1601-01-01T00:00:00Z, the earliest DateTime the service stores")
 	}
 	if t > MaxTicks {
-		return 0, &ParseError{Type: DateTime, Text: s, Problem: OutOfRange, Reason: "after 9999-12-31T23:59:59.9999999Z"}
+		return 0, failure(DateTime, s, OutOfRange, "after 9999-12-31T23:59:59.9999999Z")
 	}
 	return t, nil
 }

@@ -54,10 +54,10 @@ func FromJSON(kind JSONKind, text, typeName string) (Value, error) {
 	}
 	t, ok := ParseType(typeName)
 	if !ok {
-		return Value{}, &ParseError{Text: typeName, Problem: UnknownType, Reason: "not one of the eight Edm types"}
+		return Value{}, UnknownTypeError(typeName)
 	}
 	wrong := func() (Value, error) {
-		return Value{}, &ParseError{Type: t, Text: text, Problem: WrongJSONKind, Reason: "a JSON " + kindName(kind) + " cannot carry " + t.String()}
+		return Value{}, &ParseError{Type: t, Text: text, Problem: WrongJSONKind, Reason: "a JSON " + kindName(kind) + " cannot carry " + t.String(), ID: "json-" + kindName(kind)}
 	}
 	switch t {
 	case Boolean:

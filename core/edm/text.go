@@ -69,11 +69,11 @@ func ParseString(t Type, s string) (Value, error) {
 		}
 		i, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return Value{}, &ParseError{Type: Int64, Text: s, Problem: Overflow, Reason: "outside the range of a 64-bit integer"}
+			return Value{}, failure(Int64, s, Overflow, "outside the range of a 64-bit integer")
 		}
 		return Int64Value(i), nil
 	}
-	return Value{}, &ParseError{Type: t, Text: s, Problem: UnknownType, Reason: "not an Edm type"}
+	return Value{}, failure(t, s, UnknownType, "not an Edm type")
 }
 
 // smallInt reads an optionally signed run of 1 to 18 decimal digits, which

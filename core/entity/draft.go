@@ -283,20 +283,54 @@ func checkKey(name string, f *Field, add func(int, *tableerr.Error)) (string, bo
 }
 
 // badKeyDetailID and badKeyDetailArgs say describeBadKey's text as a
-// catalogue detail where it is not a parser's own error (which stays
-// English).
+// catalogue detail: a parser's error by its reason's id (ParseDetail), a
+// value of another type as value-of-type.
 func badKeyDetailID(f *Field) string {
 	if f.Err != nil {
-		return ""
+		id, _ := ParseDetail(f.Err)
+		return id
 	}
 	return "value-of-type"
 }
 
 func badKeyDetailArgs(f *Field) []any {
 	if f.Err != nil {
-		return nil
+		_, args := ParseDetail(f.Err)
+		return args
 	}
 	return []any{"type", f.Value.Type().String()}
+}
+
+// DetailPrefix begins the DetailID of a parser's error: edm.<reason id>.
+const DetailPrefix = "edm."
+
+// ParseDetail is err's text (err.Error()) as a catalogue detail: its id,
+// edm.<reason id>, and its placeholders type (the Edm type's name, for a
+// typed reason) and text (the value as Error quotes it). It is "" for an
+// error edm did not write or whose type the reason does not expect; the
+// detail then stays English.
+func ParseDetail(err error) (string, []any) {
+	var pe *edm.ParseError
+	if !errors.As(err, &pe) || pe.ID == "" || pe.Error() != err.Error() {
+		return "", nil
+	}
+	name := pe.Type.String()
+	for _, r := range edm.Reasons() {
+		if r.ID != pe.ID {
+			continue
+		}
+		if r.Untyped {
+			if name != "" {
+				return "", nil
+			}
+			return DetailPrefix + r.ID, []any{"text", pe.Quoted()}
+		}
+		if name == "" {
+			return "", nil
+		}
+		return DetailPrefix + r.ID, []any{"type", name, "text", pe.Quoted()}
+	}
+	return "", nil
 }
 
 func describeBadKey(f *Field) string {
@@ -326,6 +360,7 @@ func valueError(name string, err error) *tableerr.Error {
 		Statement: "A value must parse as its declared Edm type; Int64, DateTime, Guid and Binary travel as annotated strings.",
 		Section:   secPayload, DocURL: payloadURL + "#property-types-in-a-json-feed",
 	}
+	rule.DetailID, rule.DetailArgs = ParseDetail(err)
 	var pe *edm.ParseError
 	if errors.As(err, &pe) {
 		switch pe.Problem {

@@ -58,7 +58,7 @@ func (d Draft) fields() entity.Draft {
 		f := entity.Field{Name: r.Name}
 		t, ok := edmType(r.Type)
 		if !ok {
-			f.Err = &edm.ParseError{Text: r.Type, Problem: edm.UnknownType, Reason: "not one of the eight Edm types"}
+			f.Err = edm.UnknownTypeError(r.Type)
 		} else if v, err := edm.ParseString(t, r.Text); err != nil {
 			f.Err = err
 		} else {

@@ -3,6 +3,8 @@ package play
 import (
 	"strings"
 
+	"github.com/tableplay/tableplay/core/edm"
+	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/profile"
 	"github.com/tableplay/tableplay/core/tableerr"
@@ -126,7 +128,11 @@ func sections() [][2]string {
 
 // details are the DetailIDs rules set.
 func details() []string {
-	return []string{"at-character", "space-at-end", "not-utf8", "timestamp-end", "value-of-type", "name-empty"}
+	ids := []string{"at-character", "space-at-end", "not-utf8", "timestamp-end", "value-of-type", "name-empty"}
+	for _, r := range edm.Reasons() {
+		ids = append(ids, entity.DetailPrefix+r.ID)
+	}
+	return ids
 }
 
 // localRule is r in the locale's words: its statement, section, dispute,

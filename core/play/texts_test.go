@@ -178,3 +178,47 @@ func TestDifferencesInEachLocale(t *testing.T) {
 		}
 	}
 }
+
+// A value that does not parse as its type is said in the card's locale,
+// in English exactly as the parser writes it; the service's message stays.
+func TestParseDetailsInEachLocale(t *testing.T) {
+	s := func(v string) *string { return &v }
+	card := func(loc *locale.Locale, typ, text string) tableerr.Rule {
+		t.Helper()
+		d := Draft{PartitionKey: s("p"), RowKey: s("r"), Properties: []Row{{Name: "Age", Type: typ, Text: text}}}
+		v := entity.Check(d.fields()).Violations
+		if len(v) != 1 {
+			t.Fatalf("%s %q: %d violations", typ, text, len(v))
+		}
+		c := cardOf(loc, v[0])
+		if c.Message != v[0].Message {
+			t.Errorf("%s %q: the service's message changed: %q", typ, text, c.Message)
+		}
+		return *c.Rule
+	}
+	pl := localeOf(t, "pl")
+	r := card(pl, "Int32", "3.5")
+	if r.Detail != "Edm.Int32 '3.5': to nie jest liczba całkowita" {
+		t.Errorf("pl detail %q", r.Detail)
+	}
+	if strings.Contains(r.Detail, "not an integer") || strings.HasPrefix(r.Detail, "detail.") {
+		t.Errorf("pl detail is English: %q", r.Detail)
+	}
+	en := locales.English()
+	long := strings.Repeat("9", 50)
+	for _, c := range [][2]string{{"Int32", "3.5"}, {"Int32", long}, {"Int64", "1.5"}, {"Double", "x"}, {"Guid", "x"}, {"Binary", "!"}, {"Boolean", "yes"},
+		{"DateTime", "x"}, {"DateTime", "2021-02-30T00:00:00Z"}, {"DateTime", "1500-01-01T00:00:00Z"}, {"Foo", "x"}} {
+		want := card(nil, c[0], c[1])
+		if want.DetailID == "" {
+			t.Errorf("%s %q: no detail id for %q", c[0], c[1], want.Detail)
+		}
+		if got := card(en, c[0], c[1]); got.Detail != want.Detail {
+			t.Errorf("%s %q: from the catalogue %q, the engine writes %q", c[0], c[1], got.Detail, want.Detail)
+		}
+		for _, lang := range []string{"pl", "ja", "fr"} {
+			if got := card(localeOf(t, lang), c[0], c[1]); got.Detail == want.Detail || strings.HasPrefix(got.Detail, "detail.") {
+				t.Errorf("%s %s %q: detail %q", lang, c[0], c[1], got.Detail)
+			}
+		}
+	}
+}
