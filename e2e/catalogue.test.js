@@ -197,7 +197,7 @@ function termPattern(term) {
 // englishUses says whether English text uses the term, what is not a use
 // of the word aside: the products' names (Azure Table, the Table service,
 // a Table endpoint, Cosmos DB for Table, Set Table Service Properties), placeholders, `code`, "quoted" wire text and
-// identifiers such as F-TABLE-NAME and package names (Azure.Data.Tables,
+// fidelity ids (capitals joined by hyphens) and package names (Azure.Data.Tables,
 // @azure/data-tables, azure-data-tables).
 function englishUses(term) {
   const words = term.split(" ");
