@@ -22,13 +22,12 @@ after(async () => {
   server?.stop();
 });
 
-// switchTo shows lang and waits until the engine has its texts.
+// switchTo shows lang: the switch resolves once the engine has its texts
+// (web/enginelocale.js hands them over before the switch shows).
 function switchTo(lang) {
   return page.evaluate(async (lang) => {
     const i18n = await import(new URL("web/i18n.js", location.href).href);
-    const done = new Promise((resolve) => window.addEventListener("tableplay:locale", (e) => e.detail.lang === lang && resolve(), { once: false }));
     await i18n.load(lang);
-    await done;
   }, lang);
 }
 
