@@ -167,12 +167,15 @@ test("a checkout served by tableplay serve --web: each revisit (every file reval
 // The engine's texts in four languages added 14.2 KB brotli and 28 KB gzip
 // (1,276,464 and 1,763,894 bytes measured against 1,262,249 and 1,736,000):
 // the code that reads a locale's catalogue and lessons overlay, not the
-// text, which the page fetches per locale (docs/locales.md).
-test("the engine stays within its download budget: 1.280 MB brotli and an 85 KB decoder, 1.768 MB gzip", () => {
+// text, which the page fetches per locale (docs/locales.md). Merged with
+// the profile dialect, the read-only store and the Edm parser's reasons
+// as ids (rule-card details in every language), the engine measured
+// 1,284,260 brotli and 1,770,200 gzip.
+test("the engine stays within its download budget: 1.290 MB brotli and an 85 KB decoder, 1.776 MB gzip", () => {
   const size = (name) => statSync(path.join(root, "web", "build", name)).size;
-  assert.ok(size("app.wasm.br") <= 1_280_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
+  assert.ok(size("app.wasm.br") <= 1_290_000, `app.wasm.br is ${size("app.wasm.br")} bytes`);
   assert.ok(size("unbrotli.wasm.gz") <= 85_000, `unbrotli.wasm.gz is ${size("unbrotli.wasm.gz")} bytes`);
-  assert.ok(size("app.wasm.gz") <= 1_768_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
+  assert.ok(size("app.wasm.gz") <= 1_776_000, `app.wasm.gz is ${size("app.wasm.gz")} bytes`);
 });
 
 test("make site holds every page file, with compressed variants and the hosts' files", () => {
