@@ -166,12 +166,12 @@ test unit unit-rest go-tests race: export TABLEPLAY_REQUIRE_ALL := 1
 
 ## e2e: the page in Chromium, driven by playwright-core: the checkout served
 ## by bin/tableplay --web, the binary's own page, the static site, and the
-## site in rooms served by workerd (workers/build/, make worker); three
-## files at a time, each with servers and browsers of its own on free
-## ports: the files mostly wait on pages and servers, and one at a time
-## took most of make test's 12 minutes
+## site in rooms served by workerd (workers/build/, make worker), one file
+## at a time: three at once saturated the 2 cores (load 13), took longer
+## in all (1,251 s for make test against about 1,050) and pushed a room
+## test past its 40 s bound
 e2e: setup-test build worker
-	node --test --test-concurrency=3 e2e/
+	node --test --test-concurrency=1 e2e/
 
 ## worker-entry: the rooms' entry Worker (Go on syumai/workers) in
 ## workers/build/entry/: app.wasm, syumai's wasm_exec.js (Go's, reading the
