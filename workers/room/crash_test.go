@@ -79,7 +79,6 @@ func readAll(t testing.TB, tc *aztables.Client) map[string]string {
 // was acknowledged is there with its value, nothing is there that no
 // writer sent, and every batch is there whole or not at all.
 func TestRoomKill9(t *testing.T) {
-	t.Parallel() // a workerd of its own, mostly waiting on restarts
 	w := startWorkerd(t)
 	r := w.mustRoom(nil)
 	tc := tableClient(t, w, r, "crash")
@@ -214,7 +213,6 @@ func TestRoomKill9(t *testing.T) {
 // rows and emptied the journal, and that after a SIGKILL the account comes
 // back the same from them.
 func TestRoomCompaction(t *testing.T) {
-	t.Parallel() // a workerd of its own, mostly waiting on restarts
 	w := startWorkerd(t)
 	r, tc := roomTable(t, w, nil, "big")
 	ctx := context.Background()

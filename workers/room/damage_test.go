@@ -67,7 +67,6 @@ func roomFiles(t *testing.T, w *workerd) []string {
 // naming the record (and the room's account); the room answers 500 and its
 // rows are left as they were. One room for each damage, in one workerd.
 func TestRoomDamagedJournal(t *testing.T) {
-	t.Parallel() // a workerd of its own, mostly waiting on restarts
 	cases := []struct{ name, sql, message string }{
 		{"bad record", `UPDATE journal SET data = X'7b2274223a' WHERE seq = 3`, "the stored change record 3 cannot be replayed"},
 		{"missing record", `DELETE FROM journal WHERE seq = 2`, "journal record 3 follows 1: journal records 2-2 are missing"},

@@ -213,7 +213,6 @@ func TestRoomExpiresWhileABodyComes(t *testing.T) {
 // idle time ago. Idle time 6 s: used until about 4 s, restarted, the room
 // is still there at 8 s (the written activity, 0 s, would expire it at 6 s).
 func TestRoomActiveBeforeARestartDoesNotExpireEarly(t *testing.T) {
-	t.Parallel() // a workerd of its own, mostly waiting on restarts
 	w := startWorkerd(t)
 	created := time.Now()
 	r := w.mustRoom(map[string]any{"idleSeconds": 6})

@@ -80,7 +80,6 @@ func sendSigned(t *testing.T, base, account string, creds rest.Credentials, text
 // clock: the answers are the same byte for byte once host and ids are
 // masked.
 func TestRoomTranscripts(t *testing.T) {
-	t.Parallel() // a workerd of its own, mostly waiting on restarts
 	w := startWorkerd(t)
 	files, err := filepath.Glob(filepath.Join(repoRoot(t), "core", "rest", "testdata", "transcripts", "*.txt"))
 	if err != nil || len(files) < 20 {
