@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -9,15 +8,12 @@ import (
 	"github.com/tableplay/tableplay/core/entity"
 	"github.com/tableplay/tableplay/core/locale"
 	"github.com/tableplay/tableplay/core/op"
+	"github.com/tableplay/tableplay/web/locales"
 )
 
 func rules(t *testing.T, lang string) *locale.Locale {
 	t.Helper()
-	b, err := os.ReadFile("../../web/locales/" + lang + "/rules.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := locale.Parse(lang, b)
+	l, err := locales.In(lang)
 	if err != nil {
 		t.Fatal(err)
 	}

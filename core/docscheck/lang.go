@@ -80,11 +80,7 @@ func (c *Checker) lessonsIn(lang string) ([]*lesson.Lesson, error) {
 // overlay (web/locales) on the English lessons, checked as the page checks
 // it (lesson.Localize). It is check-docs' Checker.InLanguage.
 func LessonsIn(lang string, english []*lesson.Lesson) ([]*lesson.Lesson, error) {
-	rules, err := locales.Part(lang, "rules")
-	if err != nil {
-		return nil, err
-	}
-	loc, err := locale.Parse(lang, rules)
+	loc, err := locales.In(lang)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tableplay/tableplay/core/locale"
+	"github.com/tableplay/tableplay/web/locales"
 )
 
 // identity is an overlay holding the English lessons' own texts, as a
@@ -40,11 +41,7 @@ func identity(t *testing.T, ls []*Lesson) map[string]any {
 
 func rulesOf(t *testing.T, lang string) *locale.Locale {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../../web/locales", lang, "rules.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := locale.Parse(lang, b)
+	l, err := locales.In(lang)
 	if err != nil {
 		t.Fatal(err)
 	}

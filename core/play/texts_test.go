@@ -2,7 +2,6 @@ package play
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -16,11 +15,7 @@ import (
 
 func localeOf(t *testing.T, lang string) *locale.Locale {
 	t.Helper()
-	b, err := os.ReadFile("../../web/locales/" + lang + "/rules.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := locale.Parse(lang, b)
+	l, err := locales.In(lang)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,15 @@ func Part(lang, part string) ([]byte, error) {
 	return b, nil
 }
 
+// In is lang's catalogue of the engine's texts (lang/rules.json), parsed.
+func In(lang string) (*locale.Locale, error) {
+	b, err := Part(lang, "rules")
+	if err != nil {
+		return nil, err
+	}
+	return locale.Parse(lang, b)
+}
+
 // English is the English catalogue, parsed.
 func English() *locale.Locale {
 	l, err := locale.Parse("en", englishRules)
