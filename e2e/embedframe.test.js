@@ -71,6 +71,17 @@ test("the documented iframe snippet under the documented strict CSP: full width,
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     await context.addInitScript(recordViolations);
+    // Every height the frame posts is recorded; the embed's stylesheet comes
+    // late, as from a slow CDN, so a height posted before it applies (the
+    // unstyled content's) would show.
+    await context.addInitScript(() => {
+      window.posted = [];
+      addEventListener("message", (e) => { if (e.data?.type === "tableplay:height") window.posted.push(e.data.height); });
+    });
+    await context.route(/\/web\/embed\.css$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
@@ -89,6 +100,8 @@ test("the documented iframe snippet under the documented strict CSP: full width,
     assert.equal(live.width, live.column, "the iframe spans its column");
     assert.equal(live.border, "0px");
     assert.equal(live.height, first.height, `the iframe's height moved from ${first.height} to ${live.height} px as it loaded`);
+    const posted = await page.evaluate(() => window.posted);
+    assert.ok(posted.length >= 1 && posted.every((h) => h === live.height), `the frame posted heights ${posted} (live ${live.height})`);
     assert.equal(live.after, first.after, "the text below did not move");
     const inner = await page.frameLocator("iframe").locator("html").evaluate((h) => Math.ceil(h.getBoundingClientRect().height));
     assert.ok(Math.abs(inner - live.height) <= 1, `the frame's content is ${inner} px, the iframe ${live.height} px`);

@@ -556,7 +556,9 @@ test("Make a lesson from this: recorded in the page, written, checked by the eng
   assert.match(snippet, /^<script type="module" src="http:\/\/[^"]+\/web\/embed\.js"><\/script>\n/);
   assert.ok(snippet.endsWith(`<table-playground lesson-doc="${link.split("#lesson-doc=")[1]}"></table-playground>`), snippet);
   await panel.getByRole("button", { name: "Done: back to my workspace" }).click();
-  await page.waitForFunction(() => document.querySelector(".lesson-borrow")?.hidden);
+  // The recorder shows no borrow banner (it has its own): the status line
+  // says when the workspace is back.
+  await page.waitForFunction(() => document.getElementById("status").textContent === "Your workspace is back as you left it.");
   assert.equal(await page.evaluate(() => window.tableplay.snapshot().tables.map((t) => t.name).join(",")), "Mine");
   const fresh = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const other = await fresh.newPage();

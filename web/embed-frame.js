@@ -36,6 +36,15 @@ async function build() {
   playground.style.setProperty("--tp-margin", "0");
   document.body.style.margin = "0";
   document.body.append(playground);
+  // The element's stylesheets (links in its shadow root) reserve its
+  // space; a height posted before they apply is the unstyled content's,
+  // and the iframe would jump from it to the real one. The iframe keeps
+  // its height attribute until then.
+  const sheets = [...(playground.shadowRoot?.querySelectorAll("link[rel=stylesheet]") ?? [])];
+  await Promise.all(sheets.map((l) => l.sheet ? null : new Promise((done) => {
+    l.addEventListener("load", done, { once: true });
+    l.addEventListener("error", done, { once: true });
+  })));
   let last = -1;
   const post = () => {
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
