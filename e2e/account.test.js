@@ -84,7 +84,7 @@ async function runQuery(page, next = false) {
 }
 
 test("query 2,500 entities with a filter, page through, each match exactly once", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const page = await open(context);
   await fill(page, "Many", 2500);
   await saved(page);
@@ -140,7 +140,7 @@ test("query 2,500 entities with a filter, page through, each match exactly once"
 });
 
 test("a failing batch rolls back and names its index; a succeeding one shows ETags", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const page = await open(context);
   await page.getByLabel("New table name").fill("Orders");
   await page.getByRole("button", { name: "Create" }).click();
@@ -179,7 +179,7 @@ test("a failing batch rolls back and names its index; a succeeding one shows ETa
 });
 
 test("reload keeps the data, reset removes it, export and import bring it back, a corrupt import changes nothing", async () => {
-  const context = await env.browser.newContext({ acceptDownloads: true });
+  const context = await env.context({ acceptDownloads: true });
   const page = await open(context);
   await page.getByRole("button", { name: "Load the sample" }).click();
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
@@ -227,7 +227,7 @@ test("reload keeps the data, reset removes it, export and import bring it back, 
 });
 
 test("a share link opens the same account for the visit, saved only on Keep; an oversized one is refused", async () => {
-  const a = await env.browser.newContext();
+  const a = await env.context();
   const page = await open(a);
   await page.getByRole("button", { name: "Load the sample" }).click();
   await page.getByRole("button", { name: "Users", exact: true }).waitFor();
@@ -236,7 +236,7 @@ test("a share link opens the same account for the visit, saved only on Keep; an 
   const link = await page.getByLabel("Link to this workspace").inputValue();
   assert.match(link, /#w=[A-Za-z0-9_-]+$/);
   const original = await page.evaluate(() => JSON.stringify(tableplay.snapshot().tables));
-  const b = await env.browser.newContext();
+  const b = await env.context();
   const fresh = await open(b, link);
   await fresh.getByRole("button", { name: "Users", exact: true }).waitFor();
   assert.equal(await fresh.evaluate(() => JSON.stringify(tableplay.snapshot().tables)), original);
@@ -259,7 +259,7 @@ test("a share link opens the same account for the visit, saved only on Keep; an 
 });
 
 test("without IndexedDB the page says so and keeps working in memory", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   await context.addInitScript(() => {
     Object.defineProperty(window, "indexedDB", { get() { throw new DOMException("blocked", "SecurityError"); } });
   });
@@ -272,7 +272,7 @@ test("without IndexedDB the page says so and keeps working in memory", async () 
 });
 
 test("a link longer than the page makes, a link that inflates past 8 MB and an import over 8 MB are refused", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   await context.addInitScript(() => {
     // Count inflations, to see that an oversized link is refused before one.
     window.inflations = 0;

@@ -35,7 +35,7 @@ async function addProperty(page, n, name, type, value) {
 }
 
 test("a reader's data, counts, clause roles, big integers, upserts, batches and headers read as a person expects", { timeout: 90_000 }, async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.context({ viewport: { width: 1280, height: 900 } });
   const { page, errors } = await open(context);
   await createTable(page, "Mixed");
 

@@ -50,7 +50,7 @@ async function insertTyped(page, table) {
 test("each exchange has a Code view: language picked and remembered, Copy, notes beside the code", async () => {
   // Below 1200 px the wire view spans the page: wide enough for notes beside
   // the code (in the three-column layout they follow it).
-  const context = await env.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const context = await env.context({ viewport: { width: 1100, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
   const { page, errors } = await open(context);
   await insertTyped(page, "Coded");
@@ -98,7 +98,7 @@ test("each exchange has a Code view: language picked and remembered, Copy, notes
 });
 
 test("where the browser refuses the clipboard, Copy selects what it would have copied", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const context = await env.context({ viewport: { width: 1100, height: 900 } });
   // A refusal, as an insecure origin or a denied permission gives.
   await context.addInitScript(() => {
     navigator.clipboard.writeText = () => Promise.reject(new DOMException("refused", "NotAllowedError"));
@@ -132,7 +132,7 @@ test("where the browser refuses the clipboard, Copy selects what it would have c
 
 test("the Code view in dark and light at 390 px stays inside the page", async () => {
   for (const scheme of ["light", "dark"]) {
-    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: scheme });
+    const context = await env.context({ viewport: { width: 390, height: 844 }, colorScheme: scheme });
     const { page, errors } = await open(context);
     await insertTyped(page, `Phone${scheme}`);
     const exchange = page.locator("#exchanges article").first();
@@ -166,7 +166,7 @@ test("the Code view in dark and light at 390 px stays inside the page", async ()
 });
 
 test("CSV: export keeps Int64 and 100 ns exact; a file with problems imports nothing and names line and column", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.context({ viewport: { width: 1280, height: 900 } });
   const { page, errors } = await open(context);
   await insertTyped(page, "Sheet");
   const csv = await page.evaluate(() => tableplay.exportCSV("Sheet").csv);
@@ -238,7 +238,7 @@ test("code copied from the page runs on a fresh tableplay serve: the insert crea
     // Each language meets its own fresh server: no table, no entity.
     const server = await startServer();
     try {
-      const context = await env.browser.newContext();
+      const context = await env.context();
       const { page, errors } = await open(context, server.url);
       await page.getByLabel("New table name").fill("Fresh");
       await page.getByRole("button", { name: "Create" }).click();

@@ -18,7 +18,7 @@ const env = useBrowser({ before, after });
 const WELL_KNOWN_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
 async function open(url = env.server.url + "/", options = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const context = await env.context({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

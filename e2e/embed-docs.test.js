@@ -17,7 +17,7 @@ const env = useBrowser({ before, after });
 const run = promisify(execFile);
 
 async function open(file, width = 1280) {
-  const context = await env.browser.newContext({ viewport: { width, height: 900 } });
+  const context = await env.context({ viewport: { width, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
   const page = await context.newPage();
   const errors = [];

@@ -14,7 +14,7 @@ const env = useBrowser({ before, after });
 const RECORDED = readFileSync(path.join(root, "core", "lesson", "testdata", "recorded.json"), "utf8");
 
 async function open(file) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.context({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

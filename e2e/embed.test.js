@@ -16,7 +16,7 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
 // open loads a page of the server with the strict CSP header added to the
 // document, and records console errors, page errors and wasm downloads.
 async function open(file, options = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 700 }, ...options });
+  const context = await env.context({ viewport: { width: 1280, height: 700 }, ...options });
   const page = await context.newPage();
   const seen = { errors: [], wasm: [] };
   page.on("console", (m) => m.type() === "error" && seen.errors.push(m.text()));
@@ -94,7 +94,7 @@ test("the demo page under a strict CSP: one late wasm download, three isolated a
 });
 
 test("the embeds add nothing global besides window.tableplay", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 700 } });
+  const context = await env.context({ viewport: { width: 1280, height: 700 } });
   // The names the window has before any script of the page runs (kept out
   // of sight so that the record adds no name of its own).
   await context.addInitScript(() => {
@@ -261,7 +261,7 @@ test("Open in the playground carries the embed's state to the full page", async 
   assert.equal(await carries(), true, "the link carries the new table");
   const href = await link.getAttribute("href");
   const expected = await page.evaluate((a) => JSON.stringify(tableplay.account(a).snapshot().tables), account);
-  const fresh = await env.browser.newContext();
+  const fresh = await env.context();
   const full = await fresh.newPage();
   await full.goto(href);
   await full.waitForSelector("body[data-ready=true]");

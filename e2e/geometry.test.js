@@ -627,6 +627,17 @@ test("the geometry of a room's write and read links and of each part embedded", 
         await ready(page);
         await page.waitForFunction(() => /Connected/.test(document.querySelector("#connect-answer")?.textContent ?? ""));
       });
+      // A room's address is as wide as its port and its random name make
+      // it: CI once drew one that ran 2 px past 320. The widest a status
+      // line can hold (a five-digit port, a name of wide letters) wraps.
+      await state("room-status-widest", null, {
+        widths: [320],
+        schemes: ["light"],
+        before: () =>
+          page.evaluate(() => {
+            document.getElementById("status").textContent = `Connected to http://127.0.0.1:65535/room${"w".repeat(24)}: requests go over the network.`;
+          }),
+      });
     }
     for (const view of ["tables", "editor", "wire", "levels", "query", "batch"]) {
       await state(`embed-${view}`, async () => {

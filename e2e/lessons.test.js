@@ -15,7 +15,7 @@ import { useBrowser, assertNamed, root } from "./harness.js";
 const env = useBrowser({ before, after });
 
 async function open(hash = "", options = {}, context = null) {
-  const ctx = context ?? (await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options }));
+  const ctx = context ?? (await env.context({ viewport: { width: 1280, height: 900 }, ...options }));
   const page = await ctx.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -445,7 +445,7 @@ test("mounted without the hash (as an embed would), a view keeps its own place",
 });
 
 test("<table-playground lesson=…> runs the lesson in its own account, its exchanges in its own wire view", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.context({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -560,7 +560,7 @@ test("Make a lesson from this: recorded in the page, written, checked by the eng
   // says when the workspace is back.
   await page.waitForFunction(() => document.getElementById("status").textContent === "Your workspace is back as you left it.");
   assert.equal(await page.evaluate(() => window.tableplay.snapshot().tables.map((t) => t.name).join(",")), "Mine");
-  const fresh = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const fresh = await env.context({ viewport: { width: 1280, height: 900 } });
   const other = await fresh.newPage();
   await other.goto(link);
   await other.waitForSelector("body[data-ready=true]");

@@ -126,7 +126,7 @@ const STEP = "#lesson=keys&step=2";
 const FIGURES = "#lesson=partition-design&step=2";
 
 test("the lessons, presenter mode, Connect and a room link's page in Polish and Japanese show none of their English messages; <html lang> names the language", { timeout: 120_000 }, async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.context({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -206,7 +206,7 @@ test("the lessons, presenter mode, Connect and a room link's page in Polish and 
 });
 
 test("a switch of language re-words the open step, its result and Connect without a reload", { timeout: 60_000 }, async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.context({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -237,7 +237,7 @@ const hostPage = (html) => `<!doctype html><html lang="en"><head><meta charset="
 <link rel="icon" href="data:,"></head><body><h1>A docs page</h1>${html}</body></html>`;
 
 test("an embed with lang=\"ja\" and an iframe embed with ?lang=fr show none of their English messages; each names its language", { timeout: 90_000 }, async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.context({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

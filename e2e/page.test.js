@@ -9,7 +9,7 @@ const env = useBrowser({ before, after });
 const artifacts = env.artifacts;
 
 async function open(options = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const context = await env.context({ viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

@@ -51,7 +51,7 @@ async function lessonAccount(page, id) {
 // ordersByDay opens the page at 1280×800 on the lesson's account, OrdersByDay
 // selected and $select set.
 async function ordersByDay(select) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await env.context({ viewport: { width: 1280, height: 800 } });
   const page = await open(context);
   await lessonAccount(page, "partition-design");
   await selectTable(page, "OrdersByDay");
@@ -129,7 +129,7 @@ test("a paged query shows where each page ended and the key each token names, as
 });
 
 test("a failed batch shows its operations in order, the failing index and the account unchanged", async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await env.context({ viewport: { width: 1280, height: 800 } });
   const page = await open(context);
   await page.getByLabel("New table name").fill("Orders");
   await page.getByRole("button", { name: "Create" }).click();

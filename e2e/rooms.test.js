@@ -39,7 +39,7 @@ async function open(url, options = {}) {
   // fresh: a new visitor's profile, nothing remembered (env.browser's
   // contexts are returning visitors).
   const context = await (fresh ? firstVisitContext(env.browser, { viewport: { width: 1280, height: 900 }, ...rest })
-    : env.browser.newContext({ viewport: { width: 1280, height: 900 }, ...rest }));
+    : env.context({ viewport: { width: 1280, height: 900 }, ...rest }));
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

@@ -32,7 +32,7 @@ async function createIn(page, name) {
 // deafContext is a browser context whose tabs drop the messages of their
 // other tabs while window.deaf is set: a tab that has not heard of a write.
 async function deafContext() {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   await context.addInitScript(() => {
     const Real = BroadcastChannel;
     window.BroadcastChannel = class extends Real {
@@ -56,7 +56,7 @@ async function eventually(what, check) {
 }
 
 test("two tabs: a table created in each survives a reload of either", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const a = await open(context);
   const b = await open(context);
   await createIn(b, "FromB");
@@ -78,7 +78,7 @@ test("two tabs: a table created in each survives a reload of either", async () =
 });
 
 test("two tabs are two clients of one service: B sees A's table live, and A's stale ETag after B's write gets 412", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const a = await open(context);
   const b = await open(context);
   await createIn(a, "Shared");
@@ -107,7 +107,7 @@ test("two tabs are two clients of one service: B sees A's table live, and A's st
 // 412; a fresh tab then reads the winner's change from what was saved.
 test("two tabs merging one entity with the same If-Match at the same moment: one 204 and one 412, and the 204's change is what was saved", async () => {
   const rounds = 30;
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const a = await open(context);
   const b = await open(context);
   await createIn(a, "Race");
@@ -193,7 +193,7 @@ test("a tab that missed the other's write still gets 412 for the ETag it holds, 
 // even when other tabs wrote (and a new tab folded the log) meanwhile; the
 // other tabs then read it afresh.
 test("Keep in one tab while another wrote: the saved account is the kept one, in every tab", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const a = await open(context);
   await createIn(a, "Linked");
   await a.getByRole("button", { name: "Share link" }).click();
@@ -244,7 +244,7 @@ const status = (page) => page.locator("#storage-status").innerText();
 const count = (page, key) => page.evaluate((key) => Number(document.body.dataset[key] ?? 0), key);
 
 test("storage cleared under the open page: the failed saves are reported and retried, never called Saved, and the retry saves the whole account once storage is back", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const page = await open(context);
   await createIn(page, "Before");
   await eventually("the first save", async () => /^Saved in this browser/.test(await status(page)));
@@ -303,7 +303,7 @@ test("storage cleared under the open page: the failed saves are reported and ret
 // writes its whole account on the retry; another tab's write stored
 // meanwhile must be in it, not overwritten by it.
 test("a failed save retried in one tab keeps what another tab stored meanwhile", async () => {
-  const context = await env.browser.newContext();
+  const context = await env.context();
   const a = await open(context);
   const b = await open(context);
   await createIn(a, "Before");

@@ -15,7 +15,7 @@ const layouts = [[1280, "light"], [390, "dark"]];
 // the returned release is called (or 30 s pass), so the loading state lasts
 // as long as the test looks at it, however slow the machine.
 async function open(width = 1280, colorScheme = "light", { holdEngine = false } = {}) {
-  const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme });
+  const context = await env.context({ viewport: { width, height: 900 }, colorScheme });
   const page = await context.newPage();
   let release = () => {};
   if (holdEngine) {
@@ -31,6 +31,13 @@ async function open(width = 1280, colorScheme = "light", { holdEngine = false } 
   await page.goto(env.server.url + "/");
   if (!holdEngine) await page.waitForSelector("body[data-ready=true]", { timeout: 15000 });
   return { page, context, release };
+}
+
+// resize turns one page to another width and scheme.
+async function resize(page, width, colorScheme) {
+  await page.setViewportSize({ width, height: 900 });
+  await page.emulateMedia({ colorScheme });
+  await page.waitForFunction((w) => window.innerWidth === w, width);
 }
 
 async function createTable(page, name) {
@@ -124,39 +131,47 @@ for (const [width, scheme] of layouts) {
     assert.match(await page.locator("#op-answer .answer").innerText(), /^400 Bad Request · OutOfRangeInput · The 'RowKey' parameter of value 'a\/b' is out of range\./);
     await context.close();
   });
-
-  test(`editor at ${width} px, ${scheme}: a wide value field, examples per type, Now and New GUID, meters while invalid, no praise for an empty editor, JSON notes`, async () => {
-    const { page, context } = await open(width, scheme);
-    await createTable(page, "Events");
-    assert.doesNotMatch(await page.locator("#entity-cards").innerText(), /satisfies every rule/, "an empty editor is not praised");
-    await page.getByRole("button", { name: "Add property" }).click();
-    await page.getByLabel("Type of property 1").selectOption("Edm.DateTime");
-    const value = page.getByLabel("Value of property 1");
-    assert.match(await value.getAttribute("placeholder"), /2024-05-01T10:00:00/);
-    const w = await value.evaluate((i) => i.getBoundingClientRect().width);
-    assert.ok(w >= 220, `the Value field is ${w} px wide`);
-    await page.getByRole("button", { name: "Now for property 1" }).click();
-    assert.match(await value.inputValue(), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    await page.getByLabel("Type of property 1").selectOption("Edm.Guid");
-    await page.getByRole("button", { name: "New GUID for property 1" }).click();
-    assert.match(await value.inputValue(), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    await page.getByLabel("Name of property 1").fill("Id");
-    // Meters keep measuring while a key is bad: 4 + 2×(2 + 3) + (8 + 2×2 + 16).
-    await page.getByLabel("PartitionKey").fill("pp");
-    await page.getByLabel("RowKey").fill("a/b");
-    const keyCard = page.locator("#rk-cards .card", { hasText: "OutOfRangeInput" });
-    await keyCard.waitFor();
-    // Texts: the place of the bad character counted as people count.
-    assert.match(await keyCard.innerText(), /'\/' at character 2 \(counting from 1\)/);
-    // Rule cards name the fidelity note they cite in words.
-    await keyCard.locator("details.card-more > summary").click();
-    assert.match(await keyCard.locator(".dispute").innerText(), /see the fidelity note “forbidden characters in keys”, F-KEY-CHARACTERS/);
-    await page.waitForFunction(() => document.getElementById("size-text").textContent.startsWith("42 of"));
-    assert.match(await page.locator("#count-text").innerText(), /^4 of 255/);
-    await page.screenshot({ path: shot(`editor-${width}-${scheme}`) });
-    await context.close();
-  });
 }
+
+test("editor at 1280 and 390 px, light and dark: a wide value field, examples per type, Now and New GUID, meters while invalid, no praise for an empty editor, JSON notes", async () => {
+  const { page, context } = await open(...layouts[0]);
+  await createTable(page, "Events");
+  assert.doesNotMatch(await page.locator("#entity-cards").innerText(), /satisfies every rule/, "an empty editor is not praised");
+  await page.getByRole("button", { name: "Add property" }).click();
+  await page.getByLabel("Type of property 1").selectOption("Edm.DateTime");
+  const value = page.getByLabel("Value of property 1");
+  assert.match(await value.getAttribute("placeholder"), /2024-05-01T10:00:00/);
+  for (const layout of layouts) {
+    await resize(page, ...layout);
+    const w = await value.evaluate((i) => i.getBoundingClientRect().width);
+    assert.ok(w >= 220, `at ${layout[0]} px, the Value field is ${w} px wide`);
+  }
+  await resize(page, ...layouts[0]);
+  await page.getByRole("button", { name: "Now for property 1" }).click();
+  assert.match(await value.inputValue(), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  await page.getByLabel("Type of property 1").selectOption("Edm.Guid");
+  await page.getByRole("button", { name: "New GUID for property 1" }).click();
+  assert.match(await value.inputValue(), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  await page.getByLabel("Name of property 1").fill("Id");
+  // Meters keep measuring while a key is bad: 4 + 2×(2 + 3) + (8 + 2×2 + 16).
+  await page.getByLabel("PartitionKey").fill("pp");
+  await page.getByLabel("RowKey").fill("a/b");
+  const keyCard = page.locator("#rk-cards .card", { hasText: "OutOfRangeInput" });
+  await keyCard.waitFor();
+  // Texts: the place of the bad character counted as people count.
+  assert.match(await keyCard.innerText(), /'\/' at character 2 \(counting from 1\)/);
+  // Rule cards name the fidelity note they cite in words.
+  await keyCard.locator("details.card-more > summary").click();
+  assert.match(await keyCard.locator(".dispute").innerText(), /see the fidelity note “forbidden characters in keys”, F-KEY-CHARACTERS/);
+  await page.waitForFunction(() => document.getElementById("size-text").textContent.startsWith("42 of"));
+  assert.match(await page.locator("#count-text").innerText(), /^4 of 255/);
+  for (const [width, scheme] of layouts) {
+    await resize(page, width, scheme);
+    await page.screenshot({ path: shot(`editor-${width}-${scheme}`) });
+  }
+  await context.close();
+});
+
 
 test("editor JSON mode notes an unannotated date stored as a String", async () => {
   const { page, context } = await open();
@@ -167,26 +182,27 @@ test("editor JSON mode notes an unannotated date stored as a String", async () =
   await context.close();
 });
 
-for (const [width, scheme] of layouts) {
-  test(`the entity list pages at ${width} px, ${scheme}: "50 of 2,000" and Show more`, async () => {
-    const { page, context } = await open(width, scheme);
-    await createTable(page, "Many");
-    await page.evaluate(async () => {
-      for (let i = 0; i < 2000; i += 100) {
-        const ops = [];
-        for (let j = i; j < i + 100; j++) ops.push({ kind: "insert", table: "Many", entity: { PartitionKey: "p", RowKey: String(j).padStart(5, "0"), properties: [] } });
-        const r = tableplay.requestFor({ kind: "batch", operations: ops });
-        await tableplay.fetch(r.url, { method: r.method, headers: r.headers, body: r.body });
-      }
-    });
-    await page.getByRole("button", { name: "Many", exact: true }).click();
-    await page.locator("#entity-list", { hasText: "of 2,000" }).waitFor();
-    assert.match(await page.locator("#entity-list .list-count").innerText(), /^50 of 2,000 entities$/);
-    assert.equal(await page.locator("#entity-list .entity").count(), 50);
-    await page.getByRole("button", { name: "Show 50 more" }).click();
-    await page.locator("#entity-list .list-count", { hasText: "100 of 2,000" }).waitFor();
-    assert.equal(await page.locator("#entity-list .entity").count(), 100);
-    await page.locator("#entity-list .list-count").screenshot({ path: shot(`entities-${width}-${scheme}`) });
-    await context.close();
+test('the entity list pages at 1280 and 390 px, light and dark: "50 of 2,000" and Show more', async () => {
+  const { page, context } = await open(...layouts[0]);
+  await createTable(page, "Many");
+  await page.evaluate(async () => {
+    for (let i = 0; i < 2000; i += 100) {
+      const ops = [];
+      for (let j = i; j < i + 100; j++) ops.push({ kind: "insert", table: "Many", entity: { PartitionKey: "p", RowKey: String(j).padStart(5, "0"), properties: [] } });
+      const r = tableplay.requestFor({ kind: "batch", operations: ops });
+      await tableplay.fetch(r.url, { method: r.method, headers: r.headers, body: r.body });
+    }
   });
-}
+  await page.getByRole("button", { name: "Many", exact: true }).click();
+  await page.locator("#entity-list", { hasText: "of 2,000" }).waitFor();
+  assert.match(await page.locator("#entity-list .list-count").innerText(), /^50 of 2,000 entities$/);
+  assert.equal(await page.locator("#entity-list .entity").count(), 50);
+  await page.getByRole("button", { name: "Show 50 more" }).click();
+  await page.locator("#entity-list .list-count", { hasText: "100 of 2,000" }).waitFor();
+  assert.equal(await page.locator("#entity-list .entity").count(), 100);
+  for (const [width, scheme] of layouts) {
+    await resize(page, width, scheme);
+    await page.locator("#entity-list .list-count").screenshot({ path: shot(`entities-${width}-${scheme}`) });
+  }
+  await context.close();
+});
