@@ -20,6 +20,9 @@ type handedConn struct {
 	limits  [2]time.Time
 	calls   int // read deadlines set so far
 	wrote   atomic.Bool
+	// answered tells the front that net/http has begun its answer (or
+	// closed the connection); set before the hand-over.
+	answered func()
 }
 
 // Read returns the replayed bytes first.
@@ -38,13 +41,21 @@ func (c *handedConn) Read(p []byte) (int, error) {
 // Write marks the end of the handed-over request's deadlines.
 func (c *handedConn) Write(p []byte) (int, error) {
 	c.wrote.Store(true)
+	c.answered()
 	return c.Conn.Write(p)
+}
+
+// Close ends the connection, answered or not.
+func (c *handedConn) Close() error {
+	c.answered()
+	return c.Conn.Close()
 }
 
 // ReadFrom lets net/http send a file with the connection's own ReadFrom
 // (sendfile on TCP).
 func (c *handedConn) ReadFrom(r io.Reader) (int64, error) {
 	c.wrote.Store(true)
+	c.answered()
 	if rf, ok := c.Conn.(io.ReaderFrom); ok {
 		return rf.ReadFrom(r)
 	}

@@ -43,7 +43,11 @@ type Server struct {
 	ln      net.Listener
 	handoff *handoffListener
 	conns   map[*conn]bool // true: a request is being answered
-	closing atomic.Bool    // set under mu; read without it by answers
+	// unanswered counts connections handed to net/http that have not
+	// written yet: net/http drops a request it finishes reading after its
+	// Shutdown began, so the fallback is shut down only once they have.
+	unanswered int
+	closing    atomic.Bool // set under mu; read without it by answers
 }
 
 // ErrServerClosed is what Serve returns after Shutdown.
@@ -155,11 +159,29 @@ func (s *Server) stopAccepting() error {
 	return err
 }
 
-// open is the number of connections the front still serves.
+// open is the number of connections the front still serves, with those
+// it handed over that have not begun their answer.
 func (s *Server) open() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.conns)
+	return len(s.conns) + s.unanswered
+}
+
+// answering counts a handed-over connection from its hand-over until
+// net/http writes to it or closes it; the returned func ends the count,
+// once.
+func (s *Server) answering() func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.unanswered++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.unanswered--
+		})
+	}
 }
 
 // isClosing reports whether Shutdown has begun.
@@ -197,7 +219,8 @@ func (s *Server) forget(c *conn) {
 
 // handOver gives a connection to the fallback; one that cannot go there
 // (shutting down) is closed.
-func (s *Server) handOver(c net.Conn) {
+func (s *Server) handOver(c *handedConn) {
+	c.answered = s.answering()
 	if !s.handoff.give(c) {
 		c.Close()
 	}
