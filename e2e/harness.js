@@ -216,7 +216,6 @@ export function lendContext(browser, origin) {
     // Each page gets what a test asked of the context: its init scripts and
     // routes are set on the test's pages (the keeper's stay untouched).
     const lent = {
-      lent: true,
       async newPage() {
         if (closed) throw new Error("this lent context is closed");
         const page = await shared.context.newPage();
